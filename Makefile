@@ -1,0 +1,86 @@
+# sqe build. Plain GNU make: the tree is one library plus two small programs,
+# and make's automatic header dependencies (-MMD) are all we need.
+#
+#   make            build build/libsqe.a and build/sqe-cli
+#   make test       install deps, build, run unit + SQL tests
+#   make sanitize   the same tests under AddressSanitizer + UBSan (build-asan/)
+#   make demo       install deps, build, create a sample warehouse, query it
+#   make bench      CSV scan + GROUP BY benchmark against DuckDB (bench/)
+
+BUILD   ?= build
+CC      ?= cc
+OPT     ?= -O2 -g
+SAN     ?=
+WERROR  ?= -Werror
+CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes \
+               -Wmissing-prototypes -Wno-unused-parameter -Wno-format-truncation $(WERROR) -pthread
+CFLAGS  += $(OPT) $(SAN) $(CFLAGS_BASE) -Iinclude -Isrc $(shell pkg-config --cflags jansson 2>/dev/null)
+LDLIBS  += $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) -lm -pthread
+CLI_LIBS := -ledit
+
+LIB_SRCS  := $(sort $(wildcard src/base/*.c src/types/*.c src/vector/*.c src/sql/*.c src/io/*.c \
+               src/format/*.c src/func/*.c src/hive/*.c src/policy/*.c src/plan/*.c src/exec/*.c \
+               src/engine/*.c))
+CLI_SRCS  := $(sort $(wildcard src/cli/*.c))
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+SLT_SRCS  := $(sort $(wildcard tests/runner/*.c))
+
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
+SLT_OBJS  := $(SLT_SRCS:%.c=$(BUILD)/obj/%.o)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all deps test unit sqltest sanitize demo bench clean format
+all: $(BUILD)/libsqe.a $(BUILD)/sqe-cli $(BUILD)/sqe-slt
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/libsqe.a: $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/sqe-cli: $(CLI_OBJS) $(BUILD)/libsqe.a
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libsqe.a $(LDLIBS) $(CLI_LIBS)
+
+$(BUILD)/sqe-slt: $(SLT_OBJS) $(BUILD)/libsqe.a
+	$(CC) $(CFLAGS) -o $@ $(SLT_OBJS) $(BUILD)/libsqe.a $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(BUILD)/libsqe.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libsqe.a $(LDLIBS)
+
+deps:
+	./scripts/deps.sh
+
+unit: $(UNIT_BINS)
+	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
+
+sqltest: $(BUILD)/sqe-slt $(BUILD)/sqe-cli
+	$(BUILD)/sqe-slt --cli $(BUILD)/sqe-cli tests/sql
+
+test: deps
+	$(MAKE) all
+	$(MAKE) unit sqltest
+	$(MAKE) sanitize
+
+# ASan + UBSan build in its own folder; runs unit and SQL tests.
+sanitize:
+	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined" all unit sqltest
+
+demo: deps
+	$(MAKE) all
+	./scripts/demo.sh
+
+bench: all
+	./bench/run.sh
+
+format:
+	clang-format -i $(LIB_SRCS) $(CLI_SRCS) $(wildcard src/*/*.h include/*.h)
+
+clean:
+	rm -rf build build-asan
+
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(SLT_OBJS:.o=.d)
