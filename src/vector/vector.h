@@ -1,0 +1,115 @@
+/*
+ * vector.h - layer 1: column vectors, validity bitmaps, selection vectors,
+ * string storage, batches, and materialized result sets.
+ *
+ * A vector holds up to SQE_BATCH_ROWS values of one type in a flat array
+ * (element type per types.h), a validity bitmap (bit set = valid), and a
+ * string heap that owns the bytes of long strings written into it. A batch is
+ * an array of vectors plus a row count and an optional selection vector: when
+ * `sel` is non-NULL only rows sel[0..n_sel) are live, so a filter selects
+ * rows without copying. Every consumer honours `sel`.
+ *
+ * Lifetimes: a vector owns its data, validity and heap (malloc'd, reused from
+ * batch to batch: sqe_vector_reset keeps capacity). A batch owns its vectors
+ * when created with sqe_batch_new; an operator that passes an input vector
+ * through may share it (see `owned`).
+ */
+#ifndef SQE_VECTOR_H
+#define SQE_VECTOR_H
+
+#include "types/types.h"
+
+#define SQE_BATCH_ROWS 2048
+#define SQE_VALIDITY_WORDS (SQE_BATCH_ROWS / 64)
+
+typedef struct sqe_strheap_chunk sqe_strheap_chunk;
+
+typedef struct sqe_vector {
+    sqe_type type;
+    void *data;                            /* SQE_BATCH_ROWS * sqe_type_width(type) bytes */
+    uint64_t validity[SQE_VALIDITY_WORDS]; /* bit i set = row i is valid (not NULL) */
+    bool has_nulls;                        /* false => every row valid; validity may be stale */
+    sqe_strheap_chunk *heap;               /* string bytes owned by this vector */
+} sqe_vector;
+
+/* Creates a vector of `type` with capacity SQE_BATCH_ROWS (malloc'd). */
+sqe_vector *sqe_vector_new(sqe_type type);
+void sqe_vector_free(sqe_vector *v);
+/* Marks all rows valid and drops string bytes (keeps capacity). */
+void sqe_vector_reset(sqe_vector *v);
+
+static inline bool sqe_vector_is_null(const sqe_vector *v, uint32_t row) {
+    return v->has_nulls && !(v->validity[row >> 6] & (1ULL << (row & 63)));
+}
+/* Sets row NULL (and has_nulls). When has_nulls was false the bitmap is first
+ * filled with ones. */
+void sqe_vector_set_null(sqe_vector *v, uint32_t row);
+/* Marks row valid (only needed when rows are rewritten after set_null). */
+static inline void sqe_vector_set_valid(sqe_vector *v, uint32_t row) {
+    if (v->has_nulls) v->validity[row >> 6] |= (1ULL << (row & 63));
+}
+
+/* Typed accessors to the flat data array. */
+#define SQE_VEC_DATA(v, T) ((T *)(v)->data)
+
+/* Copies `len` bytes into the vector's heap (when longer than inline) and
+ * stores the view at `row`. */
+void sqe_vector_set_string(sqe_vector *v, uint32_t row, const char *p, size_t len);
+/* Reserves `len` bytes in the heap that stay valid until the next reset. */
+char *sqe_vector_heap_alloc(sqe_vector *v, size_t len);
+
+/* Writes a scalar (cast already done: value type must have v->type's id) at row. */
+void sqe_vector_set_value(sqe_vector *v, uint32_t row, const sqe_value *val);
+/* Reads row into a scalar; strings point into the vector. */
+void sqe_vector_get_value(const sqe_vector *v, uint32_t row, sqe_value *out);
+/* Copies row `src_row` of src into row `dst_row` of dst (same type; string
+ * bytes are copied into dst's heap). */
+void sqe_vector_copy_row(sqe_vector *dst, uint32_t dst_row, const sqe_vector *src, uint32_t src_row);
+
+/* ---------------------------------------------------------------- batch */
+
+typedef struct sqe_batch {
+    int n_cols;
+    sqe_vector **cols;
+    bool *owned;       /* owned[i]: cols[i] freed by sqe_batch_free */
+    uint32_t n_rows;   /* physical rows (<= SQE_BATCH_ROWS) */
+    uint16_t *sel;     /* NULL, or live row indexes (ascending), storage owned by batch */
+    uint32_t n_sel;    /* live rows when sel != NULL */
+    uint16_t sel_buf[SQE_BATCH_ROWS];
+} sqe_batch;
+
+/* New batch with one owned vector per type. */
+sqe_batch *sqe_batch_new(int n_cols, const sqe_type *types);
+/* New batch with n_cols empty slots (cols[i] NULL) to be filled by the caller
+ * with shared or owned vectors. */
+sqe_batch *sqe_batch_new_empty(int n_cols);
+void sqe_batch_free(sqe_batch *b);
+/* n_rows = 0, sel = NULL, owned vectors reset. */
+void sqe_batch_reset(sqe_batch *b);
+/* Number of live rows (n_sel when sel is set, else n_rows). */
+static inline uint32_t sqe_batch_live(const sqe_batch *b) { return b->sel ? b->n_sel : b->n_rows; }
+/* Physical row index of the i-th live row. */
+static inline uint32_t sqe_batch_row(const sqe_batch *b, uint32_t i) { return b->sel ? b->sel[i] : i; }
+
+/* ------------------------------------------------------------- results */
+
+/* A fully materialized result: schema plus a list of compacted batches (no
+ * selection vectors). Built by exec/ for queries and by hive/ for SHOW and
+ * DESCRIBE. Owns everything it holds. */
+typedef struct sqe_resultset {
+    int n_cols;
+    char **names;     /* malloc'd */
+    sqe_type *types;
+    SQE_ARRAY(sqe_batch *) batches;
+    uint64_t n_rows;
+} sqe_resultset;
+
+sqe_resultset *sqe_resultset_new(int n_cols, const char *const *names, const sqe_type *types);
+void sqe_resultset_free(sqe_resultset *rs);
+/* Appends the live rows of `b` (compacting the selection) by copy. */
+void sqe_resultset_append(sqe_resultset *rs, const sqe_batch *b);
+/* Convenience for small VARCHAR-only results (SHOW, DESCRIBE): appends one
+ * row; values[i] NULL means SQL NULL. */
+void sqe_resultset_add_text_row(sqe_resultset *rs, const char *const *values);
+
+#endif
