@@ -1,0 +1,94 @@
+/*
+ * format.h - layer 3: file readers behind one interface.
+ *
+ * A reader decodes one file into column batches. The caller says which table
+ * columns it needs (projection: the rest are never materialised) and the
+ * reader fills exactly those vectors. Formats register a vtable; a new format
+ * is a new file plus one line in format.c's registry, never edits across the
+ * tree.
+ *
+ * Life cycle: open(file) -> next(batch)* until *eof -> close. `next` fills
+ * the caller's batch (one vector per projected column, types as declared)
+ * with up to SQE_BATCH_ROWS rows and no selection vector.
+ */
+#ifndef SQE_FORMAT_H
+#define SQE_FORMAT_H
+
+#include "io/io.h"
+#include "vector/vector.h"
+
+typedef enum sqe_format_kind {
+    SQE_FORMAT_TEXT = 0, /* LazySimpleSerDe / OpenCSVSerde / RegexSerDe */
+    SQE_FORMAT_JSON,
+    SQE_FORMAT_PARQUET,
+    SQE_FORMAT_ORC,
+    SQE_FORMAT_AVRO,
+    SQE_FORMAT_SEQUENCEFILE,
+    SQE_FORMAT_RCFILE,
+} sqe_format_kind;
+
+typedef enum sqe_text_serde {
+    SQE_SERDE_LAZY_SIMPLE = 0, /* org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe */
+    SQE_SERDE_OPEN_CSV,        /* org.apache.hadoop.hive.serde2.OpenCSVSerde */
+} sqe_text_serde;
+
+/* Options of a text table, already validated and decoded by the hive layer
+ * (delimiters are single bytes). */
+typedef struct sqe_text_options {
+    sqe_text_serde serde;
+    char field_delim;   /* LazySimple: field.delim (default \001); OpenCSV: separatorChar (default ',') */
+    char escape_char;   /* LazySimple: escape.delim (0 = none); OpenCSV: escapeChar (default '\\') */
+    char quote_char;    /* OpenCSV: quoteChar (default '"'); unused for LazySimple */
+    char line_delim;    /* '\n' (a trailing '\r' is stripped for '\n') */
+    const char *null_format; /* LazySimple: serialization.null.format (default "\\N"); OpenCSV: NULL (no null marker) */
+    uint32_t skip_header_lines;
+    uint32_t skip_footer_lines;
+} sqe_text_options;
+
+/* What a reader needs to know about the table. */
+typedef struct sqe_reader_spec {
+    sqe_format_kind format;
+    int n_table_cols;                /* data columns of the table, in declared order */
+    const char *const *col_names;    /* lower-case names */
+    const sqe_type *col_types;
+    int n_proj;                      /* columns wanted, as indexes into the table columns */
+    const int *proj;                 /* batch vector i holds table column proj[i] */
+    sqe_text_options text;           /* SQE_FORMAT_TEXT */
+} sqe_reader_spec;
+
+/* Counters a reader reports (EXPLAIN ANALYZE). */
+typedef struct sqe_reader_stats {
+    uint64_t bytes_read;
+    uint64_t rows_read;
+    uint64_t row_groups_pruned; /* Parquet */
+} sqe_reader_stats;
+
+typedef struct sqe_reader sqe_reader;
+
+typedef struct sqe_reader_vtable {
+    const char *name;
+    /* path is a full URL/path in `store`; size from the listing. */
+    sqe_reader *(*open)(sqe_store *store, const char *path, uint64_t size,
+                        const sqe_reader_spec *spec, sqe_error *err);
+    /* Fills `out` (n_proj vectors, reset by the caller) with the next rows;
+     * sets *eof when no rows remain (a call may return 0 rows and eof). A
+     * value that does not parse is an INVALID_DATA error naming file, line,
+     * column and value. */
+    bool (*next)(sqe_reader *r, sqe_batch *out, bool *eof, sqe_error *err);
+    void (*close)(sqe_reader *r);
+} sqe_reader_vtable;
+
+struct sqe_reader {
+    const sqe_reader_vtable *vt;
+    sqe_reader_stats stats;
+};
+
+/* The reader for a format, or NULL with NOT_SUPPORTED naming the format
+ * (ORC, Avro, SequenceFile, RCFile; JSON and Parquet until they land). */
+const sqe_reader_vtable *sqe_format_reader_for(sqe_format_kind kind, sqe_error *err);
+const char *sqe_format_name(sqe_format_kind kind); /* "TEXTFILE", "PARQUET", ... */
+
+/* Text reader (format/text_reader.c). */
+extern const sqe_reader_vtable sqe_text_reader_vtable;
+
+#endif

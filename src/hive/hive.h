@@ -1,0 +1,138 @@
+/*
+ * hive.h - layer 4: warehouse roots, manifests, Athena DDL to manifest, the
+ * catalog statements, and partition discovery.
+ *
+ * A catalog (sqe_hive_catalog) is session-scoped: the attached roots and the
+ * current root/database (USE). Tables are resolved by loading and fully
+ * validating their manifest on each resolution (no cache yet). Everything
+ * DDL-shaped (ATTACH .. SHOW ..) goes through sqe_hive_execute, which returns
+ * a result set for SHOW/DESCRIBE and a status line for the rest.
+ *
+ * Naming: root, database and table names fold to lower case (SPEC §2.5) and
+ * must match [a-z0-9_]+. The default database is "default". The first root
+ * attached becomes the current root when none is set.
+ */
+#ifndef SQE_HIVE_H
+#define SQE_HIVE_H
+
+#include "format/format.h"
+#include "sql/sql.h"
+
+/* The session's default catalog name; a root may not be attached under it,
+ * nor under the built-in "system" and "information_schema" (SPEC §1.3). */
+#define SQE_DEFAULT_CATALOG "sqe"
+#define SQE_DEFAULT_DATABASE "default"
+
+typedef struct sqe_hive_limits {
+    size_t manifest_max_bytes;      /* default 1 MiB */
+    int manifest_max_columns;       /* default 4096 */
+    int manifest_max_partition_keys;/* default 32 */
+} sqe_hive_limits;
+
+typedef struct sqe_hive_catalog sqe_hive_catalog;
+
+/* limits may be NULL for the defaults. Owned by the caller (the session). */
+sqe_hive_catalog *sqe_hive_catalog_new(const sqe_hive_limits *limits);
+void sqe_hive_catalog_free(sqe_hive_catalog *cat);
+
+/* ATTACH: type NULL means hive_external. Checks the URL syntax only (lists
+ * and reads nothing). Errors: TYPE hive (explained), unknown TYPE, name
+ * collisions (another root, system, information_schema, SQE_DEFAULT_CATALOG),
+ * invalid name, bad URL. */
+bool sqe_hive_attach(sqe_hive_catalog *cat, const char *name, const char *url, const char *type,
+                     sqe_error *err);
+/* Parses "name=URL" (the --hive-root flag) and attaches it. */
+bool sqe_hive_attach_spec(sqe_hive_catalog *cat, const char *spec, sqe_error *err);
+
+/* Runs a catalog statement: ATTACH, DETACH, CREATE DATABASE|SCHEMA, DROP
+ * DATABASE, CREATE TABLE (every form: accepted as an external table or
+ * rejected by name), DROP TABLE, SHOW CREATE TABLE, SHOW TABLES, SHOW
+ * DATABASES, SHOW COLUMNS, SHOW PARTITIONS, DESCRIBE, USE.
+ * On success: *out is a result set (SHOW/DESCRIBE) or NULL; *status is a
+ * static status word ("CREATE EXTERNAL TABLE", "DROP TABLE", "ATTACH", ...);
+ * warnings (e.g. SerDe overriding STORED AS) are appended to `notices` one
+ * per line. */
+bool sqe_hive_execute(sqe_hive_catalog *cat, const sqe_ast_stmt *stmt, sqe_resultset **out,
+                      const char **status, sqe_strbuf *notices, sqe_error *err);
+
+/* ------------------------------------------------------- resolved tables */
+
+typedef struct sqe_hive_column {
+    char *name; /* lower-case */
+    sqe_type type;
+    char *comment; /* NULL if none */
+} sqe_hive_column;
+
+/* A loaded, validated table definition. Everything malloc'd; owned by the
+ * caller of sqe_hive_resolve_table, freed by sqe_hive_table_free. */
+typedef struct sqe_hive_table {
+    char *root, *database, *name; /* lower-case */
+    char *manifest_path;
+    char *location; /* as declared, with a trailing '/' */
+    int n_cols;
+    sqe_hive_column *cols; /* data columns in declared order */
+    int n_part_keys;
+    sqe_hive_column *part_keys; /* partition keys in PARTITIONED BY order */
+    sqe_format_kind format;
+    char *serde_class, *input_format, *output_format;
+    sqe_text_options text; /* decoded when format == SQE_FORMAT_TEXT */
+    char *text_null_format; /* owns text.null_format */
+    bool is_view;
+} sqe_hive_table;
+
+/* Resolves a table name of 1-3 parts (table | db.table | root.db.table)
+ * against the current root and database; loads and validates the manifest.
+ * NOT_FOUND names what is missing (root, database or table) and how to fix
+ * it (e.g. "no current root: ATTACH one or use root.db.table"). */
+sqe_hive_table *sqe_hive_resolve_table(sqe_hive_catalog *cat, int n_parts,
+                                       const char *const *parts, sqe_error *err);
+void sqe_hive_table_free(sqe_hive_table *t);
+
+/* ------------------------------------------------------- partitions */
+
+/* One partition (or, for an unpartitioned table, the table location). */
+typedef struct sqe_hive_partition {
+    char *path;        /* folder URL/path with trailing '/' */
+    sqe_value *values; /* n_part_keys typed values (is_null for __HIVE_DEFAULT_PARTITION__);
+                          VARCHAR values point into the arena */
+} sqe_hive_partition;
+
+/* Allowed values per partition key, from equality/IN predicates. For key i,
+ * eq[i] is NULL (unconstrained) or an array of n_eq[i] values of the key's
+ * type; allow_null[i] additionally admits the NULL partition. */
+typedef struct sqe_hive_prune {
+    const sqe_value *const *eq;
+    const int *n_eq;
+    const bool *allow_null;
+} sqe_hive_prune;
+
+/* Discovers partitions by listing LOCATION (SPEC §4.6, §6.4 no-index path):
+ * k=v segments in PARTITIONED BY order, key names matched
+ * case-insensitively, %XX decoded, values typed by the key type,
+ * __HIVE_DEFAULT_PARTITION__ as NULL; names starting with '_' or '.' are
+ * skipped. A value that does not parse as its key type, or a folder that is
+ * not `<key>=<value>` for the expected key, fails naming the path segment.
+ * With `prune`, leading constrained keys are not listed but addressed
+ * directly, and partitions whose values violate a constraint are dropped.
+ * Results are sorted by partition values ascending (NULLs last). An
+ * unpartitioned table yields exactly one partition: its location. Memory in
+ * `arena`. */
+bool sqe_hive_list_partitions(sqe_store *store, const sqe_hive_table *t,
+                              const sqe_hive_prune *prune, sqe_arena *arena,
+                              sqe_hive_partition **out, size_t *n_out, sqe_error *err);
+
+typedef struct sqe_hive_file {
+    char *path;
+    uint64_t size;
+} sqe_hive_file;
+
+/* Lists the data files of one partition folder, recursively, skipping names
+ * starting with '_' or '.' at every level and empty files. Sorted by path.
+ * A folder that does not exist yields no files. Memory in `arena`. */
+bool sqe_hive_list_files(sqe_store *store, const char *folder, sqe_arena *arena,
+                         sqe_hive_file **out, size_t *n_out, sqe_error *err);
+
+/* Builds the reader spec's text options etc. for a table. */
+void sqe_hive_reader_spec(const sqe_hive_table *t, sqe_reader_spec *spec);
+
+#endif

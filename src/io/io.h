@@ -1,0 +1,84 @@
+/*
+ * io.h - layer 2: the object-store interface and its backends.
+ *
+ * A store is a vtable over one URL scheme: local disk (file:// and plain
+ * paths) now, S3 next. Callers never branch on the backend: they open a store
+ * for a URL with sqe_io_store_for_url and call through the vtable. Paths
+ * passed to a store are full URLs or plain paths as the user wrote them;
+ * listing returns entries with full paths in the same form.
+ *
+ * Every backend passes the same conformance tests (tests/unit/test_io.c).
+ */
+#ifndef SQE_IO_H
+#define SQE_IO_H
+
+#include "base/base.h"
+
+typedef struct sqe_io_entry {
+    const char *path; /* full path/URL; valid only during the callback */
+    const char *name; /* last segment (file or folder name, no trailing '/') */
+    bool is_dir;      /* a "folder" (common prefix when listing with a delimiter) */
+    uint64_t size;    /* bytes (0 for folders) */
+    int64_t mtime_us; /* last modification, microseconds since epoch (0 if unknown) */
+} sqe_io_entry;
+
+/* Return false from a list callback to stop listing early (not an error). */
+typedef bool (*sqe_io_list_cb)(const sqe_io_entry *entry, void *ctx);
+
+typedef struct sqe_store sqe_store;
+
+typedef struct sqe_store_vtable {
+    const char *name; /* "local", "s3" */
+    /* Lists the direct children of folder `prefix` (recursive = false: files
+     * and sub-folders, like a delimiter '/' listing) or every file below it
+     * (recursive = true, no folder entries). Streaming: the callback sees
+     * entries as they arrive, in no guaranteed order. A prefix that does not
+     * exist lists nothing (not an error), as on S3. */
+    bool (*list)(sqe_store *s, const char *prefix, bool recursive, sqe_io_list_cb cb, void *ctx,
+                 sqe_error *err);
+    /* Size and mtime of one object. Missing -> NOT_FOUND naming the path. */
+    bool (*head)(sqe_store *s, const char *path, sqe_io_entry *out, sqe_error *err);
+    /* Reads up to `len` bytes at `offset` into buf; *n_read gets the count
+     * (short only at end of object). */
+    bool (*get_range)(sqe_store *s, const char *path, uint64_t offset, size_t len, void *buf,
+                      size_t *n_read, sqe_error *err);
+    /* Writes the whole object; readers see the old or the new content, never
+     * a torn one (temp + rename on disk, single PUT on S3). Creates parent
+     * folders as needed. */
+    bool (*put)(sqe_store *s, const char *path, const void *data, size_t len, sqe_error *err);
+    /* Deletes one object. Missing -> NOT_FOUND. */
+    bool (*del)(sqe_store *s, const char *path, sqe_error *err);
+    void (*free)(sqe_store *s);
+} sqe_store_vtable;
+
+struct sqe_store {
+    const sqe_store_vtable *vt;
+};
+
+/* Classifies a URL: "file" for file:// and plain paths, "s3" for s3://.
+ * Rejects other schemes (NOT_SUPPORTED naming the scheme) and malformed URLs
+ * (INVALID_ARGUMENT). Does not touch the store (SPEC §1.2). */
+bool sqe_io_check_url(const char *url, sqe_error *err);
+
+/* Opens the store that serves `url`. Local disk for file:// and plain paths;
+ * s3:// gives NOT_SUPPORTED "S3 storage is not supported yet" for now.
+ * Caller frees with sqe_store_free. */
+sqe_store *sqe_io_store_for_url(const char *url, sqe_error *err);
+static inline void sqe_store_free(sqe_store *s) { if (s) s->vt->free(s); }
+
+/* Local backend (io/local.c). */
+sqe_store *sqe_io_local_new(void);
+
+/* Path helpers (work on URLs and plain paths alike). */
+/* Joins base and name with exactly one '/' between them (malloc'd). */
+char *sqe_io_join(const char *base, const char *name);
+/* Converts file:///abs/path to /abs/path (malloc'd); plain paths copied. */
+char *sqe_io_local_path(const char *url);
+
+/* Reads a whole (small) object into a malloc'd buffer (NUL-terminated for
+ * convenience). Fails with RESOURCE_EXHAUSTED naming the path when the object
+ * is larger than max_bytes. */
+bool sqe_io_read_all(sqe_store *s, const char *path, size_t max_bytes, char **data, size_t *len,
+                     sqe_error *err);
+
+#endif
