@@ -1,0 +1,33 @@
+/*
+ * exec.h - layer 5: physical operators and the scheduler.
+ *
+ * One operator per plan node, each with the same life cycle in its own file
+ * (exec/scan.c, filter.c, project.c, hash_agg.c, sort.c, topn.c, limit.c,
+ * values.c): open -> next(batch)* -> close. An operator's next returns a
+ * batch it owns (valid until its next call) or sets *eof. Pipelines are cut at
+ * blocking operators (aggregate, sort); scans hand out files as morsels.
+ */
+#ifndef SQE_EXEC_H
+#define SQE_EXEC_H
+
+#include "plan/plan.h"
+
+typedef struct sqe_exec_options {
+    int threads;          /* <= 0: CPU count */
+    size_t memory_limit;  /* bytes; 0: none */
+    sqe_threadpool *pool; /* may be NULL: run on the calling thread */
+} sqe_exec_options;
+
+/* Runs a plan to completion and materializes its output. */
+bool sqe_exec_run(const sqe_plan *plan, const sqe_exec_options *opts, sqe_resultset **out,
+                  sqe_error *err);
+
+/* Renders the physical plan as indented text, one operator per line, e.g.
+ *   TopNExec: limit=10, keys=[s DESC NULLS LAST]
+ *     HashAggregateExec: groups=[customer_id], aggs=[sum(amount)]
+ *       HiveScanExec: table=lake.sales.orders, format=TEXTFILE, columns=[customer_id, amount],
+ *                     partition_filter=..., filter=...
+ */
+void sqe_exec_explain(const sqe_plan *plan, sqe_strbuf *out);
+
+#endif

@@ -1,0 +1,95 @@
+/*
+ * func.h - layer 3: the function registry. Scalar functions (including the
+ * SQL operators + - * / % = <> < <= > >= || and unary minus, which are
+ * registered under those names) and aggregate functions, each resolved once
+ * at bind time to a binding with exact argument types and a vectorized
+ * kernel. Kernels never run row by row through an interpreter: each call
+ * processes a whole selection of rows of a batch.
+ *
+ * Binding contract: sqe_func_bind_scalar picks the overload for the given
+ * argument types following Trino's implicit coercions (integer widening,
+ * integer -> decimal, anything numeric -> double, NULL -> anything) and
+ * reports in binding->arg_types the exact type each argument must have; the
+ * binder (plan/) wraps arguments whose type differs in a CAST. The kernel can
+ * therefore assume its argument vectors have exactly those types.
+ *
+ * Rows to compute: when sel is NULL, rows 0..n-1; else rows sel[0..n). A
+ * kernel writes out[row] at the same physical row index and must not touch
+ * (nor fail on) rows outside the selection. Unless documented otherwise,
+ * NULL in any argument gives NULL.
+ */
+#ifndef SQE_FUNC_H
+#define SQE_FUNC_H
+
+#include "vector/vector.h"
+
+typedef struct sqe_func_binding sqe_func_binding;
+
+typedef bool (*sqe_scalar_kernel)(const sqe_func_binding *b, sqe_vector *const *args,
+                                  const uint16_t *sel, uint32_t n, sqe_vector *out,
+                                  sqe_error *err);
+
+struct sqe_func_binding {
+    const char *name;   /* canonical lower-case name, for EXPLAIN */
+    sqe_scalar_kernel kernel;
+    sqe_type ret;
+    int n_args;
+    sqe_type *arg_types; /* n_args exact argument types (arena) */
+    void *data;          /* per-binding state (e.g. a pre-compiled constant pattern), arena */
+};
+
+/* Resolves name(args). const_args[i] is the value of argument i when it is a
+ * constant (lets e.g. LIKE pre-compile the pattern, round() know its digits),
+ * else NULL; const_args itself may be NULL. Errors: NOT_FOUND "function
+ * 'foo' not registered", TYPE_MISMATCH "function substr(integer) ... does
+ * not accept ... candidates: substr(varchar, bigint), ...". Memory in arena. */
+bool sqe_func_bind_scalar(sqe_arena *arena, const char *name, int n_args, const sqe_type *arg_types,
+                          const sqe_value *const *const_args, sqe_func_binding *out,
+                          sqe_error *err);
+
+/* Vectorized CAST of `in` to out->type for the selected rows (Trino
+ * semantics as sqe_value_cast; try_ turns failures into NULL). */
+bool sqe_func_cast_vector(const sqe_vector *in, sqe_vector *out, bool try_, const uint16_t *sel,
+                          uint32_t n, sqe_error *err);
+
+/* ------------------------------------------------------------ aggregates */
+
+typedef struct sqe_agg_binding sqe_agg_binding;
+
+struct sqe_agg_binding {
+    const char *name; /* "count", "sum", ... for EXPLAIN */
+    bool distinct;    /* aggregate over distinct argument values */
+    bool star;        /* count(*): no argument vector */
+    sqe_type arg_type; /* exact argument type (binder casts to it) */
+    sqe_type ret;
+    size_t state_size; /* bytes of per-group state, 16-byte aligned by the caller */
+    /* Initialises one group's state. */
+    void (*init)(const sqe_agg_binding *b, void *state);
+    /* Folds rows into states: states[i] belongs to row (sel ? sel[i] : i),
+     * i in 0..n-1. arg is NULL for count(*). NULL inputs are ignored (except
+     * count(*)). */
+    bool (*update)(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg,
+                   const uint16_t *sel, uint32_t n, sqe_error *err);
+    /* Merges src into dst (parallel partial aggregation); src is left
+     * destroyed-equivalent (its owned memory moved or freed). */
+    bool (*combine)(const sqe_agg_binding *b, void *dst, void *src, sqe_error *err);
+    /* Writes the final value of a state into out[row]. */
+    bool (*finalize)(const sqe_agg_binding *b, void *state, sqe_vector *out, uint32_t row,
+                     sqe_error *err);
+    /* Frees memory owned by a state (NULL when the state owns none). */
+    void (*destroy)(const sqe_agg_binding *b, void *state);
+    void *data;
+};
+
+bool sqe_func_is_aggregate(const char *name);
+/* Resolves an aggregate: count(*) (star), count(x), count(DISTINCT x), sum,
+ * avg, min, max (+ DISTINCT forms). Result types follow Trino: count ->
+ * bigint; sum(integer types) -> bigint; sum(decimal(p,s)) ->
+ * decimal(38,s); sum(real/double) -> double (real->real); avg(integers,
+ * double) -> double; avg(decimal(p,s)) -> decimal(p,s); min/max -> arg type.
+ * Memory in arena. */
+bool sqe_func_bind_aggregate(sqe_arena *arena, const char *name, bool distinct, bool star,
+                             int n_args, const sqe_type *arg_types, sqe_agg_binding *out,
+                             sqe_error *err);
+
+#endif
