@@ -1,0 +1,67 @@
+/*
+ * plan_int.h - private to plan/: binder scopes and contexts shared by
+ * binder.c (expressions) and planner.c (query shapes, scan pushdown).
+ *
+ */
+#ifndef SQE_PLAN_INT_H
+#define SQE_PLAN_INT_H
+
+#include "plan/plan.h"
+
+/* One column visible to expressions: `index` is its position in the input
+ * batch of the node that evaluates the expression. */
+typedef struct scope_col {
+    const char *qualifier; /* table alias or table name (lower-case), may be NULL */
+    const char *database;  /* for db.table.col references, may be NULL */
+    const char *name;      /* lower-case column name */
+    sqe_type type;
+    int index;
+} scope_col;
+
+typedef struct scope {
+    int n;
+    scope_col *cols;
+} scope;
+
+/* Aggregate context: set while binding expressions that run above a hash
+ * aggregate (select list, HAVING, ORDER BY of a grouped query). */
+typedef struct agg_ctx {
+    const scope *source;  /* the scope below the aggregate */
+    int n_groups;
+    sqe_expr **groups;    /* bound against source */
+    const sqe_ast_expr **group_asts;
+    int n_aggs;
+    sqe_agg_binding *aggs;
+    sqe_expr **agg_args;
+    char **agg_keys;      /* dedupe keys: "sum|0|<arg text>" */
+    int cap_aggs;
+} agg_ctx;
+
+typedef struct bind_ctx {
+    sqe_arena *arena;
+    sqe_hive_catalog *cat;
+    const scope *scope;   /* columns visible (NULL: none) */
+    agg_ctx *agg;         /* non-NULL: post-aggregation binding */
+    bool collecting;      /* agg collection pass: aggregates allowed, bind args */
+    const char *clause;   /* "WHERE", "GROUP BY", ... for error messages */
+} bind_ctx;
+
+/* binder.c */
+sqe_expr *sqe_bind_expr(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err);
+/* Casts e to `to` (no-op when already that type). */
+sqe_expr *sqe_bind_coerce(bind_ctx *cx, sqe_expr *e, sqe_type to, sqe_error *err);
+bool sqe_bind_literal(sqe_arena *a, const sqe_ast_expr *e, sqe_value *out, sqe_error *err);
+bool sqe_bind_is_aggregate_call(const sqe_ast_expr *e);
+bool sqe_bind_contains_aggregate(const sqe_ast_expr *e);
+/* Collects and binds every aggregate call in e into cx->agg. */
+bool sqe_bind_collect_aggs(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err);
+bool sqe_expr_equal(const sqe_expr *a, const sqe_expr *b);
+/* Calls fn for every COLUMN node (pointer to its col index). */
+void sqe_expr_visit_cols(sqe_expr *e, void (*fn)(int *col, void *ctx), void *ctx);
+sqe_expr *sqe_bind_and(sqe_arena *a, sqe_expr *l, sqe_expr *r);
+
+/* Error helper: "... at line L:C". */
+bool sqe_bind_error(sqe_error *err, sqe_error_class cls, sqe_pos pos, const char *fmt, ...)
+    SQE_PRINTF(4, 5);
+
+#endif

@@ -1,0 +1,648 @@
+/*
+ * planner.c - SELECT AST to a tree of plan nodes.
+ *
+ *   plan_query
+ *     plan_from        SCAN (all table columns) | subquery plan | VALUES
+ *     WHERE            pushed into the scan (partition filter + row filter) or a FILTER
+ *     aggregate?       collect aggregate calls, bind GROUP BY keys -> AGGREGATE
+ *     HAVING           FILTER over the aggregate
+ *     select list      PROJECT (visible items, then hidden ORDER BY keys)
+ *     DISTINCT         AGGREGATE with every projected column as a key
+ *     ORDER BY         SORT, or TOPN when a LIMIT follows
+ *     LIMIT/OFFSET     LIMIT (without ORDER BY)
+ *     hidden keys      final PROJECT dropping them
+ *
+ * Column names follow Trino: an alias, else the column's name for a bare
+ * column reference, else _colN (N = position in the select list).
+ */
+#include "plan_int.h"
+
+#include <string.h>
+
+typedef struct planner {
+    sqe_arena *arena;
+    sqe_hive_catalog *cat;
+    SQE_ARRAY(sqe_hive_table *) tables;
+} planner;
+
+static sqe_plan *new_node(sqe_arena *a, sqe_plan_kind kind, sqe_plan *child, int n_out) {
+    sqe_plan *p = sqe_arena_alloc(a, sizeof *p);
+    p->kind = kind;
+    p->child = child;
+    p->n_out = n_out;
+    p->out_types = sqe_arena_alloc(a, sizeof(sqe_type) * (size_t)(n_out ? n_out : 1));
+    p->out_names = sqe_arena_alloc(a, sizeof(char *) * (size_t)(n_out ? n_out : 1));
+    return p;
+}
+
+static scope scope_of(sqe_arena *a, const sqe_plan *p, const char *qualifier, const char *db) {
+    scope s = {p->n_out, sqe_arena_alloc(a, sizeof(scope_col) * (size_t)(p->n_out ? p->n_out : 1))};
+    for (int i = 0; i < p->n_out; i++) {
+        s.cols[i].qualifier = qualifier;
+        s.cols[i].database = db;
+        s.cols[i].name = p->out_names[i];
+        s.cols[i].type = p->out_types[i];
+        s.cols[i].index = i;
+    }
+    return s;
+}
+
+static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err);
+
+static char *lower_dup(sqe_arena *a, const char *s) { return sqe_str_lower(sqe_arena_strdup(a, s)); }
+
+static sqe_plan *plan_table(planner *pl, const sqe_ast_from *f, scope *out_scope, sqe_error *err) {
+    const sqe_qname *qn = &f->u.table;
+    const char *parts[8];
+    int n = qn->n_parts > 8 ? 8 : qn->n_parts;
+    for (int i = 0; i < n; i++) parts[i] = qn->parts[i].name;
+    sqe_hive_table *t = sqe_hive_resolve_table(pl->cat, n, parts, err);
+    if (!t) return NULL;
+    SQE_ARRAY_PUSH(NULL, pl->tables, t);
+    if (!sqe_hive_check_readable(t, err)) return NULL;
+    int n_all = t->n_cols + t->n_part_keys;
+    sqe_plan *p = new_node(pl->arena, SQE_PLAN_SCAN, NULL, n_all);
+    p->u.scan.table = t;
+    p->u.scan.table_name = sqe_arena_sprintf(pl->arena, "%s.%s.%s", t->root, t->database, t->name);
+    p->u.scan.n_cols = n_all;
+    p->u.scan.cols = sqe_arena_alloc(pl->arena, sizeof(int) * (size_t)(n_all ? n_all : 1));
+    for (int i = 0; i < n_all; i++) {
+        const sqe_hive_column *c = i < t->n_cols ? &t->cols[i] : &t->part_keys[i - t->n_cols];
+        p->u.scan.cols[i] = i;
+        p->out_types[i] = c->type;
+        p->out_names[i] = c->name;
+    }
+    const char *qual = f->alias ? lower_dup(pl->arena, f->alias->name) : t->name;
+    *out_scope = scope_of(pl->arena, p, qual, f->alias ? NULL : t->database);
+    return p;
+}
+
+static sqe_plan *plan_from(planner *pl, const sqe_ast_from *f, scope *out_scope, sqe_error *err) {
+    switch (f->kind) {
+    case SQE_FROM_TABLE: return plan_table(pl, f, out_scope, err);
+    case SQE_FROM_SUBQUERY: {
+        sqe_plan *p = plan_query(pl, f->u.subquery, err);
+        if (!p) return NULL;
+        *out_scope = scope_of(pl->arena, p, f->alias ? lower_dup(pl->arena, f->alias->name) : NULL, NULL);
+        return p;
+    }
+    case SQE_FROM_JOIN:
+        sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, f->pos, "JOIN is not supported yet");
+        return NULL;
+    }
+    sqe_error_set(err, SQE_ERR_INTERNAL, "unknown FROM kind");
+    return NULL;
+}
+
+/* Constant, non-negative integer for LIMIT/OFFSET. */
+static bool const_count(planner *pl, const sqe_ast_expr *e, const char *what, uint64_t *out, sqe_error *err) {
+    bind_ctx cx = {.arena = pl->arena, .cat = pl->cat, .clause = what};
+    sqe_expr *b = sqe_bind_expr(&cx, e, err);
+    if (!b) return false;
+    sqe_value v;
+    if (!sqe_type_is_integer(b->type) || !sqe_expr_eval_const(b, pl->arena, &v, err) || v.is_null)
+        return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos, "%s must be a constant integer", what);
+    if (v.v.i < 0) return sqe_bind_error(err, SQE_ERR_INVALID_ARGUMENT, e->pos, "%s must not be negative", what);
+    *out = (uint64_t)v.v.i;
+    return true;
+}
+
+static bool is_ordinal(const sqe_ast_expr *e) {
+    return e->kind == SQE_AST_LITERAL && e->u.lit.kind == SQE_LIT_INTEGER;
+}
+
+static int ordinal_of(const sqe_ast_expr *e, int n_items, sqe_error *err, const char *clause) {
+    int64_t v;
+    const char *t = e->u.lit.text;
+    if (!sqe_parse_int64(t, strlen(t), &v) || v < 1 || v > n_items) {
+        sqe_bind_error(err, SQE_ERR_INVALID_ARGUMENT, e->pos, "%s position %s is not in the select list (1..%d)",
+                       clause, t, n_items);
+        return -1;
+    }
+    return (int)v - 1;
+}
+
+/* Select items after '*' expansion: AST + output name. */
+typedef struct item {
+    const sqe_ast_expr *ast; /* NULL for expanded star columns */
+    sqe_expr *bound;
+    const char *name;
+    const char *alias; /* explicit alias, lower-case */
+    int star_col;      /* expanded '*': source column index */
+} item;
+
+static void prune_scan_columns(sqe_arena *a, sqe_plan *scan, sqe_plan *consumer);
+static bool push_filter_into_scan(sqe_arena *a, sqe_plan *scan, sqe_expr *pred, sqe_error *err);
+
+static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err) {
+    sqe_arena *A = pl->arena;
+    if (q->set_op) {
+        static const char *names[] = {"", "UNION", "UNION ALL", "INTERSECT", "EXCEPT"};
+        sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->pos, "%s is not supported yet",
+                       names[q->set_op > 0 && q->set_op < 5 ? q->set_op : 0]);
+        return NULL;
+    }
+    /* FROM */
+    sqe_plan *src;
+    scope sc = {0, NULL};
+    if (q->from) {
+        if (!(src = plan_from(pl, q->from, &sc, err))) return NULL;
+    } else {
+        src = new_node(A, SQE_PLAN_VALUES, NULL, 0);
+        src->u.values.n_rows = 1;
+        src->u.values.rows = sqe_arena_alloc(A, sizeof(sqe_value *));
+        src->u.values.rows[0] = sqe_arena_alloc(A, sizeof(sqe_value));
+    }
+    sqe_plan *scan = src->kind == SQE_PLAN_SCAN ? src : NULL;
+    sqe_plan *cur = src;
+    bind_ctx cx = {.arena = A, .cat = pl->cat, .scope = &sc};
+
+    /* WHERE */
+    if (q->where) {
+        if (sqe_bind_contains_aggregate(q->where)) {
+            sqe_bind_error(err, SQE_ERR_USAGE, q->where->pos, "aggregate functions are not allowed in WHERE");
+            return NULL;
+        }
+        cx.clause = "WHERE";
+        sqe_expr *w = sqe_bind_expr(&cx, q->where, err);
+        if (!w) return NULL;
+        if (w->type.id == SQE_T_NULL) w = sqe_bind_coerce(&cx, w, sqe_type_make(SQE_T_BOOLEAN), err);
+        if (w->type.id != SQE_T_BOOLEAN) {
+            char tb[64];
+            sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, q->where->pos, "WHERE clause must be boolean, got %s",
+                           sqe_type_sql_name(w->type, tb, sizeof tb));
+            return NULL;
+        }
+        if (scan) {
+            if (!push_filter_into_scan(A, scan, w, err)) return NULL;
+        } else {
+            sqe_plan *f = new_node(A, SQE_PLAN_FILTER, cur, cur->n_out);
+            memcpy(f->out_types, cur->out_types, sizeof(sqe_type) * (size_t)cur->n_out);
+            memcpy(f->out_names, cur->out_names, sizeof(char *) * (size_t)cur->n_out);
+            f->u.filter.pred = w;
+            cur = f;
+        }
+    }
+
+    /* Expand the select list. */
+    SQE_ARRAY(item) items = {0};
+    for (int i = 0; i < q->n_items; i++) {
+        const sqe_ast_select_item *si = &q->items[i];
+        if (si->expr->kind == SQE_AST_STAR) {
+            const char *qual = NULL;
+            if (si->expr->u.star.qualifier) {
+                const sqe_qname *qq = si->expr->u.star.qualifier;
+                qual = lower_dup(A, qq->parts[qq->n_parts - 1].name);
+            }
+            int added = 0;
+            for (int c = 0; c < sc.n; c++) {
+                if (qual && (!sc.cols[c].qualifier || strcmp(sc.cols[c].qualifier, qual) != 0)) continue;
+                item it = {.name = sc.cols[c].name, .star_col = c};
+                SQE_ARRAY_PUSH(A, items, it);
+                added++;
+            }
+            if (!added) {
+                if (qual)
+                    sqe_bind_error(err, SQE_ERR_NOT_FOUND, si->expr->pos, "table '%s' in '%s.*' cannot be resolved", qual, qual);
+                else
+                    sqe_bind_error(err, SQE_ERR_USAGE, si->expr->pos, "SELECT * requires a FROM clause");
+                return NULL;
+            }
+            continue;
+        }
+        item it = {.ast = si->expr, .star_col = -1};
+        if (si->alias) {
+            it.alias = lower_dup(A, si->alias->name);
+            it.name = it.alias;
+        } else if (si->expr->kind == SQE_AST_COLUMN) {
+            const sqe_qname *cn = &si->expr->u.column;
+            it.name = lower_dup(A, cn->parts[cn->n_parts - 1].name);
+        } else {
+            it.name = sqe_arena_sprintf(A, "_col%zu", items.len);
+        }
+        SQE_ARRAY_PUSH(A, items, it);
+    }
+
+    /* Aggregation */
+    bool has_agg = q->n_group_by > 0 || q->having != NULL;
+    for (size_t i = 0; i < items.len && !has_agg; i++)
+        if (items.items[i].ast && sqe_bind_contains_aggregate(items.items[i].ast)) has_agg = true;
+    for (int i = 0; i < q->n_order_by && !has_agg; i++)
+        if (sqe_bind_contains_aggregate(q->order_by[i].expr)) has_agg = true;
+
+    agg_ctx ag = {0};
+    sqe_plan *consumer = NULL;
+    if (has_agg) {
+        ag.source = &sc;
+        ag.groups = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)(q->n_group_by + 1));
+        ag.group_asts = sqe_arena_alloc(A, sizeof(sqe_ast_expr *) * (size_t)(q->n_group_by + 1));
+        cx.clause = "GROUP BY";
+        for (int g = 0; g < q->n_group_by; g++) {
+            const sqe_ast_expr *ge = q->group_by[g];
+            if (is_ordinal(ge)) {
+                int k = ordinal_of(ge, (int)items.len, err, "GROUP BY");
+                if (k < 0) return NULL;
+                if (!items.items[k].ast) {
+                    /* expanded star column */
+                    int c = items.items[k].star_col;
+                    ag.groups[g] = sqe_expr_column(A, sc.cols[c].index, sc.cols[c].type, sc.cols[c].name);
+                    sqe_ast_expr *col = sqe_arena_alloc(A, sizeof *col);
+                    col->kind = SQE_AST_COLUMN;
+                    col->u.column.n_parts = 1;
+                    col->u.column.parts = sqe_arena_alloc(A, sizeof(sqe_ident));
+                    col->u.column.parts[0].name = (char *)sc.cols[c].name;
+                    ag.group_asts[g] = col;
+                    continue;
+                }
+                ge = items.items[k].ast;
+            }
+            if (sqe_bind_contains_aggregate(ge)) {
+                sqe_bind_error(err, SQE_ERR_USAGE, ge->pos, "aggregate functions are not allowed in GROUP BY");
+                return NULL;
+            }
+            sqe_error gerr;
+            sqe_expr *b = sqe_bind_expr(&cx, ge, &gerr);
+            if (!b && ge->kind == SQE_AST_COLUMN && ge->u.column.n_parts == 1) {
+                /* GROUP BY an output alias (Hive/DuckDB allow it). */
+                for (size_t k = 0; k < items.len; k++) {
+                    if (items.items[k].alias && items.items[k].ast &&
+                        sqe_str_ieq(items.items[k].alias, ge->u.column.parts[0].name) &&
+                        !sqe_bind_contains_aggregate(items.items[k].ast)) {
+                        ge = items.items[k].ast;
+                        b = sqe_bind_expr(&cx, ge, &gerr);
+                        break;
+                    }
+                }
+            }
+            if (!b) {
+                if (err) *err = gerr;
+                return NULL;
+            }
+            ag.groups[g] = b;
+            ag.group_asts[g] = ge;
+        }
+        ag.n_groups = q->n_group_by;
+        /* Collect aggregate calls. */
+        bind_ctx ccx = cx;
+        ccx.agg = &ag;
+        ccx.collecting = true;
+        for (size_t i = 0; i < items.len; i++)
+            if (items.items[i].ast && !sqe_bind_collect_aggs(&ccx, items.items[i].ast, err)) return NULL;
+        if (q->having && !sqe_bind_collect_aggs(&ccx, q->having, err)) return NULL;
+        for (int i = 0; i < q->n_order_by; i++)
+            if (!sqe_bind_collect_aggs(&ccx, q->order_by[i].expr, err)) return NULL;
+
+        sqe_plan *agg = new_node(A, SQE_PLAN_AGGREGATE, cur, ag.n_groups + ag.n_aggs);
+        agg->u.aggregate.n_groups = ag.n_groups;
+        agg->u.aggregate.groups = ag.groups;
+        agg->u.aggregate.n_aggs = ag.n_aggs;
+        agg->u.aggregate.aggs = ag.aggs;
+        agg->u.aggregate.agg_args = ag.agg_args;
+        for (int g = 0; g < ag.n_groups; g++) {
+            agg->out_types[g] = ag.groups[g]->type;
+            agg->out_names[g] = sqe_sql_expr_to_string(A, ag.group_asts[g]);
+        }
+        for (int i = 0; i < ag.n_aggs; i++) {
+            agg->out_types[ag.n_groups + i] = ag.aggs[i].ret;
+            agg->out_names[ag.n_groups + i] = ag.agg_keys[i];
+        }
+        consumer = agg;
+        cur = agg;
+        cx.agg = &ag;
+        cx.scope = NULL;
+        if (q->having) {
+            cx.clause = "HAVING";
+            sqe_expr *h = sqe_bind_expr(&cx, q->having, err);
+            if (!h) return NULL;
+            if (h->type.id != SQE_T_BOOLEAN) {
+                char tb[64];
+                sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, q->having->pos, "HAVING clause must be boolean, got %s",
+                               sqe_type_sql_name(h->type, tb, sizeof tb));
+                return NULL;
+            }
+            sqe_plan *f = new_node(A, SQE_PLAN_FILTER, cur, cur->n_out);
+            memcpy(f->out_types, cur->out_types, sizeof(sqe_type) * (size_t)cur->n_out);
+            memcpy(f->out_names, cur->out_names, sizeof(char *) * (size_t)cur->n_out);
+            f->u.filter.pred = h;
+            cur = f;
+        }
+    }
+
+    /* Select list */
+    cx.clause = "the select list";
+    for (size_t i = 0; i < items.len; i++) {
+        item *it = &items.items[i];
+        if (!it->ast) {
+            if (has_agg) {
+                /* SELECT * with GROUP BY: each column must be a key. */
+                sqe_expr *c = sqe_expr_column(A, sc.cols[it->star_col].index, sc.cols[it->star_col].type, it->name);
+                int found = -1;
+                for (int g = 0; g < ag.n_groups; g++)
+                    if (sqe_expr_equal(c, ag.groups[g])) found = g;
+                if (found < 0) {
+                    sqe_bind_error(err, SQE_ERR_USAGE, q->pos,
+                                   "column '%s' must appear in the GROUP BY clause or be used in an aggregate function",
+                                   it->name);
+                    return NULL;
+                }
+                it->bound = sqe_expr_column(A, found, c->type, it->name);
+            } else {
+                it->bound = sqe_expr_column(A, sc.cols[it->star_col].index, sc.cols[it->star_col].type, it->name);
+            }
+            continue;
+        }
+        if (!(it->bound = sqe_bind_expr(&cx, it->ast, err))) return NULL;
+    }
+    int n_visible = (int)items.len;
+
+    /* ORDER BY keys: map to select items, adding hidden ones as needed. */
+    sqe_sort_key *keys = sqe_arena_alloc(A, sizeof(sqe_sort_key) * (size_t)(q->n_order_by + 1));
+    cx.clause = "ORDER BY";
+    for (int k = 0; k < q->n_order_by; k++) {
+        const sqe_ast_order_item *oi = &q->order_by[k];
+        int idx = -1;
+        if (is_ordinal(oi->expr)) {
+            if ((idx = ordinal_of(oi->expr, n_visible, err, "ORDER BY")) < 0) return NULL;
+        } else if (oi->expr->kind == SQE_AST_COLUMN && oi->expr->u.column.n_parts == 1) {
+            const char *nm = oi->expr->u.column.parts[0].name;
+            for (int i = 0; i < n_visible && idx < 0; i++)
+                if (sqe_str_ieq(items.items[i].name, nm) &&
+                    (items.items[i].alias || (items.items[i].ast && items.items[i].ast->kind == SQE_AST_COLUMN) ||
+                     !items.items[i].ast))
+                    idx = i;
+        }
+        if (idx < 0) {
+            sqe_expr *b = sqe_bind_expr(&cx, oi->expr, err);
+            if (!b) return NULL;
+            for (size_t i = 0; i < items.len && idx < 0; i++)
+                if (sqe_expr_equal(b, items.items[i].bound)) idx = (int)i;
+            if (idx < 0) {
+                if (q->distinct) {
+                    sqe_bind_error(err, SQE_ERR_USAGE, oi->expr->pos,
+                                   "for SELECT DISTINCT, ORDER BY expressions must appear in the select list");
+                    return NULL;
+                }
+                item it = {.ast = oi->expr, .bound = b, .name = sqe_arena_sprintf(A, "_order%d", k), .star_col = -1};
+                SQE_ARRAY_PUSH(A, items, it);
+                idx = (int)items.len - 1;
+            }
+        }
+        keys[k].col = idx;
+        keys[k].desc = oi->desc;
+        keys[k].nulls_first = oi->nulls == 1; /* Trino: NULLS LAST unless asked */
+    }
+
+    sqe_plan *proj = new_node(A, SQE_PLAN_PROJECT, cur, (int)items.len);
+    proj->u.project.exprs = sqe_arena_alloc(A, sizeof(sqe_expr *) * (items.len ? items.len : 1));
+    for (size_t i = 0; i < items.len; i++) {
+        proj->u.project.exprs[i] = items.items[i].bound;
+        proj->out_types[i] = items.items[i].bound->type;
+        proj->out_names[i] = items.items[i].name;
+    }
+    if (!consumer) consumer = proj;
+    cur = proj;
+    if (scan && consumer) prune_scan_columns(A, scan, consumer);
+
+    if (q->distinct) {
+        sqe_plan *d = new_node(A, SQE_PLAN_AGGREGATE, cur, cur->n_out);
+        d->u.aggregate.n_groups = cur->n_out;
+        d->u.aggregate.groups = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)(cur->n_out ? cur->n_out : 1));
+        for (int i = 0; i < cur->n_out; i++) {
+            d->u.aggregate.groups[i] = sqe_expr_column(A, i, cur->out_types[i], cur->out_names[i]);
+            d->out_types[i] = cur->out_types[i];
+            d->out_names[i] = cur->out_names[i];
+        }
+        cur = d;
+    }
+
+    uint64_t limit = 0, offset = 0;
+    bool has_limit = false;
+    if (q->limit) {
+        if (!const_count(pl, q->limit, "LIMIT", &limit, err)) return NULL;
+        has_limit = true;
+    }
+    if (q->offset && !const_count(pl, q->offset, "OFFSET", &offset, err)) return NULL;
+
+    if (q->n_order_by > 0) {
+        sqe_plan *s = new_node(A, has_limit ? SQE_PLAN_TOPN : SQE_PLAN_SORT, cur, cur->n_out);
+        memcpy(s->out_types, cur->out_types, sizeof(sqe_type) * (size_t)cur->n_out);
+        memcpy(s->out_names, cur->out_names, sizeof(char *) * (size_t)cur->n_out);
+        s->u.sort.n_keys = q->n_order_by;
+        s->u.sort.keys = keys;
+        s->u.sort.limit = limit;
+        s->u.sort.offset = offset;
+        cur = s;
+        if (!has_limit && offset) {
+            sqe_plan *l = new_node(A, SQE_PLAN_LIMIT, cur, cur->n_out);
+            memcpy(l->out_types, cur->out_types, sizeof(sqe_type) * (size_t)cur->n_out);
+            memcpy(l->out_names, cur->out_names, sizeof(char *) * (size_t)cur->n_out);
+            l->u.limit.offset = offset;
+            cur = l;
+        }
+    } else if (has_limit || offset) {
+        sqe_plan *l = new_node(A, SQE_PLAN_LIMIT, cur, cur->n_out);
+        memcpy(l->out_types, cur->out_types, sizeof(sqe_type) * (size_t)cur->n_out);
+        memcpy(l->out_names, cur->out_names, sizeof(char *) * (size_t)cur->n_out);
+        l->u.limit.has_limit = has_limit;
+        l->u.limit.limit = limit;
+        l->u.limit.offset = offset;
+        cur = l;
+    }
+
+    if ((int)items.len > n_visible) {
+        sqe_plan *fp = new_node(A, SQE_PLAN_PROJECT, cur, n_visible);
+        fp->u.project.exprs = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)(n_visible ? n_visible : 1));
+        for (int i = 0; i < n_visible; i++) {
+            fp->u.project.exprs[i] = sqe_expr_column(A, i, cur->out_types[i], cur->out_names[i]);
+            fp->out_types[i] = cur->out_types[i];
+            fp->out_names[i] = cur->out_names[i];
+        }
+        cur = fp;
+    }
+    return cur;
+}
+
+/* ---------------------------------------------------- scan pushdown */
+
+typedef SQE_ARRAY(sqe_expr *) expr_list;
+
+static void flatten_and(sqe_arena *a, sqe_expr *e, expr_list *out) {
+    if (e->kind == SQE_EXPR_AND) {
+        for (int i = 0; i < e->n_args; i++) flatten_and(a, e->args[i], out);
+        return;
+    }
+    SQE_ARRAY_PUSH(a, *out, e);
+}
+
+typedef struct col_use {
+    int n_data;
+    bool any_data, any_part;
+    bool *used;
+} col_use;
+
+static void note_col(int *col, void *ctx) {
+    col_use *u = ctx;
+    if (*col < u->n_data) u->any_data = true;
+    else u->any_part = true;
+    if (u->used) u->used[*col] = true;
+}
+
+/* Deep copy with column indexes mapped through map[] (map[i] < 0: keep). */
+static sqe_expr *copy_remap(sqe_arena *a, const sqe_expr *e, const int *map) {
+    sqe_expr *c = sqe_arena_alloc(a, sizeof *c);
+    *c = *e;
+    if (e->n_args) {
+        c->args = sqe_arena_alloc(a, sizeof(sqe_expr *) * (size_t)e->n_args);
+        for (int i = 0; i < e->n_args; i++) c->args[i] = copy_remap(a, e->args[i], map);
+    }
+    if (e->kind == SQE_EXPR_COLUMN && map[e->col] >= 0) c->col = map[e->col];
+    return c;
+}
+
+static void add_prune(sqe_arena *a, sqe_plan *scan, sqe_expr *conj) {
+    const sqe_hive_table *t = scan->u.scan.table;
+    int nd = t->n_cols, nk = t->n_part_keys;
+    int key = -1;
+    const sqe_value *vals = NULL;
+    int n_vals = 0;
+    bool only_null = false;
+    if (conj->kind == SQE_EXPR_CALL && strcmp(conj->fn.name, "=") == 0 && conj->n_args == 2) {
+        sqe_expr *c = conj->args[0], *k = conj->args[1];
+        if (c->kind == SQE_EXPR_CONST) { sqe_expr *tmp = c; c = k; k = tmp; }
+        if (c->kind != SQE_EXPR_COLUMN || k->kind != SQE_EXPR_CONST || k->value.is_null) return;
+        key = c->col - nd;
+        vals = &k->value;
+        n_vals = 1;
+    } else if (conj->kind == SQE_EXPR_IN && !conj->negated && conj->args[0]->kind == SQE_EXPR_COLUMN) {
+        key = conj->args[0]->col - nd;
+        vals = conj->in_values;
+        n_vals = conj->n_in;
+        for (int i = 0; i < n_vals; i++)
+            if (vals[i].is_null) return;
+    } else if (conj->kind == SQE_EXPR_IS_NULL && !conj->negated && conj->args[0]->kind == SQE_EXPR_COLUMN) {
+        key = conj->args[0]->col - nd;
+        only_null = true;
+    } else {
+        return;
+    }
+    if (key < 0 || key >= nk) return;
+    for (int i = 0; i < n_vals; i++)
+        if (vals[i].type.id != t->part_keys[key].type.id) return;
+    sqe_hive_prune *pr = scan->u.scan.prune;
+    if (!pr) {
+        pr = sqe_arena_alloc(a, sizeof *pr);
+        pr->eq = sqe_arena_alloc(a, sizeof(sqe_value *) * (size_t)nk);
+        pr->n_eq = sqe_arena_alloc(a, sizeof(int) * (size_t)nk);
+        pr->allow_null = sqe_arena_alloc(a, sizeof(bool) * (size_t)nk);
+        scan->u.scan.prune = pr;
+    }
+    if (pr->eq[key]) return; /* first constraint per key wins; the filter re-checks */
+    if (only_null) {
+        ((const sqe_value **)pr->eq)[key] = sqe_arena_alloc(a, sizeof(sqe_value));
+        ((int *)pr->n_eq)[key] = 0;
+        ((bool *)pr->allow_null)[key] = true;
+    } else {
+        ((const sqe_value **)pr->eq)[key] = vals;
+        ((int *)pr->n_eq)[key] = n_vals;
+    }
+}
+
+/* Splits a WHERE predicate over scan columns into a partition filter (only
+ * partition keys) and a row filter; derives listing pruning. */
+static bool push_filter_into_scan(sqe_arena *a, sqe_plan *scan, sqe_expr *pred, sqe_error *err) {
+    const sqe_hive_table *t = scan->u.scan.table;
+    int nd = t->n_cols, n_all = nd + t->n_part_keys;
+    expr_list conj = {0};
+    flatten_and(a, pred, &conj);
+    int *to_key = sqe_arena_alloc(a, sizeof(int) * (size_t)(n_all ? n_all : 1));
+    for (int i = 0; i < n_all; i++) to_key[i] = i < nd ? -1 : i - nd;
+    for (size_t i = 0; i < conj.len; i++) {
+        sqe_expr *c = conj.items[i];
+        col_use u = {.n_data = nd};
+        sqe_expr_visit_cols(c, note_col, &u);
+        if (u.any_part && !u.any_data) {
+            add_prune(a, scan, c);
+            scan->u.scan.partition_filter = sqe_bind_and(a, scan->u.scan.partition_filter, copy_remap(a, c, to_key));
+        } else if (c->kind == SQE_EXPR_CONST && !c->value.is_null && c->value.v.b) {
+            /* WHERE true: nothing to do */
+        } else {
+            scan->u.scan.filter = sqe_bind_and(a, scan->u.scan.filter, c);
+        }
+    }
+    SQE_UNUSED(err);
+    return true;
+}
+
+static void collect_plan_exprs(sqe_plan *consumer, void (*fn)(int *, void *), void *ctx) {
+    if (consumer->kind == SQE_PLAN_PROJECT) {
+        for (int i = 0; i < consumer->n_out; i++) sqe_expr_visit_cols(consumer->u.project.exprs[i], fn, ctx);
+    } else if (consumer->kind == SQE_PLAN_AGGREGATE) {
+        for (int i = 0; i < consumer->u.aggregate.n_groups; i++)
+            sqe_expr_visit_cols(consumer->u.aggregate.groups[i], fn, ctx);
+        for (int i = 0; i < consumer->u.aggregate.n_aggs; i++)
+            sqe_expr_visit_cols(consumer->u.aggregate.agg_args[i], fn, ctx);
+    }
+}
+
+/* Projection pushdown: the scan reads only the columns its filter and its
+ * consumer reference. Expressions are rewritten in place; the consumer's
+ * trees are private to it (built by this planner for this query level). */
+static void prune_scan_columns(sqe_arena *a, sqe_plan *scan, sqe_plan *consumer) {
+    int n_all = scan->n_out;
+    col_use u = {.n_data = n_all, .used = sqe_arena_alloc(a, sizeof(bool) * (size_t)(n_all ? n_all : 1))};
+    sqe_expr_visit_cols(scan->u.scan.filter, note_col, &u);
+    collect_plan_exprs(consumer, note_col, &u);
+    int *map = sqe_arena_alloc(a, sizeof(int) * (size_t)(n_all ? n_all : 1));
+    int n = 0;
+    for (int i = 0; i < n_all; i++) map[i] = u.used[i] ? n++ : -1;
+    int *cols = sqe_arena_alloc(a, sizeof(int) * (size_t)(n ? n : 1));
+    sqe_type *types = sqe_arena_alloc(a, sizeof(sqe_type) * (size_t)(n ? n : 1));
+    const char **names = sqe_arena_alloc(a, sizeof(char *) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n_all; i++) {
+        if (map[i] < 0) continue;
+        cols[map[i]] = scan->u.scan.cols[i];
+        types[map[i]] = scan->out_types[i];
+        names[map[i]] = scan->out_names[i];
+    }
+    /* Rewrite by copying (trees may share nodes, e.g. nullif). */
+    if (scan->u.scan.filter) scan->u.scan.filter = copy_remap(a, scan->u.scan.filter, map);
+    if (consumer->kind == SQE_PLAN_PROJECT) {
+        for (int i = 0; i < consumer->n_out; i++)
+            consumer->u.project.exprs[i] = copy_remap(a, consumer->u.project.exprs[i], map);
+    } else {
+        for (int i = 0; i < consumer->u.aggregate.n_groups; i++)
+            consumer->u.aggregate.groups[i] = copy_remap(a, consumer->u.aggregate.groups[i], map);
+        for (int i = 0; i < consumer->u.aggregate.n_aggs; i++)
+            if (consumer->u.aggregate.agg_args[i])
+                consumer->u.aggregate.agg_args[i] = copy_remap(a, consumer->u.aggregate.agg_args[i], map);
+    }
+    scan->n_out = n;
+    scan->u.scan.n_cols = n;
+    scan->u.scan.cols = cols;
+    scan->out_types = types;
+    scan->out_names = names;
+}
+
+/* ------------------------------------------------------------- entry */
+
+sqe_plan *sqe_plan_query(sqe_arena *arena, sqe_hive_catalog *cat, const sqe_ast_query *q, sqe_error *err) {
+    planner pl = {.arena = arena, .cat = cat};
+    sqe_plan *p = plan_query(&pl, q, err);
+    if (!p) {
+        for (size_t i = 0; i < pl.tables.len; i++) sqe_hive_table_free(pl.tables.items[i]);
+        SQE_ARRAY_FREE(pl.tables);
+        return NULL;
+    }
+    /* Tables are owned by their scan nodes from here on. */
+    SQE_ARRAY_FREE(pl.tables);
+    return p;
+}
+
+void sqe_plan_release(sqe_plan *p) {
+    if (!p) return;
+    if (p->kind == SQE_PLAN_SCAN && p->u.scan.table) {
+        sqe_hive_table_free(p->u.scan.table);
+        p->u.scan.table = NULL;
+    }
+    sqe_plan_release(p->child);
+}
