@@ -30,7 +30,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 SLT_OBJS  := $(SLT_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test unit sqltest sanitize demo bench clean format
+.PHONY: all deps test unit sqltest cli-test sanitize demo bench clean format
 all: $(BUILD)/libsqe.a $(BUILD)/sqe-cli $(BUILD)/sqe-slt
 
 $(BUILD)/obj/%.o: %.c
@@ -58,11 +58,14 @@ unit: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
 
 sqltest: $(BUILD)/sqe-slt $(BUILD)/sqe-cli
-	$(BUILD)/sqe-slt --cli $(BUILD)/sqe-cli tests/sql
+	$(BUILD)/sqe-slt tests/sql
+
+cli-test: $(BUILD)/sqe-cli
+	tests/integration/test_cli.sh $(BUILD)/sqe-cli
 
 test: deps
 	$(MAKE) all
-	$(MAKE) unit sqltest
+	$(MAKE) unit sqltest cli-test
 	$(MAKE) sanitize
 
 # ASan + UBSan build in its own folder; runs unit and SQL tests.

@@ -90,5 +90,11 @@ const char *sqe_format_name(sqe_format_kind kind); /* "TEXTFILE", "PARQUET", ...
 
 /* Text reader (format/text_reader.c). */
 extern const sqe_reader_vtable sqe_text_reader_vtable;
+/* Tuning/test hooks of the text reader, read when a reader is opened: bytes
+ * per get_range (default 4 MiB) and the longest line (or OpenCSV record)
+ * accepted before INVALID_DATA (default 64 MiB). Change only while no text
+ * reader is being opened (tests lower them to cross chunk boundaries). */
+extern size_t sqe_text_reader_chunk_size;
+extern size_t sqe_text_reader_max_line;
 
 #endif

@@ -135,4 +135,27 @@ bool sqe_hive_list_files(sqe_store *store, const char *folder, sqe_arena *arena,
 /* Builds the reader spec's text options etc. for a table. */
 void sqe_hive_reader_spec(const sqe_hive_table *t, sqe_reader_spec *spec);
 
+/* ------------------------------------------------------- additions (hive module) */
+
+/* Whether the planner may build a scan of `t`: fails with NOT_SUPPORTED for
+ * views, RegexSerDe tables ("RegexSerDe tables are not readable yet") and
+ * the recorded-only formats ORC, AVRO, SEQUENCEFILE, RCFILE (naming the
+ * format and its InputFormat class). Call before sqe_hive_reader_spec.
+ * Partition projection (projection.* TBLPROPERTIES) is validated but not
+ * applied yet: such tables are read by listing like any other. */
+bool sqe_hive_check_readable(const sqe_hive_table *t, sqe_error *err);
+
+/* Session state, for the engine and information_schema. The current root is
+ * NULL when none; the current database is never NULL. Strings are owned by
+ * the catalog and valid until the next statement that changes them. */
+const char *sqe_hive_current_root(const sqe_hive_catalog *cat);
+const char *sqe_hive_current_database(const sqe_hive_catalog *cat);
+int sqe_hive_root_count(const sqe_hive_catalog *cat);
+const char *sqe_hive_root_name(const sqe_hive_catalog *cat, int i); /* attach order */
+const char *sqe_hive_root_url(const sqe_hive_catalog *cat, int i);
+
+/* Note on sqe_hive_reader_spec: col_names/col_types point into arrays owned
+ * by the table, so it only accepts tables returned by
+ * sqe_hive_resolve_table (not a caller-built sqe_hive_table). */
+
 #endif

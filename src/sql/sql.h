@@ -330,6 +330,8 @@ typedef struct sqe_ast_stmt {
             bool schema_keyword; /* written as SCHEMA */
             char *comment;
             char *location;      /* LOCATION given (rejected by hive) */
+            int n_props;         /* WITH DBPROPERTIES ('k'='v', ...) */
+            sqe_ast_kv *props;
         } create_database;
         struct {
             sqe_qname name;

@@ -198,4 +198,12 @@ bool sqe_decimal_rescale(sqe_i128 v, int from_scale, int to_scale, sqe_i128 *out
 bool sqe_decimal_fits(sqe_i128 v, int precision);
 double sqe_decimal_to_double(sqe_i128 v, int scale);
 
+/* ------------------------------------------- additions (types module) */
+
+/* Whether an explicit CAST/TRY_CAST from `from` to `to` exists at all (the
+ * binder rejects the others even under TRY_CAST, as Trino does): NULL to
+ * anything, same type id, anything to/from VARCHAR, VARCHAR/VARBINARY to
+ * VARBINARY, among BOOLEAN and the numeric types, DATE <-> TIMESTAMP. */
+bool sqe_type_can_cast(sqe_type from, sqe_type to);
+
 #endif

@@ -1,0 +1,308 @@
+/*
+ * exec_int.h - private to src/exec/: the operator struct and vtable every
+ * operator file implements, the per-query execution context, the sink
+ * interface blocking operators use to drain their input (in parallel when the
+ * input is a scan pipeline), the shared scan source (files as morsels), the
+ * materialized row store used by sort and top-N, and normalized key slots
+ * (hashing, equality and ordering of typed values) shared by hash aggregate,
+ * sort and top-N.
+ *
+ * Nothing here is visible outside src/exec/.
+ */
+#ifndef SQE_EXEC_INT_H
+#define SQE_EXEC_INT_H
+
+#include "exec/exec.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ context */
+
+/* One per sqe_exec_run (or per explain-less test driving operators by
+ * hand). Read-only after creation except the atomics; shared by every
+ * worker thread of the query. */
+typedef struct sqe_exec_ctx {
+    int n_threads;         /* >= 1: pipeline copies a blocking operator may run */
+    sqe_threadpool *pool;  /* NULL: everything on the calling thread */
+    size_t memory_limit;   /* 0: none */
+    atomic_size_t mem_used; /* bytes tracked by hash aggregates, sorts, top-N (all threads) */
+    atomic_bool cancel;    /* set when a worker fails: everybody stops pulling */
+} sqe_exec_ctx;
+
+void sqe_exec_ctx_init(sqe_exec_ctx *ctx, const sqe_exec_options *opts);
+
+/* Moves the query's tracked bytes by (now - *tracked) and sets *tracked =
+ * now. Fails with RESOURCE_EXHAUSTED "query exceeded the memory limit of N
+ * bytes in <op_name>" when the total is over the limit. */
+bool sqe_exec_mem_track(sqe_exec_ctx *ctx, size_t *tracked, size_t now, const char *op_name,
+                        sqe_error *err);
+
+/* ---------------------------------------------------------- operators */
+
+typedef struct sqe_op sqe_op;
+typedef struct sqe_scan_source sqe_scan_source;
+
+typedef struct sqe_op_vtable {
+    const char *name; /* "FilterExec" ... (EXPLAIN, error messages) */
+    /* Prepares the operator (and opens its child, except blocking operators
+     * whose child pipeline the drain driver opens). */
+    bool (*open)(sqe_op *op, sqe_error *err);
+    /* Returns the next batch in *out (owned by the operator, valid until its
+     * next call) or sets *eof. A batch returned has at least one live row. */
+    bool (*next)(sqe_op *op, sqe_batch **out, bool *eof, sqe_error *err);
+    /* Releases what open/next acquired (never the child, never the struct).
+     * Must work on an operator that was never opened or whose open failed. */
+    void (*close)(sqe_op *op);
+} sqe_op_vtable;
+
+/* The common head of every operator struct (first member). Operators are
+ * malloc'd by sqe_op_build and freed by sqe_op_free with their subtree. */
+struct sqe_op {
+    const sqe_op_vtable *vt;
+    const sqe_plan *plan;
+    sqe_exec_ctx *ctx;
+    sqe_op *child;
+    sqe_scan_source *src; /* SCAN in a pipeline copy: the shared source (not owned) */
+};
+
+/* Builds the operator tree for plan `p`. A SCAN node in the tree reads from
+ * `src` when given (pipeline copies of parallel workers) and otherwise opens
+ * its own source. */
+sqe_op *sqe_op_build(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source *src, sqe_error *err);
+/* close + free, the whole subtree. NULL is a no-op. */
+void sqe_op_free(sqe_op *op);
+static inline bool sqe_op_open(sqe_op *op, sqe_error *err) { return op->vt->open(op, err); }
+static inline bool sqe_op_next(sqe_op *op, sqe_batch **out, bool *eof, sqe_error *err) {
+    return op->vt->next(op, out, eof, err);
+}
+
+/* Constructors, one per operator file: allocate the struct (zeroed) and fill
+ * the head; nothing else happens until open. */
+sqe_op *sqe_exec_scan_new(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source *src);
+sqe_op *sqe_exec_values_new(sqe_exec_ctx *ctx, const sqe_plan *p);
+sqe_op *sqe_exec_filter_new(sqe_exec_ctx *ctx, const sqe_plan *p);
+sqe_op *sqe_exec_project_new(sqe_exec_ctx *ctx, const sqe_plan *p);
+sqe_op *sqe_exec_hash_agg_new(sqe_exec_ctx *ctx, const sqe_plan *p);
+sqe_op *sqe_exec_sort_new(sqe_exec_ctx *ctx, const sqe_plan *p);
+sqe_op *sqe_exec_topn_new(sqe_exec_ctx *ctx, const sqe_plan *p);
+sqe_op *sqe_exec_limit_new(sqe_exec_ctx *ctx, const sqe_plan *p);
+
+/* --------------------------------------------------------------- sinks */
+
+/* A blocking operator consumes its whole input through a sink: per pipeline
+ * copy a local state (own hash table / row buffer / expression states),
+ * filled by consume on that copy's thread, then merged into the operator's
+ * global state on the calling thread, in worker order.
+ *
+ * consume gets a row order tag: physical row r of b has tag tag_base + r,
+ * and tags increase in the order a serial run would deliver the rows, so a
+ * sort can break ties by tag and give the serial answer in parallel. */
+typedef struct sqe_sink_vtable {
+    void *(*local_new)(sqe_op *op);
+    bool (*consume)(sqe_op *op, void *local, sqe_batch *b, uint64_t tag_base, sqe_error *err);
+    /* Folds local into the operator's global state; takes ownership of local. */
+    bool (*merge)(sqe_op *op, void *local, sqe_error *err);
+    /* Frees a local that will not be merged (error paths). */
+    void (*local_free)(sqe_op *op, void *local);
+} sqe_sink_vtable;
+
+/* Pulls op->child's whole output into the sink. When the child is a scan
+ * pipeline ((FILTER|PROJECT)* over SCAN) and the query may use more than one
+ * thread, runs one copy of that pipeline per worker over a shared file queue;
+ * otherwise opens op->child and drains it on the calling thread. */
+bool sqe_exec_drain(sqe_op *op, const sqe_sink_vtable *sink, sqe_error *err);
+
+/* -------------------------------------------------------- scan source */
+
+/* A morsel: one file of one partition. Strings live in the source. */
+typedef struct sqe_scan_morsel {
+    const char *path;
+    uint64_t size;
+    size_t part; /* index into the source's surviving partitions */
+    size_t seq;  /* position in listing order (partitions, then paths) */
+} sqe_scan_morsel;
+
+/* The shared part of a scan: store, reader vtable and spec, the surviving
+ * partitions, and the file queue. Created once per scan node per query;
+ * sqe_scan_source_next is thread-safe. */
+struct sqe_scan_source {
+    const sqe_plan *plan;
+    const sqe_hive_table *table;
+    const sqe_reader_vtable *rvt;
+    sqe_reader_spec spec;  /* projection = distinct data columns of scan.cols */
+    int *out_to_proj;      /* per output column: index into spec.proj, or -1 (partition key) */
+    sqe_hive_partition *parts;
+    size_t n_parts;
+    void *impl; /* scan.c private: mutex, store, listing cursor */
+};
+
+bool sqe_scan_source_new(sqe_exec_ctx *ctx, const sqe_plan *scan, sqe_scan_source **out,
+                         sqe_error *err);
+void sqe_scan_source_free(sqe_scan_source *src);
+/* Next file to read, or *done. Lists a partition's files when reaching it. */
+bool sqe_scan_source_next(sqe_scan_source *src, sqe_exec_ctx *ctx, sqe_scan_morsel *m, bool *done,
+                          sqe_error *err);
+/* Lists partitions ahead until min_bytes of files are known or all are
+ * listed; *large tells whether the input reaches min_bytes. */
+bool sqe_scan_source_prefetch(sqe_scan_source *src, uint64_t min_bytes, bool *large, sqe_error *err);
+/* Row order tag base of the batch a scan operator returned last: row r of
+ * that batch is (morsel seq << 32) + rows of the file before the batch + r.
+ * Increases in the order a serial scan produces rows. */
+uint64_t sqe_exec_scan_tag(const sqe_op *scan);
+
+/* Below this many bytes of input (default 4 MiB) a blocking operator drains
+ * its scan on the calling thread: small tables then give the same answers
+ * (float sums, group order) run after run. Tests set it to 0. */
+extern uint64_t sqe_exec_parallel_min_bytes;
+
+/* ----------------------------------------------------------- key slots */
+
+/* A typed value normalized for hashing, equality and ordering:
+ *   I64  BOOLEAN, TINYINT..BIGINT, DATE, TIMESTAMP (sign-extended in .i)
+ *   F64  REAL, DOUBLE as the bits of a double in .i, -0.0 folded to 0.0 and
+ *        every NaN to one NaN (so equal values have equal bits)
+ *   I128 DECIMAL unscaled
+ *   STR  VARCHAR, VARBINARY: the view with bytes after len zeroed when
+ *        inline, so two inline views are equal iff their 16 bytes are. */
+typedef union sqe_key_slot {
+    int64_t i;
+    sqe_i128 x;
+    sqe_string s;
+    uint64_t w[2];
+} sqe_key_slot;
+
+typedef enum { SQE_KEY_I64, SQE_KEY_F64, SQE_KEY_I128, SQE_KEY_STR } sqe_key_class;
+
+sqe_key_class sqe_key_class_of(sqe_type t);
+/* Loads the rows (sel ? sel[i] : i), i < n, of v into slots[i] and nulls[i]
+ * (1 = NULL; a NULL row's slot is zeroed). Strings are views into v. */
+void sqe_key_load(const sqe_vector *v, const uint16_t *sel, uint32_t n, sqe_key_slot *slots,
+                  uint8_t *nulls);
+/* Writes slots[0..n) into rows dst_row.. of out (out->type decides the
+ * width). Strings are stored as views (no copy). */
+void sqe_key_store(sqe_vector *out, uint32_t dst_row, const sqe_key_slot *slots,
+                   const uint8_t *nulls, uint32_t n);
+
+static inline uint64_t sqe_key_hash(sqe_key_class kc, const sqe_key_slot *s) {
+    switch (kc) {
+    case SQE_KEY_I64:
+    case SQE_KEY_F64: return sqe_hash_u64((uint64_t)s->i);
+    case SQE_KEY_I128: return sqe_hash_u64(s->w[0] ^ sqe_hash_u64(s->w[1] + 0x9e3779b97f4a7c15ULL));
+    case SQE_KEY_STR:
+        if (s->s.len <= SQE_STRING_INLINE)
+            return sqe_hash_u64(s->w[0] ^ sqe_hash_u64(s->w[1] ^ 0x5bd1e9955bd1e995ULL));
+        return sqe_hash_bytes(s->s.u.ptr, s->s.len, 0x51ed27);
+    }
+    return 0;
+}
+
+static inline bool sqe_key_eq(sqe_key_class kc, const sqe_key_slot *a, const sqe_key_slot *b) {
+    switch (kc) {
+    case SQE_KEY_I64:
+    case SQE_KEY_F64: return a->i == b->i;
+    case SQE_KEY_I128: return a->x == b->x;
+    case SQE_KEY_STR:
+        if (a->w[0] != b->w[0]) return false; /* len + prefix */
+        if (a->s.len <= SQE_STRING_INLINE) return a->w[1] == b->w[1];
+        return memcmp(a->s.u.ptr, b->s.u.ptr, a->s.len) == 0;
+    }
+    return false;
+}
+
+static inline int sqe_key_cmp_str(const sqe_string *a, const sqe_string *b) {
+    uint32_t n = a->len < b->len ? a->len : b->len;
+    int c = memcmp(sqe_string_data(a), sqe_string_data(b), n);
+    if (c) return c;
+    return a->len < b->len ? -1 : a->len > b->len;
+}
+
+/* Three-way order of two non-NULL slots (NaN sorts after every number). */
+static inline int sqe_key_cmp(sqe_key_class kc, const sqe_key_slot *a, const sqe_key_slot *b) {
+    switch (kc) {
+    case SQE_KEY_I64: return a->i < b->i ? -1 : a->i > b->i;
+    case SQE_KEY_F64: {
+        double x, y;
+        memcpy(&x, &a->i, 8);
+        memcpy(&y, &b->i, 8);
+        if (x < y) return -1;
+        if (x > y) return 1;
+        bool nx = isnan(x), ny = isnan(y);
+        return nx == ny ? 0 : (nx ? 1 : -1);
+    }
+    case SQE_KEY_I128: return a->x < b->x ? -1 : a->x > b->x;
+    case SQE_KEY_STR: return sqe_key_cmp_str(&a->s, &b->s);
+    }
+    return 0;
+}
+
+/* Row order for ORDER BY keys given the per-key slots/nulls of two rows. */
+static inline int sqe_key_cmp_sort(const sqe_sort_key *key, sqe_key_class kc, const sqe_key_slot *a,
+                                   bool a_null, const sqe_key_slot *b, bool b_null) {
+    if (a_null || b_null) {
+        if (a_null && b_null) return 0;
+        return (a_null ? 1 : -1) * (key->nulls_first ? -1 : 1);
+    }
+    int c = sqe_key_cmp(kc, a, b);
+    return key->desc ? -c : c;
+}
+
+/* ----------------------------------------------------------- row store */
+
+/* Materialized rows in chunks of SQE_BATCH_ROWS (owned vectors, string bytes
+ * copied). A row is addressed by (chunk << 11) | row. Chunks may be partly
+ * filled (after sqe_rowstore_adopt); sqe_rowstore_indexes lists live rows.
+ * A tagged store has one more, hidden BIGINT column (the last) holding each
+ * row's order tag (see sqe_sink_vtable). */
+#define SQE_ROWSTORE_SHIFT 11
+typedef struct sqe_rowstore_chunk {
+    sqe_vector **cols;
+    uint32_t n;
+} sqe_rowstore_chunk;
+
+typedef struct sqe_rowstore {
+    int n_cols;            /* including the tag column when tagged */
+    bool tagged;
+    const sqe_type *types; /* n_cols types (the tag's is BIGINT), not owned */
+    SQE_ARRAY(sqe_rowstore_chunk) chunks;
+    size_t n_rows;
+    size_t bytes; /* approximate memory held */
+} sqe_rowstore;
+
+void sqe_rowstore_init(sqe_rowstore *rs, int n_cols, const sqe_type *types, bool tagged);
+void sqe_rowstore_free(sqe_rowstore *rs);
+/* Copies rows (sel ? sel[i] : i), i < n, of b (its first n_cols columns, or
+ * n_cols - 1 plus tag_base + row when tagged). */
+void sqe_rowstore_append(sqe_rowstore *rs, const sqe_batch *b, const uint16_t *sel, uint32_t n,
+                         uint64_t tag_base);
+/* Copies rows idx[0..n) of src (same schema) to the end of rs. */
+void sqe_rowstore_append_rows(sqe_rowstore *rs, const sqe_rowstore *src, const uint32_t *idx,
+                              size_t n);
+/* Moves every chunk of src to the end of rs; src becomes empty. */
+void sqe_rowstore_adopt(sqe_rowstore *rs, sqe_rowstore *src);
+/* Fills idx (rs->n_rows entries) with the live row addresses in order. */
+void sqe_rowstore_indexes(const sqe_rowstore *rs, uint32_t *idx);
+/* Stable sort of idx[0..n) by keys (columns of rs). */
+void sqe_rowstore_sort(const sqe_rowstore *rs, const sqe_sort_key *keys, int n_keys, uint32_t *idx,
+                       size_t n);
+/* Writes rows idx[0..n) (n <= SQE_BATCH_ROWS) into out's first n rows: the
+ * first out->n_cols columns (out owns vectors of rs's types, reset by the
+ * caller). Strings are views into rs. */
+void sqe_rowstore_gather(const sqe_rowstore *rs, const uint32_t *idx, uint32_t n, sqe_batch *out);
+static inline const sqe_vector *sqe_rowstore_col(const sqe_rowstore *rs, uint32_t idx, int col,
+                                                 uint32_t *row) {
+    *row = idx & (SQE_BATCH_ROWS - 1);
+    return rs->chunks.items[idx >> SQE_ROWSTORE_SHIFT].cols[col];
+}
+
+/* ----------------------------------------------------------- helpers */
+
+/* Copies rows sel[0..n) (or 0..n-1) of src into the same rows of dst (same
+ * type); NULLs become NULL. String views are copied as views. */
+void sqe_exec_copy_rows(sqe_vector *dst, const sqe_vector *src, const uint16_t *sel, uint32_t n);
+
+/* EXPLAIN text of one aggregate: "count(*)", "sum(amount)", "count(DISTINCT x)". */
+char *sqe_exec_agg_to_string(sqe_arena *a, const sqe_agg_binding *b, const sqe_expr *arg);
+
+#endif

@@ -1,0 +1,65 @@
+/*
+ * project.c - ProjectExec: computes one expression per output column.
+ *
+ * The output batch owns no vectors: a column reference passes the child's
+ * vector through, any other expression's result is its state's scratch
+ * vector. Row count and selection are the child's (the output's sel points
+ * at the child batch's selection, which stays valid until the next call).
+ * Expressions are evaluated only on live rows.
+ */
+#include "exec/exec_int.h"
+
+typedef struct project_op {
+    sqe_op base;
+    int n;
+    sqe_expr_state **states;
+    sqe_batch *out;
+} project_op;
+
+static bool project_open(sqe_op *op, sqe_error *err) {
+    project_op *p = (project_op *)op;
+    if (!sqe_op_open(op->child, err)) return false;
+    p->n = op->plan->n_out;
+    p->states = sqe_calloc((size_t)(p->n > 0 ? p->n : 1), sizeof *p->states);
+    for (int i = 0; i < p->n; i++) p->states[i] = sqe_expr_state_new(op->plan->u.project.exprs[i]);
+    p->out = sqe_batch_new_empty(p->n);
+    return true;
+}
+
+static bool project_next(sqe_op *op, sqe_batch **out, bool *eof, sqe_error *err) {
+    project_op *p = (project_op *)op;
+    sqe_batch *b = NULL;
+    if (!sqe_op_next(op->child, &b, eof, err)) return false;
+    if (*eof) return true;
+    uint32_t n = sqe_batch_live(b);
+    for (int i = 0; i < p->n; i++) {
+        sqe_vector *v = sqe_expr_eval(p->states[i], b, b->sel, n, err);
+        if (!v) return false;
+        p->out->cols[i] = v;
+    }
+    p->out->n_rows = b->n_rows;
+    p->out->sel = b->sel;
+    p->out->n_sel = b->n_sel;
+    *out = p->out;
+    return true;
+}
+
+static void project_close(sqe_op *op) {
+    project_op *p = (project_op *)op;
+    if (p->states)
+        for (int i = 0; i < p->n; i++) sqe_expr_state_free(p->states[i]);
+    sqe_free(p->states);
+    p->states = NULL;
+    sqe_batch_free(p->out); /* owns no vectors */
+    p->out = NULL;
+}
+
+static const sqe_op_vtable project_vtable = {"ProjectExec", project_open, project_next, project_close};
+
+sqe_op *sqe_exec_project_new(sqe_exec_ctx *ctx, const sqe_plan *p) {
+    project_op *o = sqe_calloc(1, sizeof *o);
+    o->base.vt = &project_vtable;
+    o->base.plan = p;
+    o->base.ctx = ctx;
+    return &o->base;
+}

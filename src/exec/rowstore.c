@@ -1,0 +1,295 @@
+/*
+ * rowstore.c - materialized rows for the blocking operators that must keep
+ * their input: SortExec keeps everything, TopNExec keeps its best rows plus
+ * a buffer of candidates.
+ *
+ * Layout: chunks of SQE_BATCH_ROWS rows, each an array of owned vectors (one
+ * per column), so rows are copied with the same typed loops as batches and
+ * long strings land in the chunk vector's heap. A row's address is
+ * (chunk << 11) | row; chunks adopted from another store (parallel workers'
+ * buffers) may be partly filled, so code walks rows through
+ * sqe_rowstore_indexes instead of assuming 0..n_rows-1.
+ *
+ * Sorting extracts every ORDER BY key into normalized slots (keys.c) once,
+ * then runs a stable bottom-up merge sort over row addresses comparing
+ * slots: no per-comparison type dispatch through vectors.
+ */
+#include "exec/exec_int.h"
+
+void sqe_rowstore_init(sqe_rowstore *rs, int n_cols, const sqe_type *types, bool tagged) {
+    memset(rs, 0, sizeof *rs);
+    rs->n_cols = n_cols;
+    rs->types = types;
+    rs->tagged = tagged;
+}
+
+static void chunk_free(sqe_rowstore_chunk *c, int n_cols) {
+    for (int k = 0; k < n_cols; k++) sqe_vector_free(c->cols[k]);
+    sqe_free(c->cols);
+}
+
+void sqe_rowstore_free(sqe_rowstore *rs) {
+    for (size_t i = 0; i < rs->chunks.len; i++) chunk_free(&rs->chunks.items[i], rs->n_cols);
+    SQE_ARRAY_FREE(rs->chunks);
+    rs->n_rows = 0;
+    rs->bytes = 0;
+}
+
+static size_t row_width(const sqe_rowstore *rs) {
+    size_t w = 0;
+    for (int k = 0; k < rs->n_cols; k++) w += sqe_type_width(rs->types[k]);
+    return w;
+}
+
+/* The last chunk if it has room, else a new one. */
+static sqe_rowstore_chunk *chunk_with_room(sqe_rowstore *rs) {
+    if (rs->chunks.len > 0) {
+        sqe_rowstore_chunk *c = &rs->chunks.items[rs->chunks.len - 1];
+        if (c->n < SQE_BATCH_ROWS) return c;
+    }
+    sqe_rowstore_chunk c;
+    c.n = 0;
+    c.cols = sqe_calloc((size_t)(rs->n_cols > 0 ? rs->n_cols : 1), sizeof *c.cols);
+    for (int k = 0; k < rs->n_cols; k++) c.cols[k] = sqe_vector_new(rs->types[k]);
+    SQE_ARRAY_PUSH(NULL, rs->chunks, c);
+    rs->bytes += SQE_BATCH_ROWS * (row_width(rs) + 1) + sizeof c;
+    return &rs->chunks.items[rs->chunks.len - 1];
+}
+
+static bool is_str(sqe_type t) { return t.id == SQE_T_VARCHAR || t.id == SQE_T_VARBINARY; }
+
+/* Copies src row sr into dst row dr (string bytes copied into dst's heap). */
+static inline size_t copy_cell(sqe_vector *dst, uint32_t dr, const sqe_vector *src, uint32_t sr,
+                               size_t w, bool str) {
+    if (sqe_vector_is_null(src, sr) || src->type.id == SQE_T_NULL) {
+        sqe_vector_set_null(dst, dr);
+        return 0;
+    }
+    sqe_vector_set_valid(dst, dr);
+    if (str) {
+        const sqe_string *s = &SQE_VEC_DATA(src, sqe_string)[sr];
+        if (s->len <= SQE_STRING_INLINE) {
+            SQE_VEC_DATA(dst, sqe_string)[dr] = *s;
+            return 0;
+        }
+        sqe_vector_set_string(dst, dr, s->u.ptr, s->len);
+        return s->len;
+    }
+    memcpy((char *)dst->data + (size_t)dr * w, (const char *)src->data + (size_t)sr * w, w);
+    return 0;
+}
+
+void sqe_rowstore_append(sqe_rowstore *rs, const sqe_batch *b, const uint16_t *sel, uint32_t n,
+                         uint64_t tag_base) {
+    uint32_t done = 0;
+    int n_data = rs->n_cols - (rs->tagged ? 1 : 0);
+    while (done < n) {
+        sqe_rowstore_chunk *c = chunk_with_room(rs);
+        uint32_t take = SQE_MIN(n - done, SQE_BATCH_ROWS - c->n);
+        if (rs->tagged) {
+            int64_t *tags = SQE_VEC_DATA(c->cols[n_data], int64_t) + c->n;
+            for (uint32_t i = 0; i < take; i++) tags[i] = (int64_t)(tag_base + (sel ? sel[done + i] : done + i));
+        }
+        for (int k = 0; k < n_data; k++) {
+            sqe_vector *dst = c->cols[k];
+            const sqe_vector *src = b->cols[k];
+            size_t w = sqe_type_width(rs->types[k]);
+            bool str = is_str(rs->types[k]);
+            if (!str && !src->has_nulls && !dst->has_nulls && src->type.id != SQE_T_NULL) {
+                char *d = (char *)dst->data + (size_t)c->n * w;
+                const char *s = src->data;
+                if (!sel) {
+                    memcpy(d, s + (size_t)done * w, (size_t)take * w);
+                } else {
+                    switch (w) {
+                    case 1: for (uint32_t i = 0; i < take; i++) ((uint8_t *)d)[i] = ((const uint8_t *)s)[sel[done + i]]; break;
+                    case 2: for (uint32_t i = 0; i < take; i++) ((uint16_t *)d)[i] = ((const uint16_t *)s)[sel[done + i]]; break;
+                    case 4: for (uint32_t i = 0; i < take; i++) ((uint32_t *)d)[i] = ((const uint32_t *)s)[sel[done + i]]; break;
+                    case 8: for (uint32_t i = 0; i < take; i++) ((uint64_t *)d)[i] = ((const uint64_t *)s)[sel[done + i]]; break;
+                    default:
+                        for (uint32_t i = 0; i < take; i++) memcpy(d + i * w, s + (size_t)sel[done + i] * w, w);
+                    }
+                }
+                continue;
+            }
+            size_t str_bytes = 0;
+            for (uint32_t i = 0; i < take; i++) {
+                uint32_t sr = sel ? sel[done + i] : done + i;
+                str_bytes += copy_cell(dst, c->n + i, src, sr, w, str);
+            }
+            rs->bytes += str_bytes;
+        }
+        c->n += take;
+        rs->n_rows += take;
+        done += take;
+    }
+}
+
+void sqe_rowstore_append_rows(sqe_rowstore *rs, const sqe_rowstore *src, const uint32_t *idx,
+                              size_t n) {
+    size_t done = 0;
+    while (done < n) {
+        sqe_rowstore_chunk *c = chunk_with_room(rs);
+        uint32_t take = (uint32_t)SQE_MIN(n - done, (size_t)(SQE_BATCH_ROWS - c->n));
+        for (int k = 0; k < rs->n_cols; k++) {
+            sqe_vector *dst = c->cols[k];
+            size_t w = sqe_type_width(rs->types[k]);
+            bool str = is_str(rs->types[k]);
+            size_t str_bytes = 0;
+            for (uint32_t i = 0; i < take; i++) {
+                uint32_t sr;
+                const sqe_vector *sv = sqe_rowstore_col(src, idx[done + i], k, &sr);
+                str_bytes += copy_cell(dst, c->n + i, sv, sr, w, str);
+            }
+            rs->bytes += str_bytes;
+        }
+        c->n += take;
+        rs->n_rows += take;
+        done += take;
+    }
+}
+
+void sqe_rowstore_adopt(sqe_rowstore *rs, sqe_rowstore *src) {
+    if (rs->chunks.len > 0 && rs->chunks.items[rs->chunks.len - 1].n == 0) { /* drop an empty tail */
+        chunk_free(&rs->chunks.items[rs->chunks.len - 1], rs->n_cols);
+        rs->chunks.len--;
+    }
+    for (size_t i = 0; i < src->chunks.len; i++) SQE_ARRAY_PUSH(NULL, rs->chunks, src->chunks.items[i]);
+    rs->n_rows += src->n_rows;
+    rs->bytes += src->bytes;
+    SQE_ARRAY_FREE(src->chunks);
+    src->n_rows = 0;
+    src->bytes = 0;
+}
+
+void sqe_rowstore_indexes(const sqe_rowstore *rs, uint32_t *idx) {
+    size_t k = 0;
+    for (size_t c = 0; c < rs->chunks.len; c++)
+        for (uint32_t r = 0; r < rs->chunks.items[c].n; r++) idx[k++] = (uint32_t)(c << SQE_ROWSTORE_SHIFT) | r;
+}
+
+/* ---------------------------------------------------------------- sorting */
+
+typedef struct sort_ctx {
+    int n_keys;
+    const sqe_sort_key *keys;
+    sqe_key_class *kc;
+    sqe_key_slot **slots; /* per key: slot per position in the sorted array's source order */
+    uint8_t **nulls;
+} sort_ctx;
+
+/* Compares the rows at positions a and b (positions index the slot arrays). */
+static inline int cmp_pos(const sort_ctx *sc, uint32_t a, uint32_t b) {
+    for (int k = 0; k < sc->n_keys; k++) {
+        int c = sqe_key_cmp_sort(&sc->keys[k], sc->kc[k], &sc->slots[k][a], sc->nulls[k][a],
+                                 &sc->slots[k][b], sc->nulls[k][b]);
+        if (c) return c;
+    }
+    return 0;
+}
+
+/* Stable merge sort of positions pos[0..n) using tmp (n entries). */
+static void merge_sort(const sort_ctx *sc, uint32_t *pos, uint32_t *tmp, size_t n) {
+    const size_t RUN = 16;
+    for (size_t lo = 0; lo < n; lo += RUN) { /* insertion sort runs */
+        size_t hi = SQE_MIN(lo + RUN, n);
+        for (size_t i = lo + 1; i < hi; i++) {
+            uint32_t x = pos[i];
+            size_t j = i;
+            while (j > lo && cmp_pos(sc, pos[j - 1], x) > 0) {
+                pos[j] = pos[j - 1];
+                j--;
+            }
+            pos[j] = x;
+        }
+    }
+    uint32_t *src = pos, *dst = tmp;
+    for (size_t width = RUN; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = SQE_MIN(lo + width, n), hi = SQE_MIN(lo + 2 * width, n);
+            size_t i = lo, j = mid, k = lo;
+            if (mid >= hi || cmp_pos(sc, src[mid - 1], src[mid]) <= 0) { /* already ordered */
+                memcpy(dst + lo, src + lo, (hi - lo) * sizeof *src);
+                continue;
+            }
+            while (i < mid && j < hi) dst[k++] = cmp_pos(sc, src[j], src[i]) < 0 ? src[j++] : src[i++];
+            while (i < mid) dst[k++] = src[i++];
+            while (j < hi) dst[k++] = src[j++];
+        }
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != pos) memcpy(pos, src, n * sizeof *pos);
+}
+
+void sqe_rowstore_sort(const sqe_rowstore *rs, const sqe_sort_key *keys, int n_keys, uint32_t *idx,
+                       size_t n) {
+    if (n < 2 || n_keys == 0) return;
+    sort_ctx sc;
+    sc.n_keys = n_keys;
+    sc.keys = keys;
+    sc.kc = sqe_malloc((size_t)n_keys * sizeof *sc.kc);
+    sc.slots = sqe_malloc((size_t)n_keys * sizeof *sc.slots);
+    sc.nulls = sqe_malloc((size_t)n_keys * sizeof *sc.nulls);
+    uint16_t *rows = sqe_malloc(SQE_BATCH_ROWS * sizeof *rows);
+    for (int k = 0; k < n_keys; k++) {
+        sc.kc[k] = sqe_key_class_of(rs->types[keys[k].col]);
+        sc.slots[k] = sqe_malloc(n * sizeof **sc.slots);
+        sc.nulls[k] = sqe_malloc(n);
+        /* Load in runs of rows that share a chunk. */
+        size_t i = 0;
+        while (i < n) {
+            uint32_t chunk = idx[i] >> SQE_ROWSTORE_SHIFT;
+            uint32_t m = 0;
+            while (i + m < n && (idx[i + m] >> SQE_ROWSTORE_SHIFT) == chunk && m < SQE_BATCH_ROWS) {
+                rows[m] = (uint16_t)(idx[i + m] & (SQE_BATCH_ROWS - 1));
+                m++;
+            }
+            sqe_key_load(rs->chunks.items[chunk].cols[keys[k].col], rows, m, sc.slots[k] + i, sc.nulls[k] + i);
+            i += m;
+        }
+    }
+    uint32_t *pos = sqe_malloc(n * sizeof *pos), *tmp = sqe_malloc(n * sizeof *tmp);
+    for (size_t i = 0; i < n; i++) pos[i] = (uint32_t)i;
+    merge_sort(&sc, pos, tmp, n);
+    for (size_t i = 0; i < n; i++) tmp[i] = idx[pos[i]];
+    memcpy(idx, tmp, n * sizeof *idx);
+    sqe_free(pos);
+    sqe_free(tmp);
+    for (int k = 0; k < n_keys; k++) {
+        sqe_free(sc.slots[k]);
+        sqe_free(sc.nulls[k]);
+    }
+    sqe_free(rows);
+    sqe_free(sc.kc);
+    sqe_free(sc.slots);
+    sqe_free(sc.nulls);
+}
+
+void sqe_rowstore_gather(const sqe_rowstore *rs, const uint32_t *idx, uint32_t n, sqe_batch *out) {
+    for (int k = 0; k < out->n_cols && k < rs->n_cols; k++) {
+        sqe_vector *dst = out->cols[k];
+        size_t w = sqe_type_width(rs->types[k]);
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t sr;
+            const sqe_vector *src = sqe_rowstore_col(rs, idx[i], k, &sr);
+            if (src->type.id == SQE_T_NULL || sqe_vector_is_null(src, sr)) {
+                sqe_vector_set_null(dst, i);
+                continue;
+            }
+            sqe_vector_set_valid(dst, i);
+            switch (w) {
+            case 1: ((uint8_t *)dst->data)[i] = ((const uint8_t *)src->data)[sr]; break;
+            case 2: ((uint16_t *)dst->data)[i] = ((const uint16_t *)src->data)[sr]; break;
+            case 4: ((uint32_t *)dst->data)[i] = ((const uint32_t *)src->data)[sr]; break;
+            case 8: ((uint64_t *)dst->data)[i] = ((const uint64_t *)src->data)[sr]; break;
+            case 16: ((sqe_key_slot *)dst->data)[i] = ((const sqe_key_slot *)src->data)[sr]; break;
+            default: memcpy((char *)dst->data + i * w, (const char *)src->data + (size_t)sr * w, w);
+            }
+        }
+    }
+    out->n_rows = n;
+    out->sel = NULL;
+    out->n_sel = 0;
+}

@@ -1,0 +1,388 @@
+/*
+ * scan.c - HiveScanExec: reads a Hive table's files into batches.
+ *
+ * Two parts. The *source* (sqe_scan_source) is built once per scan node per
+ * query: it opens the store, picks the reader for the table's format, lists
+ * partitions (with equality/IN pruning, plan->u.scan.prune), drops the
+ * partitions the partition filter rejects (evaluated over a batch whose
+ * column k holds partition key k), and then hands out files as morsels from
+ * a mutex-protected cursor, listing a partition's folder only when the cursor
+ * reaches it (so `LIMIT 10` lists and reads one partition). The *operator*
+ * (one per pipeline copy, so one per worker thread) takes morsels, opens the
+ * reader, and turns each reader batch into an output batch:
+ *
+ *   output column i = data column   -> the reader's vector (shared, not owned)
+ *                   = partition key -> a vector holding the partition's value
+ *                                      (or NULL) in all 2048 rows, refilled
+ *                                      only when the partition changes
+ *
+ * then applies the row filter (plan->u.scan.filter) as a selection vector and
+ * skips batches with no live rows. Reader errors (INVALID_DATA naming file,
+ * line, column and value) pass through unchanged.
+ *
+ * A reader is closed on the call *after* its last batch was handed out, so a
+ * reader that hands out views into its own buffers stays valid while the
+ * consumer reads the batch.
+ */
+#include "exec/exec_int.h"
+
+#include <pthread.h>
+
+/* ---------------------------------------------------------------- source */
+
+typedef struct source_impl {
+    pthread_mutex_t mu;
+    sqe_store *store;  /* listing (under mu) */
+    sqe_arena *arena;  /* partitions, listings, spec arrays (under mu after creation) */
+    size_t next_part;  /* next partition to list */
+    SQE_ARRAY(sqe_scan_morsel) queue; /* listed files, in order; seq = index */
+    size_t next;       /* next morsel to hand out */
+    uint64_t listed_bytes;
+    bool failed;       /* a listing failed: hand out nothing more */
+} source_impl;
+
+/* Lists the next partition's files onto the queue. Called under mu. */
+static bool list_next_partition(sqe_scan_source *src, sqe_error *err) {
+    source_impl *im = src->impl;
+    size_t part = im->next_part++;
+    sqe_hive_file *files = NULL;
+    size_t n_files = 0;
+    if (!sqe_hive_list_files(im->store, src->parts[part].path, im->arena, &files, &n_files, err)) {
+        im->failed = true;
+        return false;
+    }
+    for (size_t i = 0; i < n_files; i++) {
+        sqe_scan_morsel m = {files[i].path, files[i].size, part, im->queue.len};
+        SQE_ARRAY_PUSH(NULL, im->queue, m);
+        im->listed_bytes += files[i].size;
+    }
+    return true;
+}
+
+static bool filter_partitions(sqe_exec_ctx *ctx, sqe_scan_source *src, const sqe_expr *pf,
+                              sqe_error *err) {
+    const sqe_hive_table *t = src->table;
+    int nk = t->n_part_keys;
+    sqe_type *types = sqe_calloc((size_t)(nk > 0 ? nk : 1), sizeof *types);
+    for (int k = 0; k < nk; k++) types[k] = t->part_keys[k].type;
+    sqe_batch *b = sqe_batch_new(nk, types);
+    sqe_expr_state *st = sqe_expr_state_new(pf);
+    uint16_t *keep = sqe_malloc(SQE_BATCH_ROWS * sizeof *keep);
+    size_t n_kept = 0;
+    bool ok = true;
+    for (size_t base = 0; base < src->n_parts; base += SQE_BATCH_ROWS) {
+        if (atomic_load(&ctx->cancel)) break;
+        uint32_t n = (uint32_t)SQE_MIN((size_t)SQE_BATCH_ROWS, src->n_parts - base);
+        sqe_batch_reset(b);
+        for (int k = 0; k < nk; k++)
+            for (uint32_t r = 0; r < n; r++) {
+                const sqe_value *v = &src->parts[base + r].values[k];
+                if (v->is_null) sqe_vector_set_null(b->cols[k], r);
+                else sqe_vector_set_value(b->cols[k], r, v);
+            }
+        b->n_rows = n;
+        uint32_t n_keep = 0;
+        if (!sqe_expr_filter(st, b, NULL, n, keep, &n_keep, err)) {
+            ok = false;
+            break;
+        }
+        for (uint32_t i = 0; i < n_keep; i++) src->parts[n_kept++] = src->parts[base + keep[i]];
+    }
+    if (ok) src->n_parts = n_kept;
+    sqe_free(keep);
+    sqe_expr_state_free(st);
+    sqe_batch_free(b);
+    sqe_free(types);
+    return ok;
+}
+
+bool sqe_scan_source_new(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source **out,
+                         sqe_error *err) {
+    *out = NULL;
+    const sqe_hive_table *t = p->u.scan.table;
+    if (!t) return sqe_error_set(err, SQE_ERR_INTERNAL, "scan without a table");
+    sqe_scan_source *src = sqe_calloc(1, sizeof *src);
+    source_impl *im = sqe_calloc(1, sizeof *im);
+    src->impl = im;
+    src->plan = p;
+    src->table = t;
+    pthread_mutex_init(&im->mu, NULL);
+    im->arena = sqe_arena_new(0);
+
+    if (!sqe_hive_check_readable(t, err)) goto fail;
+    src->rvt = sqe_format_reader_for(t->format, err);
+    if (!src->rvt) goto fail;
+    im->store = sqe_io_store_for_url(t->location, err);
+    if (!im->store) goto fail;
+
+    /* Reader spec: the distinct data columns among scan.cols, in order. */
+    memset(&src->spec, 0, sizeof src->spec);
+    sqe_hive_reader_spec(t, &src->spec);
+    if (!src->spec.col_names || !src->spec.col_types) {
+        const char **names = sqe_arena_alloc(im->arena, (size_t)(t->n_cols + 1) * sizeof *names);
+        sqe_type *types = sqe_arena_alloc(im->arena, (size_t)(t->n_cols + 1) * sizeof *types);
+        for (int i = 0; i < t->n_cols; i++) {
+            names[i] = t->cols[i].name;
+            types[i] = t->cols[i].type;
+        }
+        src->spec.col_names = names;
+        src->spec.col_types = types;
+        src->spec.n_table_cols = t->n_cols;
+    }
+    int n_cols = p->u.scan.n_cols;
+    int *proj = sqe_arena_alloc(im->arena, (size_t)(n_cols + 1) * sizeof *proj);
+    src->out_to_proj = sqe_arena_alloc(im->arena, (size_t)(n_cols + 1) * sizeof *src->out_to_proj);
+    int n_proj = 0;
+    for (int i = 0; i < n_cols; i++) {
+        int c = p->u.scan.cols[i];
+        src->out_to_proj[i] = -1;
+        if (c < 0 || c >= t->n_cols + t->n_part_keys) {
+            sqe_error_set(err, SQE_ERR_INTERNAL, "scan column %d out of range", c);
+            goto fail;
+        }
+        if (c >= t->n_cols) continue;
+        int j = 0;
+        while (j < n_proj && proj[j] != c) j++;
+        if (j == n_proj) proj[n_proj++] = c;
+        src->out_to_proj[i] = j;
+    }
+    src->spec.n_proj = n_proj;
+    src->spec.proj = proj;
+
+    if (!sqe_hive_list_partitions(im->store, t, p->u.scan.prune, im->arena, &src->parts, &src->n_parts, err))
+        goto fail;
+    if (p->u.scan.partition_filter && t->n_part_keys > 0 && src->n_parts > 0)
+        if (!filter_partitions(ctx, src, p->u.scan.partition_filter, err)) goto fail;
+    *out = src;
+    return true;
+fail:
+    sqe_scan_source_free(src);
+    return false;
+}
+
+void sqe_scan_source_free(sqe_scan_source *src) {
+    if (!src) return;
+    source_impl *im = src->impl;
+    if (im) {
+        sqe_store_free(im->store);
+        sqe_arena_free(im->arena);
+        SQE_ARRAY_FREE(im->queue);
+        pthread_mutex_destroy(&im->mu);
+        sqe_free(im);
+    }
+    sqe_free(src);
+}
+
+bool sqe_scan_source_next(sqe_scan_source *src, sqe_exec_ctx *ctx, sqe_scan_morsel *m, bool *done,
+                          sqe_error *err) {
+    source_impl *im = src->impl;
+    bool ok = true;
+    *done = false;
+    pthread_mutex_lock(&im->mu);
+    for (;;) {
+        if (im->failed || (ctx && atomic_load(&ctx->cancel))) {
+            *done = true;
+            break;
+        }
+        if (im->next < im->queue.len) {
+            *m = im->queue.items[im->next++];
+            break;
+        }
+        if (im->next_part >= src->n_parts) {
+            *done = true;
+            break;
+        }
+        if (!list_next_partition(src, err)) {
+            ok = false;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&im->mu);
+    return ok;
+}
+
+bool sqe_scan_source_prefetch(sqe_scan_source *src, uint64_t min_bytes, bool *large, sqe_error *err) {
+    source_impl *im = src->impl;
+    bool ok = true;
+    pthread_mutex_lock(&im->mu);
+    while (im->listed_bytes < min_bytes && im->next_part < src->n_parts && !im->failed)
+        if (!list_next_partition(src, err)) ok = false;
+    *large = im->listed_bytes >= min_bytes;
+    pthread_mutex_unlock(&im->mu);
+    return ok;
+}
+
+/* -------------------------------------------------------------- operator */
+
+typedef struct scan_op {
+    sqe_op base;
+    sqe_scan_source *src;   /* base.src or own_src */
+    sqe_scan_source *own_src;
+    sqe_store *store;       /* this copy's store for reading */
+    sqe_reader *reader;
+    bool reader_done;       /* close the reader at the next call */
+    size_t cur_part;
+    uint64_t cur_seq;       /* morsel being read */
+    uint64_t rows_in_file;  /* rows of that file handed out before */
+    uint64_t tag_base;      /* of the batch returned last */
+    sqe_batch *rbatch;      /* the reader fills this (spec.n_proj vectors) */
+    sqe_batch *out;         /* shares rbatch's vectors and part_vecs */
+    sqe_vector **part_vecs; /* per output column: partition value vector or NULL */
+    size_t filled_part;     /* partition whose values part_vecs hold */
+    sqe_expr_state *filter;
+} scan_op;
+
+static void scan_close(sqe_op *op) {
+    scan_op *s = (scan_op *)op;
+    if (s->reader) s->src->rvt->close(s->reader);
+    s->reader = NULL;
+    sqe_batch_free(s->rbatch);
+    s->rbatch = NULL;
+    sqe_batch_free(s->out);
+    s->out = NULL;
+    if (s->part_vecs) {
+        for (int i = 0; i < op->plan->u.scan.n_cols; i++) sqe_vector_free(s->part_vecs[i]);
+        sqe_free(s->part_vecs);
+        s->part_vecs = NULL;
+    }
+    sqe_expr_state_free(s->filter);
+    s->filter = NULL;
+    sqe_store_free(s->store);
+    s->store = NULL;
+    sqe_scan_source_free(s->own_src);
+    s->own_src = NULL;
+}
+
+static bool scan_open(sqe_op *op, sqe_error *err) {
+    scan_op *s = (scan_op *)op;
+    const sqe_plan *p = op->plan;
+    if (op->src) {
+        s->src = op->src;
+    } else {
+        if (!sqe_scan_source_new(op->ctx, p, &s->own_src, err)) return false;
+        s->src = s->own_src;
+    }
+    const sqe_scan_source *src = s->src;
+    const sqe_hive_table *t = src->table;
+    s->store = sqe_io_store_for_url(t->location, err);
+    if (!s->store) return false;
+
+    int n_proj = src->spec.n_proj;
+    sqe_type *ptypes = sqe_calloc((size_t)(n_proj > 0 ? n_proj : 1), sizeof *ptypes);
+    for (int j = 0; j < n_proj; j++) ptypes[j] = t->cols[src->spec.proj[j]].type;
+    s->rbatch = sqe_batch_new(n_proj, ptypes);
+    sqe_free(ptypes);
+
+    int n_cols = p->u.scan.n_cols;
+    s->out = sqe_batch_new_empty(n_cols);
+    s->part_vecs = sqe_calloc((size_t)(n_cols > 0 ? n_cols : 1), sizeof *s->part_vecs);
+    for (int i = 0; i < n_cols; i++) {
+        int j = src->out_to_proj[i];
+        if (j >= 0) {
+            s->out->cols[i] = s->rbatch->cols[j];
+        } else {
+            s->part_vecs[i] = sqe_vector_new(t->part_keys[p->u.scan.cols[i] - t->n_cols].type);
+            s->out->cols[i] = s->part_vecs[i];
+        }
+        s->out->owned[i] = false;
+    }
+    s->filled_part = SIZE_MAX;
+    if (p->u.scan.filter) s->filter = sqe_expr_state_new(p->u.scan.filter);
+    return true;
+}
+
+/* Fills the partition-key vectors with partition `part`'s values. */
+static void fill_partition(scan_op *s, size_t part) {
+    const sqe_plan *p = s->base.plan;
+    const sqe_hive_table *t = s->src->table;
+    const sqe_hive_partition *pt = &s->src->parts[part];
+    for (int i = 0; i < p->u.scan.n_cols; i++) {
+        sqe_vector *v = s->part_vecs[i];
+        if (!v) continue;
+        const sqe_value *val = &pt->values[p->u.scan.cols[i] - t->n_cols];
+        sqe_vector_reset(v);
+        if (val->is_null || val->type.id == SQE_T_NULL) {
+            memset(v->validity, 0, sizeof v->validity);
+            v->has_nulls = true;
+            continue;
+        }
+        sqe_value tv = *val;
+        tv.type = v->type;
+        sqe_vector_set_value(v, 0, &tv);
+        size_t w = sqe_type_width(v->type);
+        char *d = v->data;
+        for (uint32_t r = 1; r < SQE_BATCH_ROWS; r++) memcpy(d + r * w, d, w);
+    }
+    s->filled_part = part;
+}
+
+static bool scan_next(sqe_op *op, sqe_batch **out, bool *eof, sqe_error *err) {
+    scan_op *s = (scan_op *)op;
+    const sqe_reader_vtable *rvt = s->src->rvt;
+    *out = NULL;
+    *eof = false;
+    for (;;) {
+        if (s->reader_done) {
+            rvt->close(s->reader);
+            s->reader = NULL;
+            s->reader_done = false;
+        }
+        if (atomic_load(&op->ctx->cancel)) {
+            *eof = true;
+            return true;
+        }
+        if (!s->reader) {
+            sqe_scan_morsel m;
+            bool done = false;
+            if (!sqe_scan_source_next(s->src, op->ctx, &m, &done, err)) return false;
+            if (done) {
+                *eof = true;
+                return true;
+            }
+            s->reader = rvt->open(s->store, m.path, m.size, &s->src->spec, err);
+            if (!s->reader) return false;
+            s->cur_part = m.part;
+            s->cur_seq = m.seq;
+            s->rows_in_file = 0;
+        }
+        sqe_batch_reset(s->rbatch);
+        bool reof = false;
+        if (!rvt->next(s->reader, s->rbatch, &reof, err)) return false;
+        if (reof) s->reader_done = true;
+        uint32_t n = s->rbatch->n_rows;
+        if (n == 0) continue;
+        s->tag_base = (s->cur_seq << 32) + s->rows_in_file;
+        s->rows_in_file += n;
+        if (s->filled_part != s->cur_part) fill_partition(s, s->cur_part);
+        sqe_batch *b = s->out;
+        b->n_rows = n;
+        b->sel = NULL;
+        b->n_sel = 0;
+        if (s->filter) {
+            uint32_t k = 0;
+            if (!sqe_expr_filter(s->filter, b, NULL, n, b->sel_buf, &k, err)) return false;
+            if (k == 0) continue;
+            if (k < n) {
+                b->sel = b->sel_buf;
+                b->n_sel = k;
+            }
+        }
+        *out = b;
+        return true;
+    }
+}
+
+static const sqe_op_vtable scan_vtable = {"HiveScanExec", scan_open, scan_next, scan_close};
+
+uint64_t sqe_exec_scan_tag(const sqe_op *op) {
+    return op->vt == &scan_vtable ? ((const scan_op *)op)->tag_base : 0;
+}
+
+sqe_op *sqe_exec_scan_new(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source *src) {
+    scan_op *s = sqe_calloc(1, sizeof *s);
+    s->base.vt = &scan_vtable;
+    s->base.plan = p;
+    s->base.ctx = ctx;
+    s->base.src = src;
+    return &s->base;
+}

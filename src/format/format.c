@@ -1,0 +1,55 @@
+/*
+ * format.c - the reader registry: which vtable decodes which table format.
+ *
+ * Adding a format is one file (its reader) plus one line in k_formats. The
+ * formats sqe records but cannot read (SPEC §4.1) stay in the table with a
+ * NULL vtable, so the error names the format and the Hadoop input format
+ * class the table was declared with, the way users see it in SHOW CREATE
+ * TABLE.
+ */
+#include "format/format.h"
+
+typedef struct format_entry {
+    const char *name;        /* STORED AS spelling */
+    const char *input_class; /* Hadoop InputFormat */
+    const sqe_reader_vtable *vt;
+    const char *not_yet;     /* readable later: the NOT_SUPPORTED message */
+} format_entry;
+
+static const format_entry k_formats[] = {
+    [SQE_FORMAT_TEXT] = {"TEXTFILE", "org.apache.hadoop.mapred.TextInputFormat", &sqe_text_reader_vtable, NULL},
+    [SQE_FORMAT_JSON] = {"JSONFILE", "org.apache.hadoop.mapred.TextInputFormat", NULL,
+                         "reading JSON tables is not supported yet"},
+    [SQE_FORMAT_PARQUET] = {"PARQUET", "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat", NULL,
+                            "reading Parquet tables is not supported yet"},
+    [SQE_FORMAT_ORC] = {"ORC", "org.apache.hadoop.hive.ql.io.orc.OrcInputFormat", NULL, NULL},
+    [SQE_FORMAT_AVRO] = {"AVRO", "org.apache.hadoop.hive.ql.io.avro.AvroContainerInputFormat", NULL, NULL},
+    [SQE_FORMAT_SEQUENCEFILE] = {"SEQUENCEFILE", "org.apache.hadoop.mapred.SequenceFileInputFormat", NULL, NULL},
+    [SQE_FORMAT_RCFILE] = {"RCFILE", "org.apache.hadoop.hive.ql.io.RCFileInputFormat", NULL, NULL},
+};
+
+static const format_entry *entry_for(sqe_format_kind kind) {
+    if ((unsigned)kind >= SQE_ARRAY_LEN(k_formats) || !k_formats[kind].name) return NULL;
+    return &k_formats[kind];
+}
+
+const sqe_reader_vtable *sqe_format_reader_for(sqe_format_kind kind, sqe_error *err) {
+    const format_entry *e = entry_for(kind);
+    if (!e) {
+        sqe_error_set(err, SQE_ERR_INTERNAL, "unknown table format %d", (int)kind);
+        return NULL;
+    }
+    if (e->vt) return e->vt;
+    if (e->not_yet)
+        sqe_error_set(err, SQE_ERR_NOT_SUPPORTED, "%s", e->not_yet);
+    else
+        sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
+                      "cannot read %s table: format %s (%s) is not readable by sqe", e->name, e->name,
+                      e->input_class);
+    return NULL;
+}
+
+const char *sqe_format_name(sqe_format_kind kind) {
+    const format_entry *e = entry_for(kind);
+    return e ? e->name : "UNKNOWN";
+}

@@ -1,0 +1,686 @@
+/*
+ * text_reader.c - delimited text files: Hive's LazySimpleSerDe (ROW FORMAT
+ * DELIMITED) and OpenCSVSerde, decoded straight into column vectors.
+ *
+ * Where it sits: exec/'s scan opens one reader per file through the format
+ * registry; `next` fills a batch of up to SQE_BATCH_ROWS rows holding only
+ * the projected columns. This is the hot path of CSV scans, so the inner
+ * loops work on raw bytes in one large buffer and touch nothing per field
+ * beyond a delimiter search and a switch on the column type.
+ *
+ * Buffer. The file is read through the store's get_range in chunks of
+ * sqe_text_reader_chunk_size (4 MiB). buf[pos, len) holds bytes not consumed
+ * yet; buf[pos, limit) is the "region": whole physical lines that are safe to
+ * decode, i.e. every line in it ends with '\n' (except the file's last line
+ * at EOF) and, with skip.footer.line.count = M, is followed by at least M
+ * more lines. When the region is used up, refill() moves the unconsumed tail
+ * to the front, appends the next chunk and recomputes the limit by searching
+ * backwards for newlines (memrchr). A line longer than
+ * sqe_text_reader_max_line (64 MiB) fails instead of growing the buffer
+ * further, so memory stays bounded.
+ *
+ * Lines. '\n' ends a line and a '\r' before it is stripped. The last line may
+ * lack its '\n'; the empty string after a final '\n' is not a line. Line
+ * numbers count physical lines from 1, header lines included. The first N
+ * lines (skip.header.line.count) are skipped, the last M dropped.
+ *
+ * LazySimpleSerDe. Fields are split on field_delim with find_byte (eight
+ * bytes per step in a register, memchr for long fields; the buffer keeps
+ * BUF_PAD readable bytes after its end for this); with an escape char a byte
+ * loop instead, the escape making the next byte literal (and being removed). A field equal to null_format (raw bytes, before
+ * unescaping, as Hive compares) is NULL. Only fields up to the last
+ * projected one are looked at.
+ *
+ * OpenCSVSerde (opencsv 2.3 as Hive uses it). A record may span lines when a
+ * quoted field holds a newline. Unquoted fields without quote/escape bytes
+ * are used in place; anything else runs the state machine in
+ * csv_field_slow(). When a quoted field runs past the region before EOF the
+ * record is decoded again after a refill; at EOF it is an unterminated quote.
+ *
+ * Values. Empty field: empty string for VARCHAR/VARBINARY, NULL otherwise.
+ * Numbers, dates, timestamps and booleans parse with types.h; a value that
+ * does not parse fails the scan with INVALID_DATA naming the file, line,
+ * column, field and value (SPEC §4.2; Hive would give NULL). VARCHAR(n) and
+ * CHAR(n) keep at most n characters (UTF-8), CHAR is not padded.
+ */
+#include "format/format.h"
+
+#include <stdio.h>
+#include <string.h>
+
+size_t sqe_text_reader_chunk_size = (size_t)4 << 20;
+size_t sqe_text_reader_max_line = (size_t)64 << 20;
+
+#define VALUE_SHOWN_MAX 64
+
+typedef struct text_slot {
+    sqe_vector *v;        /* the batch vector being filled (set per next) */
+    uint8_t type_id;      /* sqe_type_id */
+    uint8_t precision, scale;
+    uint32_t max_chars;   /* VARCHAR(n)/CHAR(n): n; 0 = unbounded */
+    int field;            /* 0-based field index (= table column index) */
+    int next_dup;         /* another slot reading the same field, or -1 */
+    char *col_name;       /* owned */
+    sqe_type type;
+} text_slot;
+
+typedef struct text_reader {
+    sqe_reader base;
+    sqe_store *store; /* borrowed: outlives the reader */
+    char *path;       /* owned copy, as the caller spelled it */
+    uint64_t size;    /* bytes to read; 0 = until a short read */
+
+    bool csv;
+    char delim, escape, quote;
+    bool has_null_format;
+    char *null_format; /* owned */
+    size_t null_len;
+
+    int n_slots;
+    text_slot *slots;
+    int n_fields_needed; /* last projected field + 1 */
+    int *field_slot;     /* [n_fields_needed]: first slot of each field or -1 */
+
+    char *buf;
+    size_t cap, len, pos, limit;
+    size_t chunk, max_line;
+    uint64_t file_off;
+    bool file_eof;
+    uint64_t line_no; /* physical line number of the line at pos */
+    uint32_t header_left;
+    uint32_t footer;
+
+    uint8_t csv_special[256]; /* bytes that end the OpenCSV fast path */
+    char *scratch;            /* unescaped/unquoted field value */
+    size_t scratch_len, scratch_cap;
+} text_reader;
+
+/* ------------------------------------------------------------- errors */
+
+static const char *type_text(const text_slot *s, char *buf, size_t n) {
+    switch (s->type_id) {
+    case SQE_T_BOOLEAN: return "boolean";
+    case SQE_T_TINYINT: return "tinyint";
+    case SQE_T_SMALLINT: return "smallint";
+    case SQE_T_INTEGER: return "integer";
+    case SQE_T_BIGINT: return "bigint";
+    case SQE_T_REAL: return "real";
+    case SQE_T_DOUBLE: return "double";
+    case SQE_T_DECIMAL: snprintf(buf, n, "decimal(%d,%d)", s->precision, s->scale); return buf;
+    case SQE_T_DATE: return "date";
+    case SQE_T_TIMESTAMP: return "timestamp";
+    default: return sqe_type_sql_name(s->type, buf, n);
+    }
+}
+
+static bool parse_error(const text_reader *r, const text_slot *s, const char *p, size_t n, sqe_error *err) {
+    char tbuf[48];
+    size_t shown = n;
+    const char *more = "";
+    if (n > VALUE_SHOWN_MAX) {
+        shown = VALUE_SHOWN_MAX;
+        while (shown > 0 && ((uint8_t)p[shown] & 0xC0) == 0x80) shown--; /* whole UTF-8 chars */
+        more = "...";
+    }
+    return sqe_error_set(err, SQE_ERR_INVALID_DATA,
+                         "cannot parse '%.*s%s' as %s in file '%s' line %llu, column '%s' (field %d)",
+                         (int)shown, p, more, type_text(s, tbuf, sizeof tbuf), r->path,
+                         (unsigned long long)r->line_no, s->col_name, s->field + 1);
+}
+
+/* ------------------------------------------------------------- values */
+
+/* Byte length of the first max_chars UTF-8 characters of p[0, n). */
+static size_t utf8_prefix(const char *p, size_t n, uint32_t max_chars) {
+    if (n <= max_chars) return n;
+    uint32_t chars = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (((uint8_t)p[i] & 0xC0) != 0x80) {
+            if (chars == max_chars) return i;
+            chars++;
+        }
+    }
+    return n;
+}
+
+/* Decodes one non-NULL field into row `row` of the slot's vector. */
+static inline bool decode_value(const text_reader *r, text_slot *s, uint32_t row, const char *p, size_t n,
+                                sqe_error *err) {
+    sqe_vector *v = s->v;
+    int64_t i64;
+    double d;
+    switch (s->type_id) {
+    case SQE_T_VARCHAR:
+    case SQE_T_VARBINARY:
+        if (s->max_chars) n = utf8_prefix(p, n, s->max_chars);
+        sqe_vector_set_string(v, row, p, n);
+        return true;
+    default:
+        break;
+    }
+    if (n == 0) {
+        sqe_vector_set_null(v, row);
+        return true;
+    }
+    switch (s->type_id) {
+    case SQE_T_BIGINT:
+        if (!sqe_parse_int64(p, n, &i64)) return parse_error(r, s, p, n, err);
+        SQE_VEC_DATA(v, int64_t)[row] = i64;
+        return true;
+    case SQE_T_INTEGER:
+        if (!sqe_parse_int64(p, n, &i64) || i64 < INT32_MIN || i64 > INT32_MAX) return parse_error(r, s, p, n, err);
+        SQE_VEC_DATA(v, int32_t)[row] = (int32_t)i64;
+        return true;
+    case SQE_T_SMALLINT:
+        if (!sqe_parse_int64(p, n, &i64) || i64 < INT16_MIN || i64 > INT16_MAX) return parse_error(r, s, p, n, err);
+        SQE_VEC_DATA(v, int16_t)[row] = (int16_t)i64;
+        return true;
+    case SQE_T_TINYINT:
+        if (!sqe_parse_int64(p, n, &i64) || i64 < INT8_MIN || i64 > INT8_MAX) return parse_error(r, s, p, n, err);
+        SQE_VEC_DATA(v, int8_t)[row] = (int8_t)i64;
+        return true;
+    case SQE_T_DOUBLE:
+        if (!sqe_parse_double(p, n, &d)) return parse_error(r, s, p, n, err);
+        SQE_VEC_DATA(v, double)[row] = d;
+        return true;
+    case SQE_T_REAL:
+        if (!sqe_parse_double(p, n, &d)) return parse_error(r, s, p, n, err);
+        SQE_VEC_DATA(v, float)[row] = (float)d;
+        return true;
+    case SQE_T_DECIMAL: {
+        sqe_i128 dec;
+        if (!sqe_parse_decimal(p, n, s->precision, s->scale, &dec)) return parse_error(r, s, p, n, err);
+        SQE_VEC_DATA(v, sqe_i128)[row] = dec;
+        return true;
+    }
+    case SQE_T_DATE: {
+        int32_t days;
+        if (!sqe_parse_date(p, n, &days)) return parse_error(r, s, p, n, err);
+        SQE_VEC_DATA(v, int32_t)[row] = days;
+        return true;
+    }
+    case SQE_T_TIMESTAMP:
+        if (!sqe_parse_timestamp(p, n, &i64)) return parse_error(r, s, p, n, err);
+        SQE_VEC_DATA(v, int64_t)[row] = i64;
+        return true;
+    case SQE_T_BOOLEAN: {
+        bool b;
+        if (!sqe_parse_bool(p, n, &b)) return parse_error(r, s, p, n, err);
+        SQE_VEC_DATA(v, uint8_t)[row] = b;
+        return true;
+    }
+    default: /* SQE_T_NULL */
+        sqe_vector_set_null(v, row);
+        return true;
+    }
+}
+
+static void set_null_chain(text_reader *r, int s, uint32_t row) {
+    for (; s >= 0; s = r->slots[s].next_dup) sqe_vector_set_null(r->slots[s].v, row);
+}
+
+/* Field `raw` (as in the file, for the null check) decodes as `val`. */
+static inline bool put_field(text_reader *r, int s, uint32_t row, const char *raw, size_t raw_len,
+                             const char *val, size_t val_len, sqe_error *err) {
+    if (r->has_null_format && raw_len == r->null_len && memcmp(raw, r->null_format, raw_len) == 0) {
+        set_null_chain(r, s, row);
+        return true;
+    }
+    do {
+        if (!decode_value(r, &r->slots[s], row, val, val_len, err)) return false;
+        s = r->slots[s].next_dup;
+    } while (s >= 0);
+    return true;
+}
+
+static void null_missing_fields(text_reader *r, int f, uint32_t row) {
+    for (; f < r->n_fields_needed; f++)
+        if (r->field_slot[f] >= 0) set_null_chain(r, r->field_slot[f], row);
+}
+
+static inline void scratch_reserve(text_reader *r, size_t extra) {
+    if (r->scratch_len + extra > r->scratch_cap) {
+        size_t cap = SQE_MAX(r->scratch_cap * 2, r->scratch_len + extra + 256);
+        r->scratch = sqe_realloc(r->scratch, cap);
+        r->scratch_cap = cap;
+    }
+}
+
+/* -------------------------------------------------- LazySimpleSerDe */
+
+#define BUF_PAD 16 /* readable bytes after buf[len], so find_byte may look 8 past a field */
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+/* First `c` (pattern = c * ONES) in [p, end), or end. Fields are short, so
+ * eight bytes at a time in registers beat a memchr call; past 16 bytes the
+ * field is long and memchr's vector loop wins. May read up to 7 bytes past
+ * `end` (inside the buffer's padding). */
+static inline const char *find_byte(const char *p, const char *end, char c, uint64_t pattern) {
+    for (int i = 0; i < 2 && p < end; i++, p += 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        w ^= pattern;
+        uint64_t hit = (w - ONES) & ~w & HIGHS; /* lowest set bit marks the first zero byte exactly */
+        if (hit) {
+            const char *q = p + (__builtin_ctzll(hit) >> 3);
+            return q < end ? q : end;
+        }
+    }
+    if (p >= end) return end;
+    const char *q = memchr(p, c, (size_t)(end - p));
+    return q ? q : end;
+}
+
+/* Decodes line [p, le) (no terminator) into `row`. */
+static bool lazy_line(text_reader *r, const char *p, const char *le, uint32_t row, sqe_error *err) {
+    const int nf = r->n_fields_needed;
+    const char delim = r->delim;
+    int f = 0;
+    if (!r->escape) {
+        const uint64_t pattern = (uint8_t)delim * ONES;
+        for (; f < nf; f++) {
+            const char *fe = find_byte(p, le, delim, pattern);
+            int s = r->field_slot[f];
+            if (s >= 0 && !put_field(r, s, row, p, (size_t)(fe - p), p, (size_t)(fe - p), err)) return false;
+            if (fe == le) {
+                f++;
+                break;
+            }
+            p = fe + 1;
+        }
+    } else {
+        const char esc = r->escape;
+        for (; f < nf; f++) {
+            const char *q = p;
+            bool escaped = false;
+            while (q < le && *q != delim) {
+                if (*q == esc) {
+                    escaped = true;
+                    if (q + 1 < le) q++;
+                }
+                q++;
+            }
+            int s = r->field_slot[f];
+            if (s >= 0) {
+                const char *val = p;
+                size_t val_len = (size_t)(q - p);
+                if (escaped) {
+                    r->scratch_len = 0;
+                    scratch_reserve(r, val_len);
+                    char *o = r->scratch;
+                    for (const char *c = p; c < q; c++) {
+                        if (*c == esc && c + 1 < q) c++;
+                        *o++ = *c;
+                    }
+                    val = r->scratch;
+                    val_len = (size_t)(o - r->scratch);
+                }
+                if (!put_field(r, s, row, p, (size_t)(q - p), val, val_len, err)) return false;
+            }
+            if (q == le) {
+                f++;
+                break;
+            }
+            p = q + 1;
+        }
+    }
+    null_missing_fields(r, f, row);
+    return true;
+}
+
+/* ------------------------------------------------------ OpenCSVSerde */
+
+static inline void scratch_put(text_reader *r, char c) {
+    scratch_reserve(r, 1);
+    r->scratch[r->scratch_len++] = c;
+}
+
+/* The opencsv state machine for one field starting at *pp (its first byte
+ * is the field's first byte). Leaves the value in r->scratch, *pp after the
+ * separator or newline that ended it. Returns 0 when a quoted field runs
+ * past `lim` (more data needed, or an unterminated quote at EOF). */
+static int csv_field_slow(text_reader *r, const char **pp, const char *lim, uint32_t *lines,
+                          bool *record_done) {
+    const char *p = *pp, *fstart = p;
+    const char q = r->quote, e = r->escape, sep = r->delim;
+    bool in_q = false;
+    r->scratch_len = 0;
+    for (;;) {
+        if (p == lim) {
+            if (in_q) return 0;
+            *record_done = true;
+            break;
+        }
+        char c = *p;
+        if (c == '\n') {
+            /* a '\r' right before a line end belongs to the terminator */
+            bool cr = p > fstart && p[-1] == '\r' && r->scratch_len && r->scratch[r->scratch_len - 1] == '\r';
+            if (cr) r->scratch_len--;
+            p++;
+            if (!in_q) {
+                *record_done = true;
+                break;
+            }
+            scratch_put(r, '\n');
+            (*lines)++;
+            continue;
+        }
+        if (e && c == e) {
+            /* escape + quote/escape is that char; a lone escape is dropped */
+            if ((in_q || p > fstart) && p + 1 < lim && (p[1] == q || p[1] == e)) {
+                scratch_put(r, p[1]);
+                p += 2;
+            } else {
+                p++;
+            }
+            continue;
+        }
+        if (q && c == q) {
+            if (in_q && p + 1 < lim && p[1] == q) { /* doubled quote */
+                scratch_put(r, q);
+                p += 2;
+                continue;
+            }
+            /* Opening or closing quote: dropped at the start of the field and
+             * before a separator or line end, kept literally elsewhere. */
+            const char *nx = p + 1;
+            if (nx < lim && *nx == '\r' && (nx + 1 == lim || nx[1] == '\n')) nx++;
+            bool at_end = nx >= lim || *nx == sep || *nx == '\n';
+            if (p != fstart && !at_end) scratch_put(r, q);
+            in_q = !in_q;
+            p++;
+            continue;
+        }
+        if (c == sep && !in_q) {
+            p++;
+            break;
+        }
+        scratch_put(r, c);
+        p++;
+    }
+    if (*record_done && p == lim && r->scratch_len && r->scratch[r->scratch_len - 1] == '\r' && lim[-1] == '\r')
+        r->scratch_len--; /* last line of the file: "...\r" without '\n' */
+    *pp = p;
+    return 1;
+}
+
+/* Decodes the record starting at p into `row`. Returns 1 and sets *next and
+ * *lines (physical lines consumed) on success, 0 when the record continues
+ * past `lim`, -1 on error. */
+static int csv_record(text_reader *r, const char *p, const char *lim, uint32_t row, const char **next,
+                      uint32_t *lines, sqe_error *err) {
+    const int nf = r->n_fields_needed;
+    const uint8_t *special = r->csv_special;
+    const char sep = r->delim;
+    uint32_t n_lines = 1;
+    bool done = false;
+    int f = 0;
+    while (!done) {
+        const char *q = p;
+        while (q < lim && !special[(uint8_t)*q]) q++;
+        const char *val;
+        size_t val_len;
+        if (q == lim || *q == sep || *q == '\n') {
+            val = p;
+            val_len = (size_t)(q - p);
+            if (q == lim || *q == '\n') {
+                done = true;
+                if (val_len && val[val_len - 1] == '\r') val_len--;
+            }
+            p = q == lim ? lim : q + 1;
+        } else {
+            if (!csv_field_slow(r, &p, lim, &n_lines, &done)) return 0;
+            val = r->scratch;
+            val_len = r->scratch_len;
+        }
+        if (f < nf && r->field_slot[f] >= 0 && !put_field(r, r->field_slot[f], row, val, val_len, val, val_len, err))
+            return -1;
+        f++;
+    }
+    null_missing_fields(r, f, row);
+    *next = p;
+    *lines = n_lines;
+    return 1;
+}
+
+/* ------------------------------------------------------------- buffer */
+
+/* Sets r->limit: the end of the whole lines in buf[pos, len) that may be
+ * decoded now (see the file comment). */
+static void compute_limit(text_reader *r) {
+    const char *b = r->buf;
+    size_t lo = r->pos, e;
+    if (r->file_eof) {
+        e = r->len;
+    } else {
+        const char *nl = r->len > lo ? memrchr(b + lo, '\n', r->len - lo) : NULL;
+        e = nl ? (size_t)(nl - b) + 1 : lo;
+    }
+    for (uint32_t k = 0; k < r->footer && e > lo; k++) {
+        size_t search_end = b[e - 1] == '\n' ? e - 1 : e;
+        const char *nl = search_end > lo ? memrchr(b + lo, '\n', search_end - lo) : NULL;
+        e = nl ? (size_t)(nl - b) + 1 : lo;
+    }
+    r->limit = e;
+}
+
+static bool too_long_error(text_reader *r, sqe_error *err) {
+    size_t keep = r->len - r->pos;
+    if (!memchr(r->buf + r->pos, '\n', keep))
+        return sqe_error_set(err, SQE_ERR_INVALID_DATA, "line %llu in file '%s' is longer than the limit of %zu bytes",
+                             (unsigned long long)r->line_no, r->path, r->max_line);
+    if (r->csv && r->pos < r->limit)
+        return sqe_error_set(err, SQE_ERR_INVALID_DATA,
+                             "quoted field starting on line %llu in file '%s' runs longer than the limit of %zu bytes",
+                             (unsigned long long)r->line_no, r->path, r->max_line);
+    return sqe_error_set(err, SQE_ERR_INVALID_DATA,
+                         "the last %u lines (skip.footer.line.count) after line %llu in file '%s' are longer than "
+                         "the limit of %zu bytes",
+                         r->footer, (unsigned long long)r->line_no, r->path, r->max_line);
+}
+
+/* Moves the unconsumed bytes to the front and appends the next chunk. */
+static bool refill(text_reader *r, sqe_error *err) {
+    size_t keep = r->len - r->pos;
+    if (keep >= r->max_line) return too_long_error(r, err);
+    if (r->pos > 0) {
+        memmove(r->buf, r->buf + r->pos, keep);
+        r->len = keep;
+        r->pos = 0;
+    }
+    /* Reading at least as much as is carried keeps long lines linear. */
+    size_t want = SQE_MAX(r->chunk, keep);
+    if (r->size > 0) {
+        uint64_t left = r->file_off < r->size ? r->size - r->file_off : 0;
+        if (left < want) want = (size_t)left;
+    }
+    if (want == 0) {
+        r->file_eof = true;
+    } else {
+        if (r->len + want > r->cap) {
+            r->cap = r->len + want;
+            r->buf = sqe_realloc(r->buf, r->cap + BUF_PAD);
+        }
+        size_t n = 0;
+        if (!r->store->vt->get_range(r->store, r->path, r->file_off, want, r->buf + r->len, &n, err)) return false;
+        r->file_off += n;
+        r->len += n;
+        r->base.stats.bytes_read += n;
+        if (n < want || (r->size > 0 && r->file_off >= r->size)) r->file_eof = true;
+    }
+    if (r->buf) memset(r->buf + r->len, 0, BUF_PAD);
+    compute_limit(r);
+    return true;
+}
+
+/* ---------------------------------------------------------------- next */
+
+static bool text_next(sqe_reader *rd, sqe_batch *out, bool *eof, sqe_error *err) {
+    text_reader *r = (text_reader *)rd;
+    *eof = false;
+    out->n_rows = 0;
+    if (out->n_cols < r->n_slots)
+        return sqe_error_set(err, SQE_ERR_INTERNAL, "text reader for '%s': batch has %d columns, %d projected",
+                             r->path, out->n_cols, r->n_slots);
+    for (int i = 0; i < r->n_slots; i++) r->slots[i].v = out->cols[i];
+
+    uint32_t rows = 0;
+    bool retry_row = false; /* row `rows` was partly written by an incomplete OpenCSV record */
+    while (rows < SQE_BATCH_ROWS) {
+        if (r->pos >= r->limit) {
+            if (r->file_eof) break;
+            if (!refill(r, err)) return false;
+            continue;
+        }
+        const char *p = r->buf + r->pos, *lim = r->buf + r->limit;
+        if (r->header_left) {
+            const char *nl = memchr(p, '\n', (size_t)(lim - p));
+            r->pos = nl ? (size_t)(nl + 1 - r->buf) : r->limit;
+            r->line_no++;
+            r->header_left--;
+            continue;
+        }
+        if (!r->csv) {
+            while (rows < SQE_BATCH_ROWS && p < lim) {
+                const char *nl = memchr(p, '\n', (size_t)(lim - p));
+                const char *le = nl ? nl : lim;
+                const char *next = nl ? nl + 1 : lim;
+                if (le > p && le[-1] == '\r') le--;
+                if (!lazy_line(r, p, le, rows, err)) return false;
+                rows++;
+                r->line_no++;
+                p = next;
+            }
+            r->pos = (size_t)(p - r->buf);
+            continue;
+        }
+        while (rows < SQE_BATCH_ROWS && p < lim) {
+            if (retry_row) {
+                for (int i = 0; i < r->n_slots; i++) sqe_vector_set_valid(r->slots[i].v, rows);
+                retry_row = false;
+            }
+            const char *next;
+            uint32_t lines;
+            int rc = csv_record(r, p, lim, rows, &next, &lines, err);
+            if (rc < 0) return false;
+            if (rc == 0) {
+                if (r->file_eof)
+                    return sqe_error_set(err, SQE_ERR_INVALID_DATA,
+                                         "unterminated quoted field in file '%s' line %llu", r->path,
+                                         (unsigned long long)r->line_no);
+                retry_row = true;
+                break;
+            }
+            rows++;
+            r->line_no += lines;
+            p = next;
+        }
+        r->pos = (size_t)(p - r->buf);
+        if (retry_row && !refill(r, err)) return false;
+    }
+    out->n_rows = rows;
+    r->base.stats.rows_read += rows;
+    if (rows == 0) *eof = true;
+    return true;
+}
+
+/* ---------------------------------------------------------- open/close */
+
+static void text_close(sqe_reader *rd) {
+    text_reader *r = (text_reader *)rd;
+    if (!r) return;
+    for (int i = 0; i < r->n_slots; i++) sqe_free(r->slots[i].col_name);
+    sqe_free(r->slots);
+    sqe_free(r->field_slot);
+    sqe_free(r->null_format);
+    sqe_free(r->scratch);
+    sqe_free(r->buf);
+    sqe_free(r->path);
+    sqe_free(r);
+}
+
+static sqe_reader *text_open(sqe_store *store, const char *path, uint64_t size, const sqe_reader_spec *spec,
+                             sqe_error *err) {
+    const sqe_text_options *o = &spec->text;
+    if (o->line_delim != '\n' && o->line_delim != 0) {
+        sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
+                      "cannot read '%s': line delimiter 0x%02x is not supported, only '\\n'", path,
+                      (unsigned)(uint8_t)o->line_delim);
+        return NULL;
+    }
+    if (spec->n_proj < 0 || (spec->n_proj > 0 && !spec->proj)) {
+        sqe_error_set(err, SQE_ERR_INTERNAL, "text reader for '%s': bad projection", path);
+        return NULL;
+    }
+    for (int i = 0; i < spec->n_proj; i++) {
+        if (spec->proj[i] < 0 || spec->proj[i] >= spec->n_table_cols) {
+            sqe_error_set(err, SQE_ERR_INTERNAL, "text reader for '%s': projected column %d of %d", path,
+                          spec->proj[i], spec->n_table_cols);
+            return NULL;
+        }
+    }
+
+    text_reader *r = sqe_calloc(1, sizeof *r);
+    r->base.vt = &sqe_text_reader_vtable;
+    r->store = store;
+    r->path = sqe_strdup(path);
+    r->size = size;
+    r->csv = o->serde == SQE_SERDE_OPEN_CSV;
+    r->delim = o->field_delim ? o->field_delim : (r->csv ? ',' : '\001');
+    r->escape = o->escape_char;
+    r->quote = r->csv ? o->quote_char : 0;
+    /* opencsv refuses equal separator/quote/escape; here the clash just
+     * disables the later role. */
+    if (r->quote == r->delim) r->quote = 0;
+    if (r->escape == r->delim || r->escape == r->quote) r->escape = 0;
+    const char *nf = o->null_format;
+    if (!nf && !r->csv) nf = "\\N";
+    if (nf) {
+        r->has_null_format = true;
+        r->null_format = sqe_strdup(nf);
+        r->null_len = strlen(nf);
+    }
+    r->header_left = o->skip_header_lines;
+    r->footer = o->skip_footer_lines;
+    r->line_no = 1;
+    r->chunk = sqe_text_reader_chunk_size ? sqe_text_reader_chunk_size : 1;
+    r->max_line = sqe_text_reader_max_line;
+
+    r->n_slots = spec->n_proj;
+    r->slots = sqe_calloc((size_t)SQE_MAX(spec->n_proj, 1), sizeof *r->slots);
+    for (int i = 0; i < spec->n_proj; i++) {
+        int c = spec->proj[i];
+        text_slot *s = &r->slots[i];
+        s->type = spec->col_types[c];
+        s->type_id = s->type.id;
+        s->precision = s->type.precision;
+        s->scale = s->type.scale;
+        s->max_chars = (s->type.id == SQE_T_VARCHAR && s->type.str_kind != SQE_STRKIND_STRING) ? s->type.length : 0;
+        s->field = c;
+        s->next_dup = -1;
+        s->col_name = sqe_strdup(spec->col_names && spec->col_names[c] ? spec->col_names[c] : "?");
+        if (c + 1 > r->n_fields_needed) r->n_fields_needed = c + 1;
+    }
+    r->field_slot = sqe_malloc(sizeof(int) * (size_t)SQE_MAX(r->n_fields_needed, 1));
+    for (int f = 0; f < r->n_fields_needed; f++) r->field_slot[f] = -1;
+    for (int i = spec->n_proj - 1; i >= 0; i--) { /* chain duplicates, first slot leads */
+        int f = r->slots[i].field;
+        r->slots[i].next_dup = r->field_slot[f];
+        r->field_slot[f] = i;
+    }
+    if (r->csv) {
+        r->csv_special[(uint8_t)r->delim] = 1;
+        r->csv_special['\n'] = 1;
+        if (r->quote) r->csv_special[(uint8_t)r->quote] = 1;
+        if (r->escape) r->csv_special[(uint8_t)r->escape] = 1;
+    }
+    return &r->base;
+}
+
+const sqe_reader_vtable sqe_text_reader_vtable = {
+    .name = "text",
+    .open = text_open,
+    .next = text_next,
+    .close = text_close,
+};

@@ -1,0 +1,1148 @@
+/*
+ * aggregate.c - aggregate functions: count(*), count, sum, avg, min, max,
+ * count_if, bool_and/every, bool_or, arbitrary/any_value, approx_distinct
+ * (computed exactly), stddev/stddev_samp/stddev_pop, variance/var_samp/
+ * var_pop, and the DISTINCT form of each.
+ *
+ * Protocol (func.h): the aggregation operator owns one state of
+ * `state_size` bytes per group, calls init once, update for every batch
+ * (states[i] is the group of the i-th selected row), combine to merge the
+ * partial states of parallel workers, finalize to write the result, and
+ * destroy to free what a state owns. Update loops are one pass over the
+ * selected rows per physical type, without sqe_value or per-row dispatch.
+ *
+ * States:
+ *   count            int64 n
+ *   sum/avg integers sqe_i128 sum + int64 n (no overflow while folding;
+ *                    sum checks the bigint range at finalize)
+ *   sum/avg decimal  sqe_i128 sum (checked: OUT_OF_RANGE past 38 digits) + n
+ *   sum/avg floating double sum + n
+ *   min/max fixed    the value (16-byte union) + has flag
+ *   min/max varchar  a malloc'd copy (ptr, len, cap) + has flag; destroy
+ *                    frees it, combine moves the better one into dst
+ *   stddev/variance  Welford (n, mean, m2), merged with Chan's formula
+ *   DISTINCT         a pointer to a per-state hash set (below)
+ *
+ * DISTINCT. Each state owns an open-addressing (linear probing) hash set
+ * of the distinct values it has seen. Types of up to 8 bytes are stored as
+ * normalised 64-bit keys directly in the slot array (8 bytes a slot; 0
+ * marks an empty slot and the value 0 is a flag beside the table; floating
+ * values fold -0.0 into 0.0 and all NaNs into one). Decimals and strings use
+ * 16-byte slots of (64-bit hash, where): an index into an array of 128-bit
+ * values, or an offset into a byte buffer of length-prefixed copies.
+ * Probing compares the full value (after the hash for wide keys), so
+ * collisions never merge different values. Tables double at 3/4 load.
+ * update first gathers (set, key, hash) for the batch, then inserts while
+ * prefetching the slot a row a few places ahead will probe: with many
+ * groups the sets outgrow the cache and each probe would otherwise stall.
+ * combine inserts the smaller set into the larger and frees it. finalize
+ * runs the plain aggregate over the values (fed through a stack vector in
+ * chunks); count(DISTINCT) is just the set size. min/max/bool_and/bool_or/
+ * arbitrary ignore DISTINCT (same result).
+ *
+ * Empty input: count/count_if/approx_distinct give 0, the others NULL.
+ */
+#include "func/func_int.h"
+
+#include <math.h>
+
+/* ------------------------------------------------------ shared helpers */
+
+/* Runs the statements for every selected, non-NULL row of arg, with `i`
+ * (index into states) and `v` (the value) bound. */
+#define AGG_FOR(arg, sel, n, T, ...)                                          \
+    do {                                                                      \
+        const T *x_ = SQE_VEC_DATA(arg, T);                                   \
+        bool hn_ = (arg)->has_nulls;                                          \
+        for (uint32_t i = 0; i < (n); i++) {                                  \
+            uint32_t row_ = (sel) ? (sel)[i] : i;                             \
+            if (hn_ && !sqe_func_row_valid(arg, row_)) continue;              \
+            T v = x_[row_];                                                   \
+            __VA_ARGS__                                                       \
+        }                                                                     \
+    } while (0)
+
+/* Expands BODY_MACRO(T) for the physical type of an integer-like type id. */
+#define SWITCH_INT_TYPES(id, M)                      \
+    switch (id) {                                    \
+    case SQE_T_BOOLEAN: M(uint8_t); break;           \
+    case SQE_T_TINYINT: M(int8_t); break;            \
+    case SQE_T_SMALLINT: M(int16_t); break;          \
+    case SQE_T_INTEGER:                              \
+    case SQE_T_DATE: M(int32_t); break;              \
+    case SQE_T_BIGINT:                               \
+    case SQE_T_TIMESTAMP: M(int64_t); break;         \
+    default: break;                                  \
+    }
+
+static void set_null(sqe_vector *out, uint32_t row) { sqe_vector_set_null(out, row); }
+
+
+/* ---------------------------------------------------------------- count */
+
+typedef struct count_state {
+    int64_t n;
+} count_state;
+
+static void count_init(const sqe_agg_binding *b, void *s) { ((count_state *)s)->n = 0; }
+
+static bool count_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg, const uint16_t *sel,
+                         uint32_t n, sqe_error *err) {
+    if (!arg || !arg->has_nulls) {
+        for (uint32_t i = 0; i < n; i++) ((count_state *)states[i])->n++;
+        return true;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t row = sel ? sel[i] : i;
+        ((count_state *)states[i])->n += sqe_func_row_valid(arg, row);
+    }
+    return true;
+}
+
+static bool count_if_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg,
+                            const uint16_t *sel, uint32_t n, sqe_error *err) {
+    AGG_FOR(arg, sel, n, uint8_t, ((count_state *)states[i])->n += v != 0;);
+    return true;
+}
+
+static bool count_combine(const sqe_agg_binding *b, void *dst, void *src, sqe_error *err) {
+    ((count_state *)dst)->n += ((count_state *)src)->n;
+    return true;
+}
+
+static bool count_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+    SQE_VEC_DATA(out, int64_t)[row] = ((count_state *)s)->n;
+    sqe_vector_set_valid(out, row);
+    return true;
+}
+
+/* ------------------------------------------------------- sum / avg exact */
+
+typedef struct isum_state {
+    sqe_i128 sum;
+    int64_t n;
+} isum_state;
+
+static void isum_init(const sqe_agg_binding *b, void *s) {
+    isum_state *st = s;
+    st->sum = 0;
+    st->n = 0;
+}
+
+#define ISUM_BODY(T)                                                           \
+    AGG_FOR(arg, sel, n, T, {                                                  \
+        isum_state *st = states[i];                                            \
+        st->sum += v;                                                          \
+        st->n++;                                                               \
+    })
+
+static bool isum_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg, const uint16_t *sel,
+                        uint32_t n, sqe_error *err) {
+    SWITCH_INT_TYPES(arg->type.id, ISUM_BODY);
+    return true;
+}
+
+static bool dec_sum_overflow(sqe_error *err, const char *fn) {
+    return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE, "decimal overflow in %s(): the result exceeds 38 digits", fn);
+}
+
+static bool dsum_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg, const uint16_t *sel,
+                        uint32_t n, sqe_error *err) {
+    bool ovf = false;
+    AGG_FOR(arg, sel, n, sqe_i128, {
+        isum_state *st = states[i];
+        ovf |= __builtin_add_overflow(st->sum, v, &st->sum);
+        st->n++;
+    });
+    return ovf ? dec_sum_overflow(err, b->name) : true;
+}
+
+static bool isum_combine(const sqe_agg_binding *b, void *dst, void *src, sqe_error *err) {
+    isum_state *d = dst, *s = src;
+    d->n += s->n;
+    if (__builtin_add_overflow(d->sum, s->sum, &d->sum)) return dec_sum_overflow(err, b->name);
+    return true;
+}
+
+static bool sum_int_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+    isum_state *st = s;
+    if (st->n == 0) {
+        set_null(out, row);
+        return true;
+    }
+    if (st->sum > INT64_MAX || st->sum < INT64_MIN)
+        return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE, "bigint overflow in sum()");
+    SQE_VEC_DATA(out, int64_t)[row] = (int64_t)st->sum;
+    sqe_vector_set_valid(out, row);
+    return true;
+}
+
+static bool sum_dec_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+    isum_state *st = s;
+    if (st->n == 0) {
+        set_null(out, row);
+        return true;
+    }
+    if (!sqe_decimal_fits(st->sum, SQE_DECIMAL_MAX_PRECISION)) return dec_sum_overflow(err, "sum");
+    SQE_VEC_DATA(out, sqe_i128)[row] = st->sum;
+    sqe_vector_set_valid(out, row);
+    return true;
+}
+
+static bool avg_int_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+    isum_state *st = s;
+    if (st->n == 0) {
+        set_null(out, row);
+        return true;
+    }
+    SQE_VEC_DATA(out, double)[row] = (double)st->sum / (double)st->n;
+    sqe_vector_set_valid(out, row);
+    return true;
+}
+
+static bool avg_dec_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+    isum_state *st = s;
+    if (st->n == 0) {
+        set_null(out, row);
+        return true;
+    }
+    SQE_VEC_DATA(out, sqe_i128)[row] = sqe_func_div_round(st->sum, st->n);
+    sqe_vector_set_valid(out, row);
+    return true;
+}
+
+/* ---------------------------------------------------- sum / avg floating */
+
+typedef struct fsum_state {
+    double sum;
+    int64_t n;
+} fsum_state;
+
+static void fsum_init(const sqe_agg_binding *b, void *s) {
+    fsum_state *st = s;
+    st->sum = 0;
+    st->n = 0;
+}
+
+static bool fsum_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg, const uint16_t *sel,
+                        uint32_t n, sqe_error *err) {
+    if (arg->type.id == SQE_T_REAL)
+        AGG_FOR(arg, sel, n, float, {
+            fsum_state *st = states[i];
+            st->sum += v;
+            st->n++;
+        });
+    else
+        AGG_FOR(arg, sel, n, double, {
+            fsum_state *st = states[i];
+            st->sum += v;
+            st->n++;
+        });
+    return true;
+}
+
+static bool fsum_combine(const sqe_agg_binding *b, void *dst, void *src, sqe_error *err) {
+    fsum_state *d = dst, *s = src;
+    d->sum += s->sum;
+    d->n += s->n;
+    return true;
+}
+
+/* sum and avg of REAL/DOUBLE: the result type of the binding decides. */
+static bool fsum_finalize_impl(void *s, sqe_vector *out, uint32_t row, bool avg) {
+    fsum_state *st = s;
+    if (st->n == 0) {
+        set_null(out, row);
+        return true;
+    }
+    double v = avg ? st->sum / (double)st->n : st->sum;
+    if (out->type.id == SQE_T_REAL)
+        SQE_VEC_DATA(out, float)[row] = (float)v;
+    else
+        SQE_VEC_DATA(out, double)[row] = v;
+    sqe_vector_set_valid(out, row);
+    return true;
+}
+
+static bool fsum_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+    return fsum_finalize_impl(s, out, row, false);
+}
+
+static bool favg_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+    return fsum_finalize_impl(s, out, row, true);
+}
+
+/* ------------------------------------------------------- stddev/variance */
+
+typedef struct var_state {
+    int64_t n;
+    double mean, m2;
+} var_state;
+
+typedef enum { VAR_SAMP, VAR_POP, STDDEV_SAMP, STDDEV_POP } var_kind;
+
+static void var_init(const sqe_agg_binding *b, void *s) { memset(s, 0, sizeof(var_state)); }
+
+static bool var_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg, const uint16_t *sel,
+                       uint32_t n, sqe_error *err) {
+    AGG_FOR(arg, sel, n, double, {
+        var_state *st = states[i];
+        st->n++;
+        double delta = v - st->mean;
+        st->mean += delta / (double)st->n;
+        st->m2 += delta * (v - st->mean);
+    });
+    return true;
+}
+
+static bool var_combine(const sqe_agg_binding *b, void *dst, void *src, sqe_error *err) {
+    var_state *d = dst, *s = src;
+    if (s->n == 0) return true;
+    if (d->n == 0) {
+        *d = *s;
+        return true;
+    }
+    int64_t n = d->n + s->n;
+    double delta = s->mean - d->mean;
+    d->m2 += s->m2 + delta * delta * (double)d->n * (double)s->n / (double)n;
+    d->mean += delta * (double)s->n / (double)n;
+    d->n = n;
+    return true;
+}
+
+static bool var_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+    var_state *st = s;
+    var_kind k = (var_kind)(intptr_t)b->data;
+    bool samp = k == VAR_SAMP || k == STDDEV_SAMP;
+    if (st->n == 0 || (samp && st->n < 2)) {
+        set_null(out, row);
+        return true;
+    }
+    double v = st->m2 / (double)(samp ? st->n - 1 : st->n);
+    if (v < 0) v = 0;
+    if (k == STDDEV_SAMP || k == STDDEV_POP) v = sqrt(v);
+    SQE_VEC_DATA(out, double)[row] = v;
+    sqe_vector_set_valid(out, row);
+    return true;
+}
+
+/* ----------------------------------------------------- bool_and/bool_or */
+
+typedef struct bool_state {
+    uint8_t has, v;
+} bool_state;
+
+static void bool_and_init(const sqe_agg_binding *b, void *s) {
+    bool_state *st = s;
+    st->has = 0;
+    st->v = 1;
+}
+
+static void bool_or_init(const sqe_agg_binding *b, void *s) {
+    bool_state *st = s;
+    st->has = 0;
+    st->v = 0;
+}
+
+static bool bool_and_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg,
+                            const uint16_t *sel, uint32_t n, sqe_error *err) {
+    AGG_FOR(arg, sel, n, uint8_t, {
+        bool_state *st = states[i];
+        st->has = 1;
+        st->v &= v != 0;
+    });
+    return true;
+}
+
+static bool bool_or_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg,
+                           const uint16_t *sel, uint32_t n, sqe_error *err) {
+    AGG_FOR(arg, sel, n, uint8_t, {
+        bool_state *st = states[i];
+        st->has = 1;
+        st->v |= v != 0;
+    });
+    return true;
+}
+
+static bool bool_and_combine(const sqe_agg_binding *b, void *dst, void *src, sqe_error *err) {
+    bool_state *d = dst, *s = src;
+    if (s->has) {
+        d->v = (uint8_t)((d->has ? d->v : 1) & s->v);
+        d->has = 1;
+    }
+    return true;
+}
+
+static bool bool_or_combine(const sqe_agg_binding *b, void *dst, void *src, sqe_error *err) {
+    bool_state *d = dst, *s = src;
+    if (s->has) {
+        d->v = (uint8_t)((d->has ? d->v : 0) | s->v);
+        d->has = 1;
+    }
+    return true;
+}
+
+static bool bool_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+    bool_state *st = s;
+    if (!st->has) {
+        set_null(out, row);
+        return true;
+    }
+    SQE_VEC_DATA(out, uint8_t)[row] = st->v;
+    sqe_vector_set_valid(out, row);
+    return true;
+}
+
+/* ------------------------------------------- min / max / arbitrary fixed */
+
+typedef enum { MM_MIN, MM_MAX, MM_FIRST } minmax_mode;
+
+typedef struct mm_state {
+    union {
+        uint8_t u8;
+        int8_t i8;
+        int16_t i16;
+        int32_t i32;
+        int64_t i64;
+        float f32;
+        double f64;
+        sqe_i128 i128;
+    } v;
+    bool has;
+} mm_state;
+
+static void mm_init(const sqe_agg_binding *b, void *s) { memset(s, 0, sizeof(mm_state)); }
+
+#define MM_LOOP(T, FIELD, BETTER)                                              \
+    AGG_FOR(arg, sel, n, T, {                                                  \
+        mm_state *st = states[i];                                              \
+        if (!st->has || (BETTER)) {                                            \
+            st->v.FIELD = v;                                                   \
+            st->has = true;                                                    \
+        }                                                                      \
+    })
+
+#define MM_MODES(T, FIELD)                                                     \
+    do {                                                                       \
+        if (mode == MM_MIN)                                                    \
+            MM_LOOP(T, FIELD, v < st->v.FIELD);                                \
+        else if (mode == MM_MAX)                                               \
+            MM_LOOP(T, FIELD, v > st->v.FIELD);                                \
+        else                                                                   \
+            MM_LOOP(T, FIELD, false);                                          \
+    } while (0)
+
+static bool mm_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg, const uint16_t *sel,
+                      uint32_t n, sqe_error *err) {
+    minmax_mode mode = (minmax_mode)(intptr_t)b->data;
+    switch (arg->type.id) {
+    case SQE_T_BOOLEAN: MM_MODES(uint8_t, u8); break;
+    case SQE_T_TINYINT: MM_MODES(int8_t, i8); break;
+    case SQE_T_SMALLINT: MM_MODES(int16_t, i16); break;
+    case SQE_T_INTEGER:
+    case SQE_T_DATE: MM_MODES(int32_t, i32); break;
+    case SQE_T_BIGINT:
+    case SQE_T_TIMESTAMP: MM_MODES(int64_t, i64); break;
+    case SQE_T_REAL: MM_MODES(float, f32); break;
+    case SQE_T_DOUBLE: MM_MODES(double, f64); break;
+    case SQE_T_DECIMAL: MM_MODES(sqe_i128, i128); break;
+    default: return sqe_error_set(err, SQE_ERR_INTERNAL, "%s: unsupported state type", b->name);
+    }
+    return true;
+}
+
+/* Whether src's value should replace dst's. */
+static bool mm_better(sqe_type_id id, minmax_mode mode, const mm_state *s, const mm_state *d) {
+    int c;
+    switch (id) {
+    case SQE_T_BOOLEAN: c = (s->v.u8 > d->v.u8) - (s->v.u8 < d->v.u8); break;
+    case SQE_T_TINYINT: c = (s->v.i8 > d->v.i8) - (s->v.i8 < d->v.i8); break;
+    case SQE_T_SMALLINT: c = (s->v.i16 > d->v.i16) - (s->v.i16 < d->v.i16); break;
+    case SQE_T_INTEGER:
+    case SQE_T_DATE: c = (s->v.i32 > d->v.i32) - (s->v.i32 < d->v.i32); break;
+    case SQE_T_BIGINT:
+    case SQE_T_TIMESTAMP: c = (s->v.i64 > d->v.i64) - (s->v.i64 < d->v.i64); break;
+    case SQE_T_REAL: c = (s->v.f32 > d->v.f32) - (s->v.f32 < d->v.f32); break;
+    case SQE_T_DOUBLE: c = (s->v.f64 > d->v.f64) - (s->v.f64 < d->v.f64); break;
+    default: c = (s->v.i128 > d->v.i128) - (s->v.i128 < d->v.i128); break;
+    }
+    return mode == MM_MIN ? c < 0 : mode == MM_MAX ? c > 0 : false;
+}
+
+static bool mm_combine(const sqe_agg_binding *b, void *dst, void *src, sqe_error *err) {
+    mm_state *d = dst, *s = src;
+    if (s->has && (!d->has || mm_better((sqe_type_id)b->arg_type.id, (minmax_mode)(intptr_t)b->data, s, d))) *d = *s;
+    return true;
+}
+
+static bool mm_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+    mm_state *st = s;
+    if (!st->has) {
+        set_null(out, row);
+        return true;
+    }
+    size_t w = sqe_type_width(out->type);
+    memcpy((char *)out->data + (size_t)row * w, &st->v, w);
+    sqe_vector_set_valid(out, row);
+    return true;
+}
+
+/* ---------------------------------------- min / max / arbitrary strings */
+
+typedef struct smm_state {
+    char *p; /* malloc'd copy, owned by the state */
+    uint32_t len, cap;
+    bool has;
+} smm_state;
+
+static void smm_init(const sqe_agg_binding *b, void *s) { memset(s, 0, sizeof(smm_state)); }
+
+static int bytes_cmp(const char *a, size_t an, const char *b, size_t bn) {
+    size_t n = SQE_MIN(an, bn);
+    int c = n ? memcmp(a, b, n) : 0;
+    if (c) return c;
+    return (an > bn) - (an < bn);
+}
+
+static void smm_store(smm_state *st, const char *p, uint32_t len) {
+    if (len > st->cap) {
+        uint32_t cap = SQE_MAX(len, 16u);
+        sqe_free(st->p);
+        st->p = sqe_malloc(cap);
+        st->cap = cap;
+    }
+    if (len) memcpy(st->p, p, len);
+    st->len = len;
+    st->has = true;
+}
+
+static bool smm_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg, const uint16_t *sel,
+                       uint32_t n, sqe_error *err) {
+    minmax_mode mode = (minmax_mode)(intptr_t)b->data;
+    AGG_FOR(arg, sel, n, sqe_string, {
+        smm_state *st = states[i];
+        const char *p = sqe_string_data(&x_[row_]);
+        if (!st->has) {
+            smm_store(st, p, v.len);
+            continue;
+        }
+        if (mode == MM_FIRST) continue;
+        int c = bytes_cmp(p, v.len, st->p, st->len);
+        if (mode == MM_MIN ? c < 0 : c > 0) smm_store(st, p, v.len);
+    });
+    return true;
+}
+
+static bool smm_combine(const sqe_agg_binding *b, void *dst, void *src, sqe_error *err) {
+    smm_state *d = dst, *s = src;
+    minmax_mode mode = (minmax_mode)(intptr_t)b->data;
+    bool take = false;
+    if (s->has) {
+        if (!d->has) {
+            take = true;
+        } else if (mode != MM_FIRST) {
+            int c = bytes_cmp(s->p, s->len, d->p, d->len);
+            take = mode == MM_MIN ? c < 0 : c > 0;
+        }
+    }
+    if (take) {
+        smm_state tmp = *d;
+        *d = *s;
+        *s = tmp;
+    }
+    sqe_free(s->p);
+    memset(s, 0, sizeof *s);
+    return true;
+}
+
+static bool smm_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+    smm_state *st = s;
+    if (!st->has) {
+        set_null(out, row);
+        return true;
+    }
+    sqe_vector_set_valid(out, row);
+    sqe_vector_set_string(out, row, st->p ? st->p : "", st->len);
+    return true;
+}
+
+static void smm_destroy(const sqe_agg_binding *b, void *s) {
+    smm_state *st = s;
+    sqe_free(st->p);
+    memset(st, 0, sizeof *st);
+}
+
+/* ----------------------------------------------------- distinct hash set */
+
+typedef enum { DK_FIXED, DK_WIDE, DK_STR } dset_kind;
+
+/* WIDE/STR slot: the value's hash (0 = empty) and where the value is. */
+typedef struct dslot {
+    uint64_t hash;
+    uint64_t key; /* index into wide (WIDE), offset into bytes (STR) */
+} dslot;
+
+/* Owned by one distinct_state; everything malloc'd. */
+typedef struct dset {
+    uint32_t cap, size;  /* slots; distinct values (including a FIXED zero) */
+    bool has_zero;       /* FIXED: the value with key 0 was seen (0 marks empty slots) */
+    uint64_t *keys;      /* FIXED: cap normalised 64-bit values, 0 = empty */
+    dslot *slots;        /* WIDE/STR: cap slots */
+    sqe_i128 *wide;      /* WIDE: values in insertion order */
+    size_t wide_len, wide_cap;
+    char *bytes;         /* STR: [uint32 len][bytes] ... */
+    size_t bytes_len, bytes_cap;
+} dset;
+
+typedef struct distinct_state {
+    dset *set;
+} distinct_state;
+
+typedef struct distinct_data {
+    sqe_agg_binding base; /* the plain aggregate run at finalize */
+    dset_kind kind;
+} distinct_data;
+
+#define DSET_INITIAL_CAP 16
+
+static inline uint64_t nonzero(uint64_t h) { return h ? h : 0x9e3779b97f4a7c15ULL; }
+
+static dset *dset_new(dset_kind kind) {
+    dset *s = sqe_calloc(1, sizeof *s);
+    s->cap = DSET_INITIAL_CAP;
+    if (kind == DK_FIXED)
+        s->keys = sqe_calloc(s->cap, sizeof *s->keys);
+    else
+        s->slots = sqe_calloc(s->cap, sizeof *s->slots);
+    return s;
+}
+
+static void dset_free(dset *s) {
+    if (!s) return;
+    sqe_free(s->keys);
+    sqe_free(s->slots);
+    sqe_free(s->wide);
+    sqe_free(s->bytes);
+    sqe_free(s);
+}
+
+/* Used slots (the FIXED zero lives outside the table). */
+static inline uint32_t dset_used(const dset *s) { return s->size - (s->has_zero ? 1u : 0u); }
+
+static void dset_grow(dset *s) {
+    uint32_t ncap = s->cap * 2, mask = ncap - 1;
+    if (s->keys) {
+        uint64_t *nk = sqe_calloc(ncap, sizeof *nk);
+        for (uint32_t i = 0; i < s->cap; i++) {
+            uint64_t k = s->keys[i];
+            if (!k) continue;
+            uint32_t j = (uint32_t)sqe_hash_u64(k) & mask;
+            while (nk[j]) j = (j + 1) & mask;
+            nk[j] = k;
+        }
+        sqe_free(s->keys);
+        s->keys = nk;
+    } else {
+        dslot *ns = sqe_calloc(ncap, sizeof *ns);
+        for (uint32_t i = 0; i < s->cap; i++) {
+            if (!s->slots[i].hash) continue;
+            uint32_t j = (uint32_t)s->slots[i].hash & mask;
+            while (ns[j].hash) j = (j + 1) & mask;
+            ns[j] = s->slots[i];
+        }
+        sqe_free(s->slots);
+        s->slots = ns;
+    }
+    s->cap = ncap;
+}
+
+static inline void dset_reserve(dset *s) {
+    if (SQE_UNLIKELY((uint64_t)(dset_used(s) + 1) * 4 > (uint64_t)s->cap * 3)) dset_grow(s);
+}
+
+static inline void dset_insert_fixed(dset *s, uint64_t key, uint64_t h) {
+    if (SQE_UNLIKELY(key == 0)) {
+        if (!s->has_zero) {
+            s->has_zero = true;
+            s->size++;
+        }
+        return;
+    }
+    dset_reserve(s);
+    uint32_t mask = s->cap - 1, j = (uint32_t)h & mask;
+    for (;;) {
+        uint64_t k = s->keys[j];
+        if (k == key) return;
+        if (!k) break;
+        j = (j + 1) & mask;
+    }
+    s->keys[j] = key;
+    s->size++;
+}
+
+static void dset_insert_wide(dset *s, uint64_t h, sqe_i128 v) {
+    dset_reserve(s);
+    uint32_t mask = s->cap - 1, j = (uint32_t)h & mask;
+    while (s->slots[j].hash) {
+        if (s->slots[j].hash == h && s->wide[s->slots[j].key] == v) return;
+        j = (j + 1) & mask;
+    }
+    if (s->wide_len == s->wide_cap) {
+        s->wide_cap = s->wide_cap ? s->wide_cap * 2 : 16;
+        s->wide = sqe_realloc(s->wide, s->wide_cap * sizeof *s->wide);
+    }
+    s->wide[s->wide_len] = v;
+    s->slots[j].hash = h;
+    s->slots[j].key = s->wide_len++;
+    s->size++;
+}
+
+static inline const char *dset_str(const dset *s, uint64_t off, uint32_t *len) {
+    memcpy(len, s->bytes + off, sizeof *len);
+    return s->bytes + off + sizeof *len;
+}
+
+static void dset_insert_str(dset *s, uint64_t h, const char *p, uint32_t len) {
+    dset_reserve(s);
+    uint32_t mask = s->cap - 1, j = (uint32_t)h & mask;
+    while (s->slots[j].hash) {
+        if (s->slots[j].hash == h) {
+            uint32_t l;
+            const char *q = dset_str(s, s->slots[j].key, &l);
+            if (l == len && memcmp(q, p, len) == 0) return;
+        }
+        j = (j + 1) & mask;
+    }
+    size_t need = s->bytes_len + sizeof len + len;
+    if (need > s->bytes_cap) {
+        size_t cap = s->bytes_cap ? s->bytes_cap * 2 : 256;
+        while (cap < need) cap *= 2;
+        s->bytes = sqe_realloc(s->bytes, cap);
+        s->bytes_cap = cap;
+    }
+    uint64_t off = s->bytes_len;
+    memcpy(s->bytes + off, &len, sizeof len);
+    if (len) memcpy(s->bytes + off + sizeof len, p, len);
+    s->bytes_len = need;
+    s->slots[j].hash = h;
+    s->slots[j].key = off;
+    s->size++;
+}
+
+/* Normalised 64-bit keys: integers sign-extended, floating values with
+ * -0.0 folded into 0.0 and every NaN into one. */
+static inline uint64_t key_of_double(double d) {
+    if (d == 0) d = 0;
+    if (isnan(d)) d = NAN;
+    uint64_t k;
+    memcpy(&k, &d, sizeof k);
+    return k;
+}
+
+static inline uint64_t key_of_float(float f) {
+    if (f == 0) f = 0;
+    if (isnan(f)) f = NAN;
+    uint32_t k;
+    memcpy(&k, &f, sizeof k);
+    return k;
+}
+
+static inline uint64_t str_hash(const char *p, uint32_t len) { return nonzero(sqe_hash_bytes(p, len, 0)); }
+static inline uint64_t wide_hash(sqe_i128 v) {
+    return nonzero(sqe_hash_u64((uint64_t)v ^ sqe_hash_u64((uint64_t)((unsigned __int128)v >> 64))));
+}
+
+static inline dset *state_set(void *state, dset_kind kind) {
+    distinct_state *st = state;
+    if (SQE_UNLIKELY(!st->set)) st->set = dset_new(kind);
+    return st->set;
+}
+
+/* How far ahead the insert loops prefetch the slot a later row probes:
+ * with many groups the sets do not fit in cache, and a probe is a miss. */
+#define DSET_PREFETCH 16
+
+#define GATHER_FIXED(T, KEY)                                                   \
+    AGG_FOR(arg, sel, n, T, {                                                  \
+        sets[m] = state_set(states[i], DK_FIXED);                              \
+        keys[m] = (KEY);                                                       \
+        hashes[m] = sqe_hash_u64(keys[m]);                                     \
+        m++;                                                                   \
+    })
+#define GATHER_INT(T) GATHER_FIXED(T, (uint64_t)(int64_t)v)
+
+static bool distinct_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg,
+                            const uint16_t *sel, uint32_t n, sqe_error *err) {
+    dset *sets[SQE_BATCH_ROWS];
+    uint64_t keys[SQE_BATCH_ROWS], hashes[SQE_BATCH_ROWS];
+    uint32_t m = 0;
+    switch (arg->type.id) {
+    case SQE_T_VARCHAR:
+    case SQE_T_VARBINARY: {
+        const char *ptrs[SQE_BATCH_ROWS];
+        AGG_FOR(arg, sel, n, sqe_string, {
+            sets[m] = state_set(states[i], DK_STR);
+            ptrs[m] = sqe_string_data(&x_[row_]);
+            keys[m] = v.len;
+            hashes[m] = str_hash(ptrs[m], v.len);
+            m++;
+        });
+        for (uint32_t k = 0; k < m; k++) {
+            if (k + DSET_PREFETCH < m) {
+                const dset *p = sets[k + DSET_PREFETCH];
+                __builtin_prefetch(&p->slots[hashes[k + DSET_PREFETCH] & (p->cap - 1)]);
+            }
+            dset_insert_str(sets[k], hashes[k], ptrs[k], (uint32_t)keys[k]);
+        }
+        return true;
+    }
+    case SQE_T_DECIMAL:
+        AGG_FOR(arg, sel, n, sqe_i128, dset_insert_wide(state_set(states[i], DK_WIDE), wide_hash(v), v););
+        return true;
+    case SQE_T_REAL: GATHER_FIXED(float, key_of_float(v)); break;
+    case SQE_T_DOUBLE: GATHER_FIXED(double, key_of_double(v)); break;
+    default: SWITCH_INT_TYPES(arg->type.id, GATHER_INT); break;
+    }
+    for (uint32_t k = 0; k < m; k++) {
+        if (k + DSET_PREFETCH < m) {
+            const dset *p = sets[k + DSET_PREFETCH];
+            __builtin_prefetch(&p->keys[hashes[k + DSET_PREFETCH] & (p->cap - 1)]);
+        }
+        dset_insert_fixed(sets[k], keys[k], hashes[k]);
+    }
+    return true;
+}
+
+static void distinct_init(const sqe_agg_binding *b, void *s) { ((distinct_state *)s)->set = NULL; }
+
+static void distinct_destroy(const sqe_agg_binding *b, void *s) {
+    distinct_state *st = s;
+    dset_free(st->set);
+    st->set = NULL;
+}
+
+static bool distinct_combine(const sqe_agg_binding *b, void *dst, void *src, sqe_error *err) {
+    distinct_state *d = dst, *s = src;
+    if (!s->set) return true;
+    if (!d->set || d->set->size < s->set->size) {
+        /* Insert the smaller set into the larger one. */
+        dset *t = d->set;
+        d->set = s->set;
+        s->set = t;
+        if (!s->set) return true;
+    }
+    const distinct_data *dd = b->data;
+    dset *from = s->set, *to = d->set;
+    if (dd->kind == DK_FIXED) {
+        if (from->has_zero) dset_insert_fixed(to, 0, 0);
+        for (uint32_t i = 0; i < from->cap; i++)
+            if (from->keys[i]) dset_insert_fixed(to, from->keys[i], sqe_hash_u64(from->keys[i]));
+    } else {
+        for (uint32_t i = 0; i < from->cap; i++) {
+            const dslot *sl = &from->slots[i];
+            if (!sl->hash) continue;
+            if (dd->kind == DK_WIDE) {
+                dset_insert_wide(to, sl->hash, from->wide[sl->key]);
+            } else {
+                uint32_t len;
+                const char *p = dset_str(from, sl->key, &len);
+                dset_insert_str(to, sl->hash, p, len);
+            }
+        }
+    }
+    dset_free(from);
+    s->set = NULL;
+    return true;
+}
+
+/* Writes FIXED key k as a value of v's type at row r. */
+static void put_fixed(uint64_t k, sqe_vector *v, uint32_t r) {
+    switch (v->type.id) {
+    case SQE_T_BOOLEAN: SQE_VEC_DATA(v, uint8_t)[r] = (uint8_t)k; break;
+    case SQE_T_TINYINT: SQE_VEC_DATA(v, int8_t)[r] = (int8_t)(int64_t)k; break;
+    case SQE_T_SMALLINT: SQE_VEC_DATA(v, int16_t)[r] = (int16_t)(int64_t)k; break;
+    case SQE_T_INTEGER:
+    case SQE_T_DATE: SQE_VEC_DATA(v, int32_t)[r] = (int32_t)(int64_t)k; break;
+    case SQE_T_REAL: {
+        uint32_t bits = (uint32_t)k;
+        memcpy(&SQE_VEC_DATA(v, float)[r], &bits, sizeof bits);
+        break;
+    }
+    default: SQE_VEC_DATA(v, int64_t)[r] = (int64_t)k; break; /* bigint, timestamp, double bits */
+    }
+}
+
+#define DISTINCT_CHUNK 256
+
+/* Feeds the set's values to the plain aggregate in chunks of a stack vector. */
+typedef struct feed {
+    const sqe_agg_binding *base;
+    void *states[DISTINCT_CHUNK];
+    sqe_vector chunk;
+    uint32_t k;
+    sqe_error *err;
+} feed;
+
+static bool feed_flush(feed *f) {
+    bool ok = f->k == 0 || f->base->update(f->base, f->states, &f->chunk, NULL, f->k, f->err);
+    f->k = 0;
+    return ok;
+}
+
+static bool distinct_finalize(const sqe_agg_binding *b, void *state, sqe_vector *out, uint32_t row, sqe_error *err) {
+    const distinct_data *dd = b->data;
+    const sqe_agg_binding *base = &dd->base;
+    dset *s = ((distinct_state *)state)->set;
+    if (base->update == count_update) {
+        SQE_VEC_DATA(out, int64_t)[row] = s ? (int64_t)s->size : 0;
+        sqe_vector_set_valid(out, row);
+        return true;
+    }
+    _Alignas(16) unsigned char base_state[64];
+    if (base->state_size > sizeof base_state)
+        return sqe_error_set(err, SQE_ERR_INTERNAL, "%s(DISTINCT): state too large", b->name);
+    base->init(base, base_state);
+    bool ok = true;
+    if (s && s->size) {
+        _Alignas(16) unsigned char data[DISTINCT_CHUNK * 16];
+        feed f;
+        memset(&f.chunk, 0, sizeof f.chunk);
+        f.base = base;
+        f.chunk.type = b->arg_type;
+        f.chunk.data = data;
+        f.k = 0;
+        f.err = err;
+        for (uint32_t i = 0; i < DISTINCT_CHUNK; i++) f.states[i] = base_state;
+        if (dd->kind == DK_FIXED && s->has_zero) put_fixed(0, &f.chunk, f.k++);
+        for (uint32_t i = 0; i < s->cap && ok; i++) {
+            if (dd->kind == DK_FIXED) {
+                if (!s->keys[i]) continue;
+                put_fixed(s->keys[i], &f.chunk, f.k++);
+            } else {
+                const dslot *sl = &s->slots[i];
+                if (!sl->hash) continue;
+                if (dd->kind == DK_WIDE) {
+                    SQE_VEC_DATA(&f.chunk, sqe_i128)[f.k++] = s->wide[sl->key];
+                } else {
+                    uint32_t len;
+                    const char *p = dset_str(s, sl->key, &len);
+                    SQE_VEC_DATA(&f.chunk, sqe_string)[f.k++] = sqe_string_ref(p, len);
+                }
+            }
+            if (f.k == DISTINCT_CHUNK) ok = feed_flush(&f);
+        }
+        if (ok) ok = feed_flush(&f);
+    }
+    if (ok) ok = base->finalize(base, base_state, out, row, err);
+    if (base->destroy) base->destroy(base, base_state);
+    return ok;
+}
+
+/* --------------------------------------------------------------- binding */
+
+static const char *const k_agg_names[] = {
+    "count",  "sum",     "avg",      "min",       "max",        "count_if",   "bool_and", "bool_or",
+    "every",  "arbitrary", "any_value", "approx_distinct", "stddev", "stddev_samp", "stddev_pop", "variance",
+    "var_samp", "var_pop",
+};
+
+bool sqe_func_is_aggregate(const char *name) {
+    for (size_t i = 0; i < SQE_ARRAY_LEN(k_agg_names); i++)
+        if (sqe_str_ieq(name, k_agg_names[i])) return true;
+    return false;
+}
+
+static bool agg_mismatch(const char *name, sqe_type t, const char *expected, sqe_error *err) {
+    char tn[48];
+    return sqe_error_set(err, SQE_ERR_TYPE_MISMATCH, "unexpected parameters (%s) for function %s; expected: %s",
+                         sqe_func_type_name(t, tn, sizeof tn), name, expected);
+}
+
+static bool is_fixed_orderable(sqe_type_id id) {
+    return id == SQE_T_BOOLEAN || (id >= SQE_T_TINYINT && id <= SQE_T_DECIMAL) || id == SQE_T_DATE ||
+           id == SQE_T_TIMESTAMP;
+}
+
+static bool bind_minmax(sqe_agg_binding *out, sqe_type t, minmax_mode mode, const char *name, sqe_error *err) {
+    out->arg_type = t;
+    out->ret = t;
+    out->data = (void *)(intptr_t)mode;
+    if (t.id == SQE_T_VARCHAR || t.id == SQE_T_VARBINARY) {
+        out->state_size = sizeof(smm_state);
+        out->init = smm_init;
+        out->update = smm_update;
+        out->combine = smm_combine;
+        out->finalize = smm_finalize;
+        out->destroy = smm_destroy;
+        return true;
+    }
+    if (!is_fixed_orderable((sqe_type_id)t.id))
+        return agg_mismatch(name, t, "a comparable type (number, boolean, varchar, date, timestamp)", err);
+    out->state_size = sizeof(mm_state);
+    out->init = mm_init;
+    out->update = mm_update;
+    out->combine = mm_combine;
+    out->finalize = mm_finalize;
+    out->destroy = NULL;
+    return true;
+}
+
+/* Binds the plain (non-DISTINCT) aggregate `name` over type t. */
+static bool bind_plain(const char *name, sqe_type t, sqe_agg_binding *out, sqe_error *err) {
+    out->arg_type = t;
+    out->destroy = NULL;
+    if (strcmp(name, "count") == 0 || strcmp(name, "approx_distinct") == 0) {
+        out->ret = sqe_type_make(SQE_T_BIGINT);
+        out->state_size = sizeof(count_state);
+        out->init = count_init;
+        out->update = count_update;
+        out->combine = count_combine;
+        out->finalize = count_finalize;
+        return true;
+    }
+    if (strcmp(name, "count_if") == 0) {
+        if (t.id != SQE_T_BOOLEAN) return agg_mismatch(name, t, "count_if(boolean)", err);
+        out->ret = sqe_type_make(SQE_T_BIGINT);
+        out->state_size = sizeof(count_state);
+        out->init = count_init;
+        out->update = count_if_update;
+        out->combine = count_combine;
+        out->finalize = count_finalize;
+        return true;
+    }
+    bool is_sum = strcmp(name, "sum") == 0, is_avg = strcmp(name, "avg") == 0;
+    if (is_sum || is_avg) {
+        if (sqe_type_is_integer(t)) {
+            out->ret = sqe_type_make(is_sum ? SQE_T_BIGINT : SQE_T_DOUBLE);
+            out->state_size = sizeof(isum_state);
+            out->init = isum_init;
+            out->update = isum_update;
+            out->combine = isum_combine;
+            out->finalize = is_sum ? sum_int_finalize : avg_int_finalize;
+            return true;
+        }
+        if (t.id == SQE_T_DECIMAL) {
+            out->ret = is_sum ? sqe_type_decimal(SQE_DECIMAL_MAX_PRECISION, t.scale) : t;
+            out->state_size = sizeof(isum_state);
+            out->init = isum_init;
+            out->update = dsum_update;
+            out->combine = isum_combine;
+            out->finalize = is_sum ? sum_dec_finalize : avg_dec_finalize;
+            return true;
+        }
+        if (t.id == SQE_T_REAL || t.id == SQE_T_DOUBLE) {
+            out->ret = t;
+            out->state_size = sizeof(fsum_state);
+            out->init = fsum_init;
+            out->update = fsum_update;
+            out->combine = fsum_combine;
+            out->finalize = is_sum ? fsum_finalize : favg_finalize;
+            return true;
+        }
+        return agg_mismatch(name, t, is_sum ? "sum(bigint), sum(decimal(p,s)), sum(real), sum(double)"
+                                            : "avg(bigint), avg(decimal(p,s)), avg(real), avg(double)",
+                            err);
+    }
+    if (strcmp(name, "min") == 0) return bind_minmax(out, t, MM_MIN, name, err);
+    if (strcmp(name, "max") == 0) return bind_minmax(out, t, MM_MAX, name, err);
+    if (strcmp(name, "arbitrary") == 0 || strcmp(name, "any_value") == 0)
+        return bind_minmax(out, t, MM_FIRST, name, err);
+    bool is_and = strcmp(name, "bool_and") == 0 || strcmp(name, "every") == 0;
+    if (is_and || strcmp(name, "bool_or") == 0) {
+        if (t.id != SQE_T_BOOLEAN) return agg_mismatch(name, t, "(boolean)", err);
+        out->ret = t;
+        out->state_size = sizeof(bool_state);
+        out->init = is_and ? bool_and_init : bool_or_init;
+        out->update = is_and ? bool_and_update : bool_or_update;
+        out->combine = is_and ? bool_and_combine : bool_or_combine;
+        out->finalize = bool_finalize;
+        return true;
+    }
+    static const struct {
+        const char *name;
+        var_kind kind;
+    } k_var[] = {{"stddev", STDDEV_SAMP},    {"stddev_samp", STDDEV_SAMP}, {"stddev_pop", STDDEV_POP},
+                 {"variance", VAR_SAMP},     {"var_samp", VAR_SAMP},       {"var_pop", VAR_POP}};
+    for (size_t i = 0; i < SQE_ARRAY_LEN(k_var); i++) {
+        if (strcmp(name, k_var[i].name) != 0) continue;
+        if (t.id != SQE_T_DOUBLE) return agg_mismatch(name, t, "(double)", err);
+        out->ret = t;
+        out->state_size = sizeof(var_state);
+        out->init = var_init;
+        out->update = var_update;
+        out->combine = var_combine;
+        out->finalize = var_finalize;
+        out->data = (void *)(intptr_t)k_var[i].kind;
+        return true;
+    }
+    return sqe_error_set(err, SQE_ERR_NOT_FOUND, "aggregate function '%s' not registered", name);
+}
+
+/* The exact argument type an aggregate wants for an argument of type t
+ * (the binder casts to it). */
+static sqe_type wanted_arg_type(const char *name, sqe_type t) {
+    bool numeric_double = strncmp(name, "stddev", 6) == 0 || strncmp(name, "var", 3) == 0;
+    if (numeric_double) return sqe_type_is_numeric(t) || t.id == SQE_T_NULL ? sqe_type_make(SQE_T_DOUBLE) : t;
+    if (t.id != SQE_T_NULL) return t;
+    if (strcmp(name, "sum") == 0) return sqe_type_make(SQE_T_BIGINT);
+    if (strcmp(name, "avg") == 0) return sqe_type_make(SQE_T_DOUBLE);
+    return sqe_type_make(SQE_T_BOOLEAN);
+}
+
+bool sqe_func_bind_aggregate(sqe_arena *arena, const char *name_in, bool distinct, bool star, int n_args,
+                             const sqe_type *arg_types, sqe_agg_binding *out, sqe_error *err) {
+    char name[32];
+    size_t len = strlen(name_in);
+    if (len >= sizeof name || !sqe_func_is_aggregate(name_in))
+        return sqe_error_set(err, SQE_ERR_NOT_FOUND, "aggregate function '%s' not registered", name_in);
+    memcpy(name, name_in, len + 1);
+    sqe_str_lower(name);
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < SQE_ARRAY_LEN(k_agg_names); i++)
+        if (strcmp(name, k_agg_names[i]) == 0) out->name = k_agg_names[i];
+    out->distinct = distinct;
+    out->star = star;
+    if (star) {
+        if (strcmp(name, "count") != 0 || distinct || n_args != 0)
+            return sqe_error_set(err, SQE_ERR_SYNTAX, "only count(*) accepts '*'");
+        bind_plain("count", sqe_type_make(SQE_T_NULL), out, err);
+        out->star = true;
+        return true;
+    }
+    if (n_args != 1)
+        return sqe_error_set(err, SQE_ERR_TYPE_MISMATCH, "function %s takes exactly one argument, got %d", name,
+                             n_args);
+    sqe_type t = wanted_arg_type(name, arg_types[0]);
+    if (!bind_plain(name, t, out, err)) return false;
+    out->name = out->name ? out->name : "aggregate";
+    bool distinct_matters = strcmp(name, "count") == 0 || strcmp(name, "sum") == 0 || strcmp(name, "avg") == 0 ||
+                            strcmp(name, "count_if") == 0 || strncmp(name, "stddev", 6) == 0 ||
+                            strncmp(name, "var", 3) == 0 || strcmp(name, "approx_distinct") == 0;
+    if (strcmp(name, "approx_distinct") == 0) distinct = true; /* computed exactly */
+    if (!distinct || !distinct_matters) return true;
+
+    distinct_data *dd = sqe_arena_alloc(arena, sizeof *dd);
+    dd->base = *out;
+    switch (t.id) {
+    case SQE_T_DECIMAL: dd->kind = DK_WIDE; break;
+    case SQE_T_VARCHAR:
+    case SQE_T_VARBINARY: dd->kind = DK_STR; break;
+    default:
+        if (!is_fixed_orderable((sqe_type_id)t.id)) {
+            char tn[48];
+            return sqe_error_set(err, SQE_ERR_TYPE_MISMATCH, "%s(DISTINCT) does not accept %s", name,
+                                 sqe_func_type_name(t, tn, sizeof tn));
+        }
+        dd->kind = DK_FIXED;
+        break;
+    }
+    out->distinct = true;
+    out->state_size = sizeof(distinct_state);
+    out->init = distinct_init;
+    out->update = distinct_update;
+    out->combine = distinct_combine;
+    out->finalize = distinct_finalize;
+    out->destroy = distinct_destroy;
+    out->data = dd;
+    return true;
+}

@@ -1,0 +1,292 @@
+/*
+ * partitions.c - partition discovery by listing (SPEC §4.6, §6.4 no-index
+ * path) and the file listing of one partition.
+ *
+ * A partitioned table's data sits in `<LOCATION>/k1=v1/k2=v2/.../files`,
+ * keys in PARTITIONED BY order. Discovery walks one level per key:
+ *   walk(level, folder)
+ *     key constrained by equality values and string-typed -> address the
+ *       children `<key>=<escaped value>/` directly (no listing of folder)
+ *     otherwise -> list folder (non-recursive); for each child:
+ *       '_' / '.' names are skipped, files are ignored (they sit at a
+ *       non-leaf level), a folder must read `<key>=<value>` with the key
+ *       matched case-insensitively, else the statement fails naming the
+ *       segment; the value is %XX-decoded, __HIVE_DEFAULT_PARTITION__ is
+ *       NULL, and it is typed by the key type (a value that does not parse
+ *       fails naming the segment, never a silent skip); values that a
+ *       constraint excludes are dropped here, before descending.
+ * Results are sorted by typed values (NULLs last), then by path.
+ *
+ * Direct addressing trusts the canonical (Hive-escaped, declared-case)
+ * spelling of a folder name: a folder written as `DT=x` on a
+ * case-sensitive store is only found by listing. Numeric and date keys are
+ * always listed, because their folder spelling varies ("7" vs "007").
+ *
+ * Memory: everything returned lives in the caller's arena.
+ */
+#include "hive/hive_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct part_ctx {
+    sqe_store *store;
+    const sqe_hive_table *t;
+    const sqe_hive_prune *prune;
+    sqe_arena *arena;
+    SQE_ARRAY(sqe_hive_partition) out; /* arena-backed */
+    sqe_error *err;
+} part_ctx;
+
+typedef struct child {
+    char *name; /* arena */
+    bool is_dir;
+} child;
+
+typedef struct child_list {
+    sqe_arena *arena;
+    SQE_ARRAY(child) items; /* arena-backed */
+} child_list;
+
+static bool child_cb(const sqe_io_entry *e, void *ctx) {
+    child_list *l = ctx;
+    child c = {sqe_arena_strdup(l->arena, e->name), e->is_dir};
+    SQE_ARRAY_PUSH(l->arena, l->items, c);
+    return true;
+}
+
+static const char *type_word(sqe_type t) {
+    switch (t.id) {
+    case SQE_T_INTEGER:
+        return "int";
+    case SQE_T_BIGINT:
+        return "bigint";
+    case SQE_T_DATE:
+        return "date";
+    default:
+        return "string";
+    }
+}
+
+static bool typed_value(part_ctx *c, int k, const char *folder, const char *segment,
+                        const char *raw, size_t raw_len, sqe_value *out) {
+    const sqe_hive_column *key = &c->t->part_keys[k];
+    size_t n;
+    char *v = hive_unescape_path_value(c->arena, raw, raw_len, &n);
+    if (n == strlen(HIVE_DEFAULT_PARTITION) && memcmp(v, HIVE_DEFAULT_PARTITION, n) == 0) {
+        *out = sqe_value_null(key->type);
+        return true;
+    }
+    memset(out, 0, sizeof *out);
+    out->type = key->type;
+    bool ok = true;
+    switch (key->type.id) {
+    case SQE_T_VARCHAR:
+        out->v.s.ptr = v;
+        out->v.s.len = (uint32_t)n;
+        break;
+    case SQE_T_INTEGER:
+    case SQE_T_BIGINT: {
+        int64_t i;
+        ok = sqe_parse_int64(v, n, &i);
+        if (ok && key->type.id == SQE_T_INTEGER && (i < INT32_MIN || i > INT32_MAX)) ok = false;
+        out->v.i = i;
+        break;
+    }
+    case SQE_T_DATE: {
+        int32_t d;
+        ok = sqe_parse_date(v, n, &d);
+        out->v.i = d;
+        break;
+    }
+    default:
+        ok = false;
+        break;
+    }
+    if (!ok)
+        return sqe_error_set(
+            c->err, SQE_ERR_HIVE_EXTERNAL,
+            "partition folder '%s' under '%s': value '%s' is not a valid %s for partition key '%s'",
+            segment, folder, v, type_word(key->type), key->name);
+    return true;
+}
+
+static int value_cmp(const sqe_value *a, const sqe_value *b) {
+    if (a->type.id == SQE_T_VARCHAR || b->type.id == SQE_T_VARCHAR) {
+        uint32_t n = SQE_MIN(a->v.s.len, b->v.s.len);
+        int r = n ? memcmp(a->v.s.ptr, b->v.s.ptr, n) : 0;
+        if (r) return r < 0 ? -1 : 1;
+        return a->v.s.len < b->v.s.len ? -1 : a->v.s.len > b->v.s.len;
+    }
+    return a->v.i < b->v.i ? -1 : a->v.i > b->v.i;
+}
+
+static bool constrained(const part_ctx *c, int k) {
+    return c->prune && c->prune->eq && c->prune->eq[k];
+}
+
+static bool admitted(const part_ctx *c, int k, const sqe_value *v) {
+    if (!constrained(c, k)) return true;
+    if (v->is_null) return c->prune->allow_null && c->prune->allow_null[k];
+    for (int j = 0; j < c->prune->n_eq[k]; j++) {
+        const sqe_value *e = &c->prune->eq[k][j];
+        if (!e->is_null && value_cmp(v, e) == 0) return true;
+    }
+    return false;
+}
+
+static bool walk(part_ctx *c, int level, const char *folder, sqe_value *vals);
+
+static bool descend(part_ctx *c, int level, const char *folder, const char *segment,
+                    sqe_value *vals, const sqe_value *v) {
+    vals[level] = *v;
+    char *child_path = sqe_arena_sprintf(c->arena, "%s%s/", folder, segment);
+    return walk(c, level + 1, child_path, vals);
+}
+
+static bool walk(part_ctx *c, int level, const char *folder, sqe_value *vals) {
+    const sqe_hive_table *t = c->t;
+    if (level == t->n_part_keys) {
+        sqe_hive_partition p;
+        p.path = sqe_arena_strdup(c->arena, folder);
+        p.values = sqe_arena_alloc(c->arena, sizeof(sqe_value) * (size_t)t->n_part_keys);
+        memcpy(p.values, vals, sizeof(sqe_value) * (size_t)t->n_part_keys);
+        SQE_ARRAY_PUSH(c->arena, c->out, p);
+        return true;
+    }
+    const sqe_hive_column *key = &t->part_keys[level];
+    if (constrained(c, level) && key->type.id == SQE_T_VARCHAR) {
+        sqe_strbuf seg;
+        sqe_strbuf_init(&seg);
+        bool ok = true;
+        for (int j = 0; ok && j < c->prune->n_eq[level]; j++) {
+            const sqe_value *e = &c->prune->eq[level][j];
+            if (e->is_null || e->type.id != SQE_T_VARCHAR) continue;
+            sqe_strbuf_clear(&seg);
+            sqe_strbuf_printf(&seg, "%s=", key->name);
+            hive_escape_path_value(&seg, e->v.s.ptr, e->v.s.len);
+            sqe_value v = *e;
+            v.type = key->type;
+            v.v.s.ptr = sqe_arena_strndup(c->arena, e->v.s.ptr, e->v.s.len);
+            ok = descend(c, level, folder, seg.data, vals, &v);
+        }
+        if (ok && c->prune->allow_null && c->prune->allow_null[level]) {
+            sqe_strbuf_clear(&seg);
+            sqe_strbuf_printf(&seg, "%s=%s", key->name, HIVE_DEFAULT_PARTITION);
+            sqe_value v = sqe_value_null(key->type);
+            ok = descend(c, level, folder, seg.data, vals, &v);
+        }
+        sqe_strbuf_free(&seg);
+        return ok;
+    }
+    child_list l = {c->arena, {0}};
+    if (!c->store->vt->list(c->store, folder, false, child_cb, &l, c->err)) return false;
+    size_t key_len = strlen(key->name);
+    for (size_t i = 0; i < l.items.len; i++) {
+        const child *ch = &l.items.items[i];
+        if (ch->name[0] == '_' || ch->name[0] == '.') continue;
+        if (!ch->is_dir) continue; /* files above the leaf level are not data */
+        const char *eq = strchr(ch->name, '=');
+        if (!eq || (size_t)(eq - ch->name) != key_len ||
+            !sqe_str_ieqn(ch->name, key->name, key_len))
+            return sqe_error_set(c->err, SQE_ERR_HIVE_EXTERNAL,
+                                 "unexpected folder '%s' under '%s': expected '%s=<value>'",
+                                 ch->name, folder, key->name);
+        sqe_value v;
+        if (!typed_value(c, level, folder, ch->name, eq + 1, strlen(eq + 1), &v)) return false;
+        if (!admitted(c, level, &v)) continue;
+        if (!descend(c, level, folder, ch->name, vals, &v)) return false;
+    }
+    return true;
+}
+
+static int partition_cmp(const void *pa, const void *pb, void *arg) {
+    const sqe_hive_partition *a = pa, *b = pb;
+    int n = *(const int *)arg;
+    for (int k = 0; k < n; k++) {
+        bool an = a->values[k].is_null, bn = b->values[k].is_null;
+        if (an != bn) return an ? 1 : -1; /* NULLs last */
+        if (an) continue;
+        int r = value_cmp(&a->values[k], &b->values[k]);
+        if (r) return r;
+    }
+    return strcmp(a->path, b->path);
+}
+
+bool sqe_hive_list_partitions(sqe_store *store, const sqe_hive_table *t,
+                              const sqe_hive_prune *prune, sqe_arena *arena,
+                              sqe_hive_partition **out, size_t *n_out, sqe_error *err) {
+    *out = NULL;
+    *n_out = 0;
+    const char *loc = t->location ? t->location : "";
+    size_t ll = strlen(loc);
+    char *folder = (ll && loc[ll - 1] == '/') ? sqe_arena_strdup(arena, loc)
+                                              : sqe_arena_sprintf(arena, "%s/", loc);
+    if (t->n_part_keys == 0) {
+        sqe_hive_partition *p = sqe_arena_alloc(arena, sizeof *p);
+        p->path = folder;
+        p->values = NULL;
+        *out = p;
+        *n_out = 1;
+        return true;
+    }
+    part_ctx c = {store, t, prune, arena, {0}, err};
+    sqe_value *vals = sqe_arena_alloc(arena, sizeof(sqe_value) * (size_t)t->n_part_keys);
+    if (!walk(&c, 0, folder, vals)) return false;
+    int n_keys = t->n_part_keys;
+    if (c.out.len > 1) qsort_r(c.out.items, c.out.len, sizeof *c.out.items, partition_cmp, &n_keys);
+    *out = c.out.items;
+    *n_out = c.out.len;
+    return true;
+}
+
+/* ------------------------------------------------------------ files */
+
+typedef struct file_ctx {
+    const char *prefix;
+    size_t prefix_len;
+    sqe_arena *arena;
+    SQE_ARRAY(sqe_hive_file) files; /* arena-backed */
+} file_ctx;
+
+static bool hidden_below(const char *rel) {
+    const char *p = rel;
+    for (;;) {
+        if (*p == '_' || *p == '.') return true;
+        const char *slash = strchr(p, '/');
+        if (!slash) return false;
+        p = slash + 1;
+    }
+}
+
+static bool file_cb(const sqe_io_entry *e, void *ctx) {
+    file_ctx *f = ctx;
+    if (e->is_dir || e->size == 0) return true;
+    const char *rel =
+        strncmp(e->path, f->prefix, f->prefix_len) == 0 ? e->path + f->prefix_len : e->name;
+    while (*rel == '/') rel++;
+    if (hidden_below(rel)) return true;
+    sqe_hive_file file = {sqe_arena_strdup(f->arena, e->path), e->size};
+    SQE_ARRAY_PUSH(f->arena, f->files, file);
+    return true;
+}
+
+static int file_cmp(const void *a, const void *b) {
+    return strcmp(((const sqe_hive_file *)a)->path, ((const sqe_hive_file *)b)->path);
+}
+
+bool sqe_hive_list_files(sqe_store *store, const char *folder, sqe_arena *arena,
+                         sqe_hive_file **out, size_t *n_out, sqe_error *err) {
+    *out = NULL;
+    *n_out = 0;
+    size_t fl = strlen(folder);
+    char *prefix = (fl && folder[fl - 1] == '/') ? sqe_arena_strdup(arena, folder)
+                                                 : sqe_arena_sprintf(arena, "%s/", folder);
+    file_ctx f = {prefix, strlen(prefix), arena, {0}};
+    if (!store->vt->list(store, prefix, true, file_cb, &f, err)) return false;
+    if (f.files.len > 1) qsort(f.files.items, f.files.len, sizeof *f.files.items, file_cmp);
+    *out = f.files.items;
+    *n_out = f.files.len;
+    return true;
+}

@@ -1,0 +1,374 @@
+/*
+ * local.c - the local-disk object store: file:///abs/path URLs and plain
+ * paths, behind the same vtable S3 will use.
+ *
+ * The backend imitates an object store rather than exposing POSIX:
+ *  - list of a missing prefix lists nothing; a non-recursive list reports
+ *    sub-folders as is_dir entries (S3's common prefixes), a recursive list
+ *    reports files only. Entries' paths keep the spelling of the prefix the
+ *    caller gave (file:// stays file://, relative stays relative).
+ *  - put is atomic: the bytes go to a temp file in the destination folder
+ *    (".sqe-tmp.<name>.<pid>.<n>"), are fsync'd, then renamed over the
+ *    target, and the folder is fsync'd. Listings never show these temp files,
+ *    so a concurrent reader sees the old object or the new one, as on S3.
+ *    Parent folders are created on demand (S3 has no folders to create).
+ *  - head and get_range of a missing file are NOT_FOUND naming the path;
+ *    a folder is not an object (NOT_FOUND for head).
+ *  - Every other OS failure is SQE_ERR_STORAGE with the path as the caller
+ *    wrote it and strerror.
+ *
+ * The store keeps no state: one instance may be used by many threads, and
+ * get_range opens the file per call (a reader asks for megabytes at a time,
+ * so the open is noise).
+ */
+#include "io/io.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#define TMP_PREFIX ".sqe-tmp."
+#define TMP_PREFIX_LEN (sizeof(TMP_PREFIX) - 1)
+
+typedef struct local_store {
+    sqe_store base;
+} local_store;
+
+static const char *errstr(int e, char *buf, size_t n) {
+    /* GNU strerror_r (the tree builds with _GNU_SOURCE) may return a static
+     * string instead of filling buf. */
+    return strerror_r(e, buf, n);
+}
+
+static bool os_error(sqe_error *err, const char *what, const char *path, int e) {
+    char buf[128];
+    return sqe_error_set(err, SQE_ERR_STORAGE, "cannot %s '%s': %s", what, path, errstr(e, buf, sizeof buf));
+}
+
+static int64_t mtime_us(const struct stat *st) {
+    return (int64_t)st->st_mtim.tv_sec * 1000000 + st->st_mtim.tv_nsec / 1000;
+}
+
+static const char *last_segment(const char *path) {
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* ------------------------------------------------------------------ list */
+
+typedef struct ancestor {
+    dev_t dev;
+    ino_t ino;
+    const struct ancestor *up;
+} ancestor;
+
+typedef struct list_state {
+    bool recursive;
+    sqe_io_list_cb cb;
+    void *ctx;
+    bool stopped;   /* the callback asked to stop */
+    sqe_strbuf shown; /* path of the current folder as the caller spells it, ending in '/' (or empty) */
+    sqe_error *err;
+} list_state;
+
+static bool is_ancestor(const ancestor *a, const struct stat *st) {
+    for (; a; a = a->up)
+        if (a->dev == st->st_dev && a->ino == st->st_ino) return true;
+    return false;
+}
+
+/* Lists the folder open as `fd` (taken over: closed here). st->shown holds
+ * its displayed path. */
+static bool list_fd(int fd, const ancestor *up, list_state *st) {
+    struct stat self;
+    if (fstat(fd, &self) != 0) {
+        int e = errno;
+        close(fd);
+        return os_error(st->err, "list", st->shown.data, e);
+    }
+    ancestor me = {self.st_dev, self.st_ino, up};
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        int e = errno;
+        close(fd);
+        return os_error(st->err, "list", st->shown.data, e);
+    }
+    bool ok = true;
+    size_t shown_len = st->shown.len;
+    for (;;) {
+        errno = 0;
+        struct dirent *de = readdir(d);
+        if (!de) {
+            if (errno) ok = os_error(st->err, "list", st->shown.data, errno);
+            break;
+        }
+        const char *name = de->d_name;
+        if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
+        if (strncmp(name, TMP_PREFIX, TMP_PREFIX_LEN) == 0) continue;
+
+        bool is_dir = false, is_reg = false, via_link = false;
+        struct stat est;
+        bool have_stat = false;
+#ifdef _DIRENT_HAVE_D_TYPE
+        if (de->d_type == DT_DIR) is_dir = true;
+        else if (de->d_type == DT_REG) is_reg = true;
+        else if (de->d_type != DT_LNK && de->d_type != DT_UNKNOWN) continue; /* fifo, socket, device */
+        via_link = de->d_type == DT_LNK;
+#endif
+        if (!is_dir || via_link) {
+            if (fstatat(dirfd(d), name, &est, 0) != 0) {
+                int e = errno;
+                if (e == ENOENT) continue; /* removed meanwhile, or a dangling link */
+                st->shown.len = shown_len;
+                sqe_strbuf_puts(&st->shown, name);
+                ok = os_error(st->err, "stat", st->shown.data, e);
+                break;
+            }
+            have_stat = true;
+            is_dir = S_ISDIR(est.st_mode);
+            is_reg = S_ISREG(est.st_mode);
+            if (!is_dir && !is_reg) continue;
+        }
+
+        st->shown.len = shown_len;
+        sqe_strbuf_puts(&st->shown, name);
+        if (is_dir && st->recursive) {
+            /* Hard links to folders do not exist, so only a symbolic link can
+             * lead back up the tree. */
+            if (have_stat && is_ancestor(&me, &est)) continue;
+            int sub = openat(dirfd(d), name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            if (sub < 0) {
+                if (errno == ENOENT) continue;
+                ok = os_error(st->err, "list", st->shown.data, errno);
+                break;
+            }
+            sqe_strbuf_putc(&st->shown, '/');
+            ok = list_fd(sub, &me, st);
+            if (!ok || st->stopped) break;
+            continue;
+        }
+        sqe_io_entry e = {
+            .path = st->shown.data,
+            .name = st->shown.data + shown_len,
+            .is_dir = is_dir,
+            .size = is_dir ? 0 : (uint64_t)est.st_size,
+            .mtime_us = have_stat ? mtime_us(&est) : 0,
+        };
+        if (!st->cb(&e, st->ctx)) {
+            st->stopped = true;
+            break;
+        }
+    }
+    st->shown.len = shown_len;
+    st->shown.data[shown_len] = '\0';
+    closedir(d);
+    return ok;
+}
+
+static bool local_list(sqe_store *s, const char *prefix, bool recursive, sqe_io_list_cb cb, void *ctx,
+                       sqe_error *err) {
+    list_state st = {.recursive = recursive, .cb = cb, .ctx = ctx, .err = err};
+    sqe_strbuf_init(&st.shown);
+    if (prefix[0]) {
+        char *dir = sqe_io_join(prefix, ""); /* "prefix/" with exactly one '/' */
+        sqe_strbuf_puts(&st.shown, dir);
+        sqe_free(dir);
+    }
+    char *local = sqe_io_local_path(st.shown.data);
+    bool ok = true;
+    int fd = open(local[0] ? local : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        /* A prefix that does not exist (or is a file) lists nothing, as on S3. */
+        if (errno != ENOENT && errno != ENOTDIR) ok = os_error(err, "list", prefix, errno);
+    } else {
+        ok = list_fd(fd, NULL, &st);
+    }
+    sqe_free(local);
+    sqe_strbuf_free(&st.shown);
+    return ok;
+}
+
+/* ------------------------------------------------------------- head/read */
+
+static bool local_head(sqe_store *s, const char *path, sqe_io_entry *out, sqe_error *err) {
+    char *local = sqe_io_local_path(path);
+    struct stat st;
+    int rc = stat(local, &st);
+    int e = errno;
+    sqe_free(local);
+    if (rc != 0) {
+        if (e == ENOENT || e == ENOTDIR) return sqe_error_set(err, SQE_ERR_NOT_FOUND, "file '%s' not found", path);
+        return os_error(err, "stat", path, e);
+    }
+    if (S_ISDIR(st.st_mode))
+        return sqe_error_set(err, SQE_ERR_NOT_FOUND, "file '%s' not found (it is a folder)", path);
+    out->path = path;
+    out->name = last_segment(path);
+    out->is_dir = false;
+    out->size = (uint64_t)st.st_size;
+    out->mtime_us = mtime_us(&st);
+    return true;
+}
+
+static bool local_get_range(sqe_store *s, const char *path, uint64_t offset, size_t len, void *buf,
+                            size_t *n_read, sqe_error *err) {
+    *n_read = 0;
+    char *local = sqe_io_local_path(path);
+    int fd = open(local, O_RDONLY | O_CLOEXEC);
+    int e = errno;
+    sqe_free(local);
+    if (fd < 0) {
+        if (e == ENOENT || e == ENOTDIR) return sqe_error_set(err, SQE_ERR_NOT_FOUND, "file '%s' not found", path);
+        return os_error(err, "open", path, e);
+    }
+    size_t got = 0;
+    while (got < len) {
+        ssize_t n = pread(fd, (char *)buf + got, len - got, (off_t)(offset + got));
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            e = errno;
+            close(fd);
+            return os_error(err, "read", path, e);
+        }
+        if (n == 0) break;
+        got += (size_t)n;
+    }
+    close(fd);
+    *n_read = got;
+    return true;
+}
+
+/* ------------------------------------------------------------ put/delete */
+
+/* mkdir -p: creates every missing folder of `dir` (a local path). */
+static bool make_dirs(char *dir, sqe_error *err) {
+    struct stat st;
+    if (dir[0] == '\0' || stat(dir, &st) == 0) return true;
+    for (char *p = dir + 1;; p++) {
+        if (*p != '/' && *p != '\0') continue;
+        char saved = *p;
+        *p = '\0';
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+            int e = errno;
+            bool r = os_error(err, "create folder", dir, e);
+            *p = saved;
+            return r;
+        }
+        *p = saved;
+        if (saved == '\0') break;
+    }
+    return true;
+}
+
+static bool write_all(int fd, const void *data, size_t len) {
+    const char *p = data;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return true;
+}
+
+static atomic_uint g_tmp_counter;
+
+static bool local_put(sqe_store *s, const char *path, const void *data, size_t len, sqe_error *err) {
+    bool ok = false;
+    int fd = -1;
+    char *local = sqe_io_local_path(path), *dir = NULL, *tmp = NULL;
+    size_t local_len = strlen(local);
+    if (local_len == 0 || local[local_len - 1] == '/') {
+        sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "cannot write '%s': the path names a folder", path);
+        goto out;
+    }
+    const char *base = last_segment(local);
+    dir = base == local ? sqe_strdup(".") : sqe_strndup(local, (size_t)(base - local - 1));
+    if (dir[0] == '\0') { /* a file in "/" */
+        sqe_free(dir);
+        dir = sqe_strdup("/");
+    }
+    if (!make_dirs(dir, err)) goto out;
+
+    /* The temp file lives next to the target so rename stays in one file
+     * system; its name is bounded so long names still fit NAME_MAX. */
+    for (int attempt = 0; fd < 0; attempt++) {
+        sqe_free(tmp);
+        tmp = sqe_asprintf("%s/" TMP_PREFIX "%.100s.%ld.%u", dir, base, (long)getpid(),
+                           atomic_fetch_add(&g_tmp_counter, 1));
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && (errno != EEXIST || attempt > 100)) {
+            os_error(err, "write", path, errno);
+            sqe_free(tmp);
+            tmp = NULL;
+            goto out;
+        }
+    }
+    if (!write_all(fd, data, len) || fsync(fd) != 0) {
+        os_error(err, "write", path, errno);
+        goto out;
+    }
+    int rc = close(fd);
+    fd = -1;
+    if (rc != 0) {
+        os_error(err, "write", path, errno);
+        goto out;
+    }
+    if (rename(tmp, local) != 0) {
+        os_error(err, "write", path, errno);
+        goto out;
+    }
+    sqe_free(tmp);
+    tmp = NULL;
+    /* Make the rename itself durable. The object is already visible, so a
+     * failure here is only logged. */
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0 || fsync(dfd) != 0)
+        sqe_log(SQE_LOG_WARN, "io", "cannot fsync folder of '%s': %s", path, strerror(errno));
+    if (dfd >= 0) close(dfd);
+    ok = true;
+out:
+    if (fd >= 0) close(fd);
+    if (tmp) unlink(tmp);
+    sqe_free(tmp);
+    sqe_free(dir);
+    sqe_free(local);
+    return ok;
+}
+
+static bool local_del(sqe_store *s, const char *path, sqe_error *err) {
+    char *local = sqe_io_local_path(path);
+    int rc = unlink(local);
+    int e = errno;
+    sqe_free(local);
+    if (rc == 0) return true;
+    if (e == ENOENT || e == ENOTDIR) return sqe_error_set(err, SQE_ERR_NOT_FOUND, "file '%s' not found", path);
+    return os_error(err, "delete", path, e);
+}
+
+static void local_free(sqe_store *s) { sqe_free(s); }
+
+static const sqe_store_vtable local_vtable = {
+    .name = "local",
+    .list = local_list,
+    .head = local_head,
+    .get_range = local_get_range,
+    .put = local_put,
+    .del = local_del,
+    .free = local_free,
+};
+
+sqe_store *sqe_io_local_new(void) {
+    local_store *ls = sqe_calloc(1, sizeof *ls);
+    ls->base.vt = &local_vtable;
+    return &ls->base;
+}

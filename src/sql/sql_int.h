@@ -1,0 +1,178 @@
+/*
+ * sql_int.h - private to src/sql/: tokens, the lexer, and the parser state
+ * shared by parse_stmt.c, parse_query.c, parse_expr.c and parse_ddl.c.
+ *
+ * The lexer turns the whole statement into an array of tokens up front (in
+ * the statement arena). A lexical error does not stop the parse at once: the
+ * lexer ends the array with an SQE_TK_ERROR token carrying the message, and
+ * the parser reports it when it reaches that token. Errors therefore come out
+ * in source order: `SELECT FROM 'abc` reports the missing expression, not the
+ * unterminated string.
+ *
+ * Two lexing dialects (sqe_lex_mode):
+ *  - SQE_LEX_TRINO (queries and everything else): a backslash is an ordinary
+ *    character in '...' strings, as in Trino.
+ *  - SQE_LEX_HIVE (CREATE ... TABLE and ALTER TABLE, detected from the
+ *    statement's leading words): inside '...' and "..." a backslash takes the
+ *    next character with it, so '\'' and "a\"b" do not end the string, as in
+ *    Hive. Both characters are still stored raw (no escape processing: the
+ *    hive layer interprets '\t', '\001', regex escapes itself). Identifiers
+ *    may also start with a digit (`1st_col`), as Hive allows.
+ */
+#ifndef SQE_SQL_INT_H
+#define SQE_SQL_INT_H
+
+#include "sql/sql.h"
+
+typedef enum sqe_tok_kind {
+    SQE_TK_EOF = 0,
+    SQE_TK_ERROR,   /* lexical error; text is the full error message */
+    SQE_TK_IDENT,   /* unquoted word (keywords are words too) */
+    SQE_TK_QIDENT,  /* "double quoted" ("" collapsed) */
+    SQE_TK_BQIDENT, /* `back quoted` (`` collapsed) */
+    SQE_TK_STRING,  /* '...' ('' collapsed, nothing else) */
+    SQE_TK_INTEGER, /* 123 */
+    SQE_TK_DECIMAL, /* 1.5 .5 5. */
+    SQE_TK_DOUBLE,  /* 1e3 1.5E-2 */
+    SQE_TK_PLUS,
+    SQE_TK_MINUS,
+    SQE_TK_STAR,
+    SQE_TK_SLASH,
+    SQE_TK_PERCENT,
+    SQE_TK_EQ,
+    SQE_TK_NE, /* <> or != */
+    SQE_TK_LT,
+    SQE_TK_LE,
+    SQE_TK_GT,
+    SQE_TK_GE,
+    SQE_TK_CONCAT, /* || */
+    SQE_TK_LPAREN,
+    SQE_TK_RPAREN,
+    SQE_TK_COMMA,
+    SQE_TK_DOT,
+    SQE_TK_SEMI,
+    SQE_TK_COLON,
+    SQE_TK_LBRACKET,
+    SQE_TK_RBRACKET,
+} sqe_tok_kind;
+
+typedef struct sqe_token {
+    sqe_tok_kind kind;
+    char *text;  /* NUL-terminated value: word, decoded quoted text, number, or error message */
+    size_t off;  /* byte offset of the token in the source */
+    size_t len;  /* byte length of the token in the source (quotes included) */
+    sqe_pos pos; /* where it starts */
+} sqe_token;
+
+typedef enum sqe_lex_mode { SQE_LEX_TRINO = 0, SQE_LEX_HIVE } sqe_lex_mode;
+
+/* Tokenizes src into an arena array that always ends with an EOF or ERROR
+ * token. *n_out counts all tokens including that last one. Never fails. */
+sqe_token *sqe_sql_lex(sqe_arena *arena, const char *src, sqe_lex_mode mode, int *n_out);
+
+/* Looks at the leading words of a statement (skipping blanks and comments)
+ * and returns SQE_LEX_HIVE for CREATE [OR REPLACE] [TEMPORARY] [EXTERNAL]
+ * TABLE and ALTER TABLE, SQE_LEX_TRINO otherwise. */
+sqe_lex_mode sqe_sql_lex_mode_for(const char *src);
+
+/* Skips blanks and comments from s; returns the first other byte (or the
+ * end of an unterminated comment). Counts newlines into *line if non-NULL. */
+const char *sqe_sql_skip_space(const char *s, int *line);
+
+/* ------------------------------------------------------------ parser */
+
+#define SQE_SQL_MAX_DEPTH 200
+/* Binary operators, joins and set operations per statement. Left-deep
+ * chains (a OR b OR c ...) are parsed by loops, but every later pass walks
+ * them recursively, so their length bounds the tree depth. */
+#define SQE_SQL_MAX_OPS 10000
+
+typedef struct sqe_parser {
+    sqe_arena *arena;
+    const char *src;
+    sqe_token *toks;
+    int n_toks;
+    int cur;       /* index of the next token */
+    int depth;     /* recursion depth of expressions/queries */
+    int n_ops;     /* binary operators + joins + set operations so far */
+    bool in_trial; /* inside the one look-ahead trial of parse_query.c */
+    sqe_error *err;
+} sqe_parser;
+
+/* Token access. peek(p, 0) is the next token; past the end it stays on the
+ * final EOF/ERROR token. */
+sqe_token *sqe_p_peek(sqe_parser *p, int ahead);
+sqe_token *sqe_p_next(sqe_parser *p);
+/* True if the token is the unquoted word kw (case-insensitive). */
+bool sqe_p_tok_is(const sqe_token *t, const char *kw);
+/* peek(p, ahead) is the word kw. */
+bool sqe_p_is(sqe_parser *p, int ahead, const char *kw);
+/* Consumes the word kw if next; returns whether it did. */
+bool sqe_p_accept(sqe_parser *p, const char *kw);
+/* Consumes token kind k if next. */
+bool sqe_p_accept_tok(sqe_parser *p, sqe_tok_kind k);
+/* Consumes the word kw or fails with "expected KW". */
+bool sqe_p_expect(sqe_parser *p, const char *kw);
+/* Consumes token kind k or fails with "expected <what>". */
+bool sqe_p_expect_tok(sqe_parser *p, sqe_tok_kind k, const char *what);
+
+/* "syntax error at line L:C: expected <what>, found '<tok>'" at the next
+ * token (or that token's lexical error). Always returns false. */
+bool sqe_p_error_expected(sqe_parser *p, const char *what);
+/* "syntax error at line L:C: <message>" at pos. Returns false. */
+bool sqe_p_error_at(sqe_parser *p, sqe_pos pos, const char *fmt, ...) SQE_PRINTF(3, 4);
+
+/* Words that can never be an unquoted identifier (SELECT, FROM, JOIN...). */
+bool sqe_sql_is_reserved(const char *word);
+/* True if t can be used as an identifier: a quoted identifier or an
+ * unquoted non-reserved word. */
+bool sqe_p_tok_is_ident(const sqe_token *t);
+
+/* Identifier helpers. parse_ident accepts quoted identifiers and unquoted
+ * non-reserved words; `what` names it in the error ("column name"). */
+bool sqe_p_parse_ident(sqe_parser *p, sqe_ident *out, const char *what);
+/* Also takes reserved words: DDL column names, where nothing else fits. */
+bool sqe_p_parse_any_ident(sqe_parser *p, sqe_ident *out, const char *what);
+/* [AS] alias: AS takes any identifier; without AS only a quoted identifier
+ * or a non-reserved word that does not start a clause (LIMIT, OFFSET...). */
+bool sqe_p_parse_opt_alias(sqe_parser *p, sqe_ident **out);
+/* a.b.c (any number of parts). When table_name is set, back-quoted parts
+ * holding dots are split (SPEC 3.1) and more than 3 parts is an error. */
+bool sqe_p_parse_qname(sqe_parser *p, sqe_qname *out, bool table_name, const char *what);
+/* Type name for CAST and column definitions. */
+bool sqe_p_parse_type(sqe_parser *p, sqe_ast_type *out);
+/* A string literal; in DDL (ddl=true) a "double quoted" token also counts
+ * as a string, as Hive reads it. Returns the arena string or NULL. */
+char *sqe_p_parse_string(sqe_parser *p, bool ddl, const char *what);
+/* ('k'='v', ...) */
+bool sqe_p_parse_kv_list(sqe_parser *p, int *n_out, sqe_ast_kv **out);
+
+/* Counts one binary operator/join/set operation; fails past
+ * SQE_SQL_MAX_OPS. */
+bool sqe_p_count_op(sqe_parser *p, sqe_pos pos);
+/* Enters/leaves one nesting level; fails past SQE_SQL_MAX_DEPTH. */
+bool sqe_p_enter(sqe_parser *p);
+static inline void sqe_p_leave(sqe_parser *p) {
+    p->depth--;
+}
+
+/* Grammar entry points. */
+sqe_ast_expr *sqe_p_parse_expr(sqe_parser *p);
+sqe_ast_query *sqe_p_parse_query(sqe_parser *p);
+/* True if the tokens at peek(ahead) start a query: SELECT, WITH, or '('
+ * followed (through any number of '(') by SELECT or WITH. */
+bool sqe_p_starts_query(sqe_parser *p, int ahead);
+/* parse_ddl.c: CREATE ... (TABLE, DATABASE/SCHEMA, or a recognised but
+ * unsupported kind, named in *unsupported_what), and the other catalog
+ * statements (DROP, SHOW, DESCRIBE, USE, ATTACH, DETACH, SHOWDDL). */
+bool sqe_p_parse_create(sqe_parser *p, sqe_ast_stmt *st, const char **unsupported_what);
+bool sqe_p_parse_catalog_stmt(sqe_parser *p, sqe_ast_stmt *st);
+/* Makes st an SQE_STMT_UNSUPPORTED named `what` and skips to the end of
+ * the statement. Returns true. */
+bool sqe_p_unsupported(sqe_parser *p, sqe_ast_stmt *st, const char *what);
+/* The token's word upper-cased (arena). */
+char *sqe_p_upper_word(sqe_parser *p, const sqe_token *t);
+/* NOT_SUPPORTED error (plain sentence, no position). Returns false. */
+bool sqe_p_not_supported(sqe_parser *p, const char *fmt, ...) SQE_PRINTF(2, 3);
+
+#endif

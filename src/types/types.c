@@ -1,0 +1,326 @@
+/*
+ * types.c - logical SQL types: predicates, widths, the two spellings of a
+ * type name (Trino for result headers and DESCRIBE, Hive for DDL), parsing a
+ * type name out of DDL or CAST text, and the implicit-coercion lattice the
+ * binder uses for comparisons, UNION, CASE and COALESCE.
+ *
+ * Where it sits: the binder (plan/) calls sqe_type_parse for CAST targets and
+ * sqe_type_common/sqe_type_implicit_ok while typing expressions; hive/ calls
+ * sqe_type_parse for column types in DDL and sqe_type_hive_name to write them
+ * back; the CLI and pgwire print sqe_type_sql_name.
+ *
+ * Invariants: a DECIMAL always has 1 <= precision <= 38 and scale <=
+ * precision; a VARCHAR has str_kind STRING with length 0, or VARCHAR/CHAR
+ * with length >= 1. Every other type has all parameters zero.
+ */
+#include "types/types.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+/* --------------------------------------------------------- predicates */
+
+bool sqe_type_equal(sqe_type a, sqe_type b) {
+    if (a.id != b.id) return false;
+    switch (a.id) {
+    case SQE_T_DECIMAL:
+        return a.precision == b.precision && a.scale == b.scale;
+    case SQE_T_VARCHAR:
+        return a.str_kind == b.str_kind && a.length == b.length;
+    default:
+        return true;
+    }
+}
+
+bool sqe_type_is_integer(sqe_type t) { return t.id >= SQE_T_TINYINT && t.id <= SQE_T_BIGINT; }
+
+bool sqe_type_is_numeric(sqe_type t) { return t.id >= SQE_T_TINYINT && t.id <= SQE_T_DECIMAL; }
+
+bool sqe_type_is_string(sqe_type t) { return t.id == SQE_T_VARCHAR; }
+
+size_t sqe_type_width(sqe_type t) {
+    switch (t.id) {
+    case SQE_T_BOOLEAN:
+    case SQE_T_TINYINT:
+        return 1;
+    case SQE_T_SMALLINT:
+        return 2;
+    case SQE_T_INTEGER:
+    case SQE_T_REAL:
+    case SQE_T_DATE:
+        return 4;
+    case SQE_T_BIGINT:
+    case SQE_T_DOUBLE:
+    case SQE_T_TIMESTAMP:
+        return 8;
+    case SQE_T_DECIMAL:
+        return sizeof(sqe_i128);
+    case SQE_T_VARCHAR:
+    case SQE_T_VARBINARY:
+        return sizeof(sqe_string);
+    default:
+        return 1; /* NULL: a placeholder byte per row, every row is NULL */
+    }
+}
+
+/* -------------------------------------------------------------- names */
+
+static const char *plain_sql_name(sqe_type_id id) {
+    switch (id) {
+    case SQE_T_BOOLEAN: return "boolean";
+    case SQE_T_TINYINT: return "tinyint";
+    case SQE_T_SMALLINT: return "smallint";
+    case SQE_T_INTEGER: return "integer";
+    case SQE_T_BIGINT: return "bigint";
+    case SQE_T_REAL: return "real";
+    case SQE_T_DOUBLE: return "double";
+    case SQE_T_VARCHAR: return "varchar";
+    case SQE_T_VARBINARY: return "varbinary";
+    case SQE_T_DATE: return "date";
+    case SQE_T_TIMESTAMP: return "timestamp";
+    default: return "unknown";
+    }
+}
+
+const char *sqe_type_sql_name(sqe_type t, char *buf, size_t buf_len) {
+    if (buf_len == 0) return buf;
+    if (t.id == SQE_T_DECIMAL)
+        snprintf(buf, buf_len, "decimal(%d,%d)", t.precision, t.scale);
+    else if (t.id == SQE_T_VARCHAR && t.str_kind == SQE_STRKIND_VARCHAR)
+        snprintf(buf, buf_len, "varchar(%u)", (unsigned)t.length);
+    else if (t.id == SQE_T_VARCHAR && t.str_kind == SQE_STRKIND_CHAR)
+        snprintf(buf, buf_len, "char(%u)", (unsigned)t.length);
+    else
+        snprintf(buf, buf_len, "%s", plain_sql_name((sqe_type_id)t.id));
+    return buf;
+}
+
+const char *sqe_type_hive_name(sqe_type t, char *buf, size_t buf_len) {
+    if (buf_len == 0) return buf;
+    const char *s;
+    switch (t.id) {
+    case SQE_T_INTEGER: s = "int"; break;
+    case SQE_T_REAL: s = "float"; break;
+    case SQE_T_VARBINARY: s = "binary"; break;
+    case SQE_T_NULL: s = "void"; break;
+    case SQE_T_VARCHAR:
+        if (t.str_kind == SQE_STRKIND_STRING) {
+            s = "string";
+            break;
+        }
+        return sqe_type_sql_name(t, buf, buf_len);
+    case SQE_T_DECIMAL:
+        return sqe_type_sql_name(t, buf, buf_len);
+    default: s = plain_sql_name((sqe_type_id)t.id); break;
+    }
+    snprintf(buf, buf_len, "%s", s);
+    return buf;
+}
+
+/* ------------------------------------------------------------ parsing */
+
+typedef enum { P_NONE, P_DECIMAL, P_VARCHAR, P_CHAR, P_TIMESTAMP } param_kind;
+
+static const struct {
+    const char *name;
+    sqe_type_id id;
+    param_kind params;
+} k_type_names[] = {
+    {"boolean", SQE_T_BOOLEAN, P_NONE},     {"tinyint", SQE_T_TINYINT, P_NONE},
+    {"smallint", SQE_T_SMALLINT, P_NONE},   {"int", SQE_T_INTEGER, P_NONE},
+    {"integer", SQE_T_INTEGER, P_NONE},     {"bigint", SQE_T_BIGINT, P_NONE},
+    {"float", SQE_T_REAL, P_NONE},          {"real", SQE_T_REAL, P_NONE},
+    {"double", SQE_T_DOUBLE, P_NONE},       {"decimal", SQE_T_DECIMAL, P_DECIMAL},
+    {"numeric", SQE_T_DECIMAL, P_DECIMAL},  {"string", SQE_T_VARCHAR, P_NONE},
+    {"varchar", SQE_T_VARCHAR, P_VARCHAR},  {"char", SQE_T_VARCHAR, P_CHAR},
+    {"date", SQE_T_DATE, P_NONE},           {"timestamp", SQE_T_TIMESTAMP, P_TIMESTAMP},
+    {"binary", SQE_T_VARBINARY, P_NONE},    {"varbinary", SQE_T_VARBINARY, P_NONE},
+};
+
+static const char *skip_ws(const char *s) {
+    while (*s && isspace((unsigned char)*s)) s++;
+    return s;
+}
+
+/* Reads a run of ASCII letters, digits and '_' (so "int8" is one unknown
+ * word), lower-cased into word; an over-long word is cut and matches nothing. */
+static const char *read_word(const char *s, char *word, size_t cap) {
+    size_t n = 0;
+    while (isalnum((unsigned char)*s) || *s == '_') {
+        if (n + 1 < cap) word[n++] = (char)tolower((unsigned char)*s);
+        s++;
+    }
+    word[n] = '\0';
+    return s;
+}
+
+/* Parses "(n[, m])" with optional whitespace. Returns the number of
+ * parameters (0 when there is no '('), or -1 when malformed. Values are
+ * clamped to 1e6 so an absurd number is reported as out of range. */
+static int read_params(const char **ps, long vals[2]) {
+    const char *s = skip_ws(*ps);
+    if (*s != '(') return 0;
+    s++;
+    int n = 0;
+    for (;;) {
+        s = skip_ws(s);
+        if (!isdigit((unsigned char)*s)) return -1;
+        long v = 0;
+        while (isdigit((unsigned char)*s)) {
+            if (v < 1000000) v = v * 10 + (*s - '0');
+            s++;
+        }
+        if (n == 2) return -1;
+        vals[n++] = v;
+        s = skip_ws(s);
+        if (*s == ',') {
+            s++;
+            continue;
+        }
+        if (*s != ')') return -1;
+        s++;
+        break;
+    }
+    *ps = s;
+    return n;
+}
+
+bool sqe_type_parse(const char *name, sqe_type *out, sqe_error *err) {
+    char word[24], word2[24];
+    const char *s = skip_ws(name);
+    s = read_word(s, word, sizeof word);
+    if (strcmp(word, "double") == 0) {
+        const char *t = read_word(skip_ws(s), word2, sizeof word2);
+        if (strcmp(word2, "precision") == 0) s = t;
+    }
+    size_t i;
+    for (i = 0; i < SQE_ARRAY_LEN(k_type_names); i++)
+        if (word[0] && strcmp(word, k_type_names[i].name) == 0) break;
+    if (i == SQE_ARRAY_LEN(k_type_names))
+        return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED, "unknown type '%s'", name);
+
+    long p[2] = {0, 0};
+    int n_params = read_params(&s, p);
+    if (n_params < 0 || *skip_ws(s) != '\0')
+        return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "malformed type '%s'", name);
+
+    sqe_type t = sqe_type_make(k_type_names[i].id);
+    const char *kw = k_type_names[i].name;
+    switch (k_type_names[i].params) {
+    case P_NONE:
+        if (n_params > 0)
+            return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "type %s takes no parameters in '%s'",
+                                 kw, name);
+        if (strcmp(kw, "string") == 0) t.str_kind = SQE_STRKIND_STRING;
+        break;
+    case P_DECIMAL: {
+        long prec = n_params >= 1 ? p[0] : 10, scale = n_params >= 2 ? p[1] : 0;
+        if (prec < 1 || prec > SQE_DECIMAL_MAX_PRECISION)
+            return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
+                                 "decimal precision %ld out of range 1..%d in '%s'", prec,
+                                 SQE_DECIMAL_MAX_PRECISION, name);
+        if (scale > prec)
+            return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
+                                 "decimal scale %ld exceeds precision %ld in '%s'", scale, prec, name);
+        t = sqe_type_decimal((int)prec, (int)scale);
+        break;
+    }
+    case P_VARCHAR:
+    case P_CHAR: {
+        bool is_char = k_type_names[i].params == P_CHAR;
+        long max = is_char ? 255 : 65535;
+        if (n_params > 1)
+            return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "%s takes one length in '%s'", kw,
+                                 name);
+        if (n_params == 0 && !is_char) break; /* unbounded VARCHAR == STRING */
+        long len = n_params == 1 ? p[0] : 1;  /* bare CHAR is CHAR(1), as in Trino */
+        if (len < 1 || len > max)
+            return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "%s length %ld out of range 1..%ld in '%s'",
+                                 kw, len, max, name);
+        t.str_kind = is_char ? SQE_STRKIND_CHAR : SQE_STRKIND_VARCHAR;
+        t.length = (uint32_t)len;
+        break;
+    }
+    case P_TIMESTAMP:
+        /* timestamp(p) is accepted for Trino users; values keep microseconds. */
+        if (n_params > 1 || (n_params == 1 && p[0] > 12))
+            return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
+                                 "timestamp precision out of range 0..12 in '%s'", name);
+        break;
+    }
+    *out = t;
+    return true;
+}
+
+/* ----------------------------------------------------- coercion lattice */
+
+/* Decimal precision that holds every value of an integer type. */
+static int integer_digits(sqe_type_id id) {
+    switch (id) {
+    case SQE_T_TINYINT: return 3;
+    case SQE_T_SMALLINT: return 5;
+    case SQE_T_INTEGER: return 10;
+    default: return 19;
+    }
+}
+
+static sqe_type as_decimal(sqe_type t) {
+    return t.id == SQE_T_DECIMAL ? t : sqe_type_decimal(integer_digits((sqe_type_id)t.id), 0);
+}
+
+bool sqe_type_common(sqe_type a, sqe_type b, sqe_type *out) {
+    if (a.id == SQE_T_NULL) {
+        *out = b;
+        return true;
+    }
+    if (b.id == SQE_T_NULL || sqe_type_equal(a, b)) {
+        *out = a;
+        return true;
+    }
+    if (a.id == SQE_T_VARCHAR && b.id == SQE_T_VARCHAR) {
+        *out = sqe_type_make(SQE_T_VARCHAR); /* unbounded */
+        return true;
+    }
+    if (sqe_type_is_numeric(a) && sqe_type_is_numeric(b)) {
+        if (a.id == SQE_T_DOUBLE || b.id == SQE_T_DOUBLE) {
+            *out = sqe_type_make(SQE_T_DOUBLE);
+        } else if (a.id == SQE_T_REAL || b.id == SQE_T_REAL) {
+            *out = sqe_type_make(SQE_T_REAL);
+        } else if (sqe_type_is_integer(a) && sqe_type_is_integer(b)) {
+            *out = sqe_type_make(a.id > b.id ? (sqe_type_id)a.id : (sqe_type_id)b.id);
+        } else {
+            sqe_type da = as_decimal(a), db = as_decimal(b);
+            int scale = SQE_MAX(da.scale, db.scale);
+            int whole = SQE_MAX(da.precision - da.scale, db.precision - db.scale);
+            int prec = SQE_MIN(whole + scale, SQE_DECIMAL_MAX_PRECISION);
+            *out = sqe_type_decimal(prec, scale);
+        }
+        return true;
+    }
+    if ((a.id == SQE_T_DATE && b.id == SQE_T_TIMESTAMP) || (a.id == SQE_T_TIMESTAMP && b.id == SQE_T_DATE)) {
+        *out = sqe_type_make(SQE_T_TIMESTAMP);
+        return true;
+    }
+    return false;
+}
+
+bool sqe_type_implicit_ok(sqe_type from, sqe_type to) {
+    if (from.id == SQE_T_NULL) return true;
+    if (from.id == SQE_T_VARCHAR && to.id == SQE_T_VARCHAR) return true;
+    sqe_type c;
+    return sqe_type_common(from, to, &c) && sqe_type_equal(c, to);
+}
+
+bool sqe_type_can_cast(sqe_type from, sqe_type to) {
+    if (from.id == SQE_T_NULL || from.id == to.id) return true;
+    if (to.id == SQE_T_NULL) return false;
+    if (from.id == SQE_T_VARCHAR || to.id == SQE_T_VARCHAR) return true;
+    if (to.id == SQE_T_VARBINARY || from.id == SQE_T_VARBINARY) return false;
+    bool from_num = from.id == SQE_T_BOOLEAN || sqe_type_is_numeric(from);
+    bool to_num = to.id == SQE_T_BOOLEAN || sqe_type_is_numeric(to);
+    if (from_num && to_num) return true;
+    bool from_dt = from.id == SQE_T_DATE || from.id == SQE_T_TIMESTAMP;
+    bool to_dt = to.id == SQE_T_DATE || to.id == SQE_T_TIMESTAMP;
+    return from_dt && to_dt;
+}

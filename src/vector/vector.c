@@ -1,0 +1,200 @@
+/*
+ * vector.c - one typed column of up to SQE_BATCH_ROWS values: the flat data
+ * array, the validity bitmap, and the string heap that owns long strings.
+ *
+ * Where it sits: readers in format/ fill vectors, func/ kernels read and
+ * write them, exec/ operators pass them along inside batches (batch.c).
+ *
+ * Invariants:
+ *  - `data` is allocated once, SQE_BATCH_ROWS * sqe_type_width(type) bytes,
+ *    zeroed at creation and never reallocated, so pointers into it stay valid
+ *    for the vector's life.
+ *  - When has_nulls is false every row is valid and the bitmap may hold
+ *    anything; the first set_null fills it with ones before clearing a bit.
+ *  - String views of more than 12 bytes point into `heap`, a chain of
+ *    malloc'd chunks. The first chunk (8 KiB) is kept across resets; small
+ *    strings bump-allocate in the "current" chunk, whose successor doubles in
+ *    size up to 1 MiB; a string bigger than half the next chunk gets a chunk
+ *    of its own. Chunks never move, so bytes stay put until reset/free.
+ */
+#include "vector/vector.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#define HEAP_FIRST_CHUNK (8u * 1024u)
+#define HEAP_MAX_CHUNK (1024u * 1024u)
+
+struct sqe_strheap_chunk {
+    sqe_strheap_chunk *next;
+    sqe_strheap_chunk *cur; /* first chunk only: where small strings go */
+    size_t cap, used;
+    char data[];
+};
+
+static sqe_strheap_chunk *chunk_new(size_t cap) {
+    sqe_strheap_chunk *c = sqe_malloc(sizeof *c + cap);
+    c->next = NULL;
+    c->cur = NULL;
+    c->cap = cap;
+    c->used = 0;
+    return c;
+}
+
+sqe_vector *sqe_vector_new(sqe_type type) {
+    sqe_vector *v = sqe_calloc(1, sizeof *v);
+    v->type = type;
+    v->data = sqe_calloc(SQE_BATCH_ROWS, sqe_type_width(type));
+    v->has_nulls = false;
+    v->heap = NULL;
+    return v;
+}
+
+static void heap_free_after(sqe_strheap_chunk *c) {
+    sqe_strheap_chunk *n = c->next;
+    while (n) {
+        sqe_strheap_chunk *next = n->next;
+        sqe_free(n);
+        n = next;
+    }
+    c->next = NULL;
+}
+
+void sqe_vector_free(sqe_vector *v) {
+    if (!v) return;
+    if (v->heap) {
+        heap_free_after(v->heap);
+        sqe_free(v->heap);
+    }
+    sqe_free(v->data);
+    sqe_free(v);
+}
+
+void sqe_vector_reset(sqe_vector *v) {
+    v->has_nulls = false;
+    if (v->heap) {
+        heap_free_after(v->heap);
+        v->heap->used = 0;
+        v->heap->cur = v->heap;
+    }
+}
+
+void sqe_vector_set_null(sqe_vector *v, uint32_t row) {
+    if (!v->has_nulls) {
+        memset(v->validity, 0xff, sizeof v->validity);
+        v->has_nulls = true;
+    }
+    v->validity[row >> 6] &= ~(1ULL << (row & 63));
+}
+
+char *sqe_vector_heap_alloc(sqe_vector *v, size_t len) {
+    if (!v->heap) {
+        v->heap = chunk_new(HEAP_FIRST_CHUNK);
+        v->heap->cur = v->heap;
+    }
+    sqe_strheap_chunk *c = v->heap->cur;
+    if (c->cap - c->used < len) {
+        size_t next_cap = SQE_MIN(c->cap * 2, (size_t)HEAP_MAX_CHUNK);
+        if (next_cap < HEAP_FIRST_CHUNK) next_cap = HEAP_FIRST_CHUNK;
+        if (len > next_cap / 2) {
+            /* A huge string: its own chunk, linked after the current one so
+             * the current chunk's free space stays in use. */
+            sqe_strheap_chunk *big = chunk_new(len);
+            big->used = len;
+            big->next = c->next;
+            c->next = big;
+            return big->data;
+        }
+        sqe_strheap_chunk *n = chunk_new(next_cap);
+        n->next = c->next;
+        c->next = n;
+        v->heap->cur = c = n;
+    }
+    char *p = c->data + c->used;
+    c->used += len;
+    return p;
+}
+
+void sqe_vector_set_string(sqe_vector *v, uint32_t row, const char *p, size_t len) {
+    sqe_string *s = &SQE_VEC_DATA(v, sqe_string)[row];
+    if (len > UINT32_MAX) len = UINT32_MAX; /* readers cap field sizes far below this */
+    sqe_string view;
+    memset(&view, 0, sizeof view);
+    view.len = (uint32_t)len;
+    if (len <= SQE_STRING_INLINE) {
+        if (len) memcpy((char *)&view + offsetof(sqe_string, prefix), p, len);
+    } else {
+        char *q = sqe_vector_heap_alloc(v, len);
+        memcpy(q, p, len);
+        memcpy(view.prefix, q, 4);
+        view.u.ptr = q;
+    }
+    *s = view;
+}
+
+void sqe_vector_set_value(sqe_vector *v, uint32_t row, const sqe_value *val) {
+    if (val->is_null || v->type.id == SQE_T_NULL) {
+        sqe_vector_set_null(v, row);
+        return;
+    }
+    sqe_vector_set_valid(v, row);
+    switch (v->type.id) {
+    case SQE_T_BOOLEAN: SQE_VEC_DATA(v, uint8_t)[row] = val->v.b ? 1 : 0; break;
+    case SQE_T_TINYINT: SQE_VEC_DATA(v, int8_t)[row] = (int8_t)val->v.i; break;
+    case SQE_T_SMALLINT: SQE_VEC_DATA(v, int16_t)[row] = (int16_t)val->v.i; break;
+    case SQE_T_INTEGER:
+    case SQE_T_DATE: SQE_VEC_DATA(v, int32_t)[row] = (int32_t)val->v.i; break;
+    case SQE_T_BIGINT:
+    case SQE_T_TIMESTAMP: SQE_VEC_DATA(v, int64_t)[row] = val->v.i; break;
+    case SQE_T_REAL: SQE_VEC_DATA(v, float)[row] = val->v.f; break;
+    case SQE_T_DOUBLE: SQE_VEC_DATA(v, double)[row] = val->v.d; break;
+    case SQE_T_DECIMAL: SQE_VEC_DATA(v, sqe_i128)[row] = val->v.dec; break;
+    case SQE_T_VARCHAR:
+    case SQE_T_VARBINARY: sqe_vector_set_string(v, row, val->v.s.ptr, val->v.s.len); break;
+    default: sqe_vector_set_null(v, row); break;
+    }
+}
+
+void sqe_vector_get_value(const sqe_vector *v, uint32_t row, sqe_value *out) {
+    *out = sqe_value_null(v->type);
+    if (sqe_vector_is_null(v, row) || v->type.id == SQE_T_NULL) return;
+    out->is_null = false;
+    switch (v->type.id) {
+    case SQE_T_BOOLEAN: out->v.b = SQE_VEC_DATA(v, uint8_t)[row] != 0; break;
+    case SQE_T_TINYINT: out->v.i = SQE_VEC_DATA(v, int8_t)[row]; break;
+    case SQE_T_SMALLINT: out->v.i = SQE_VEC_DATA(v, int16_t)[row]; break;
+    case SQE_T_INTEGER:
+    case SQE_T_DATE: out->v.i = SQE_VEC_DATA(v, int32_t)[row]; break;
+    case SQE_T_BIGINT:
+    case SQE_T_TIMESTAMP: out->v.i = SQE_VEC_DATA(v, int64_t)[row]; break;
+    case SQE_T_REAL: out->v.f = SQE_VEC_DATA(v, float)[row]; break;
+    case SQE_T_DOUBLE: out->v.d = SQE_VEC_DATA(v, double)[row]; break;
+    case SQE_T_DECIMAL: out->v.dec = SQE_VEC_DATA(v, sqe_i128)[row]; break;
+    case SQE_T_VARCHAR:
+    case SQE_T_VARBINARY: {
+        const sqe_string *s = &SQE_VEC_DATA(v, sqe_string)[row];
+        out->v.s.ptr = sqe_string_data(s);
+        out->v.s.len = s->len;
+        break;
+    }
+    default: out->is_null = true; break;
+    }
+}
+
+void sqe_vector_copy_row(sqe_vector *dst, uint32_t dst_row, const sqe_vector *src, uint32_t src_row) {
+    if (sqe_vector_is_null(src, src_row) || src->type.id == SQE_T_NULL || dst->type.id == SQE_T_NULL) {
+        sqe_vector_set_null(dst, dst_row);
+        return;
+    }
+    sqe_vector_set_valid(dst, dst_row);
+    if (dst->type.id == SQE_T_VARCHAR || dst->type.id == SQE_T_VARBINARY) {
+        const sqe_string *s = &SQE_VEC_DATA(src, sqe_string)[src_row];
+        if (s->len <= SQE_STRING_INLINE)
+            SQE_VEC_DATA(dst, sqe_string)[dst_row] = *s;
+        else
+            sqe_vector_set_string(dst, dst_row, s->u.ptr, s->len);
+        return;
+    }
+    size_t w = sqe_type_width(dst->type);
+    memcpy((char *)dst->data + (size_t)dst_row * w, (const char *)src->data + (size_t)src_row * w, w);
+}

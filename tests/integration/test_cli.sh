@@ -1,0 +1,327 @@
+#!/usr/bin/env bash
+# test_cli.sh - checks the sqe-cli program from the outside: flags, exit
+# status, error lines, and every output format against exact expected text.
+#
+#   tests/integration/test_cli.sh [path/to/sqe-cli]     (default build/sqe-cli)
+#
+# Each check prints "ok - NAME" or "not ok - NAME" with a diff; the script
+# exits 1 if any check failed. Run by `make cli-test` (part of `make test`).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+CLI=${1:-build/sqe-cli}
+if [[ ! -x $CLI ]]; then
+    echo "test_cli.sh: $CLI is not an executable (run make first)" >&2
+    exit 1
+fi
+CLI=$(cd "$(dirname "$CLI")" && pwd)/$(basename "$CLI")
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sqe-cli-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export SQE_HISTORY=  # never touch the user's history file
+unset SQE_LOG
+
+checks=0
+failures=0
+status=0
+
+# run ARGS...: runs the CLI with stdin from /dev/null unless STDIN_FILE is
+# set; stdout -> $tmp/out, stderr -> $tmp/err, exit status -> $status.
+run() {
+    "$CLI" "$@" <"${STDIN_FILE:-/dev/null}" >"$tmp/out" 2>"$tmp/err"
+    status=$?
+}
+
+pass() { checks=$((checks + 1)); echo "ok - $1"; }
+fail() {
+    checks=$((checks + 1))
+    failures=$((failures + 1))
+    echo "not ok - $1"
+    shift
+    for line in "$@"; do echo "    $line"; done
+    echo "    --- stdout:"; sed 's/^/    | /' "$tmp/out"
+    echo "    --- stderr:"; sed 's/^/    | /' "$tmp/err"
+}
+
+# expect_status NAME WANT
+expect_status() {
+    if [[ $status -eq $2 ]]; then pass "$1: exit $2"; else fail "$1: exit $2" "got exit $status"; fi
+}
+
+# expect_stdout NAME EXPECTED: stdout must equal EXPECTED plus a final newline.
+expect_stdout() {
+    printf '%s\n' "$2" >"$tmp/want"
+    if cmp -s "$tmp/want" "$tmp/out"; then
+        pass "$1: stdout"
+    else
+        mapfile -t d < <(diff -u "$tmp/want" "$tmp/out" | tail -n +3)
+        fail "$1: stdout" "${d[@]}"
+    fi
+}
+
+expect_stdout_empty() {
+    if [[ ! -s $tmp/out ]]; then pass "$1: stdout empty"; else fail "$1: stdout empty"; fi
+}
+
+# expect_stderr NAME EXPECTED: stderr must equal EXPECTED plus a final newline.
+expect_stderr() {
+    printf '%s\n' "$2" >"$tmp/want"
+    if cmp -s "$tmp/want" "$tmp/err"; then
+        pass "$1: stderr"
+    else
+        mapfile -t d < <(diff -u "$tmp/want" "$tmp/err" | tail -n +3)
+        fail "$1: stderr" "${d[@]}"
+    fi
+}
+
+# expect_in FILE NAME TEXT: FILE (out or err) must contain TEXT (fixed string).
+expect_in() {
+    if grep -qF -- "$3" "$tmp/$1"; then pass "$2: $1 has '$3'"; else fail "$2: $1 has '$3'"; fi
+}
+
+# expect_line1 FILE NAME REGEX: the first line of FILE must match REGEX.
+expect_line1() {
+    if head -n 1 "$tmp/$1" | grep -qE -- "$3"; then
+        pass "$2: first $1 line matches /$3/"
+    else
+        fail "$2: first $1 line matches /$3/"
+    fi
+}
+
+Q="SELECT 1 AS a, 'x' AS b"
+
+# ------------------------------------------------------------- flags
+run --help
+expect_status "--help" 0
+expect_in out "--help" "Usage: sqe-cli --embedded"
+expect_in out "--help" "--hive-root NAME=URL"
+expect_in out "--help" "AWS_SECRET_ACCESS_KEY"
+expect_in out "--help" "Examples:"
+
+run --version
+expect_status "--version" 0
+expect_stdout "--version" "sqe-cli 0.1.0"
+
+run --embedded --bogus
+expect_status "unknown flag" 2
+expect_line1 err "unknown flag" "^sqe-cli: unknown flag --bogus$"
+expect_in err "unknown flag" "Usage: sqe-cli"
+expect_stdout_empty "unknown flag"
+
+run --embedded -c
+expect_status "missing value" 2
+expect_line1 err "missing value" "^sqe-cli: missing value for -c$"
+
+run --embedded extra
+expect_status "stray argument" 2
+
+run -c "$Q"
+expect_status "no --embedded" 2
+expect_stderr "no --embedded" \
+    "sqe-cli: server mode (without --embedded) is not supported yet; run with --embedded"
+
+for flag in --s3-endpoint --s3-access-key --s3-secret-key --s3-region; do
+    run --embedded "$flag" value -c "$Q"
+    expect_status "$flag" 2
+    expect_stderr "$flag" \
+        "sqe-cli: S3 storage is not supported yet ($flag); use a local path or file:// URL for --hive-root"
+    expect_stdout_empty "$flag"
+done
+run --embedded --s3-virtual-hosted -c "$Q"
+expect_status "--s3-virtual-hosted" 2
+expect_stderr "--s3-virtual-hosted" \
+    "sqe-cli: S3 storage is not supported yet (--s3-virtual-hosted); use a local path or file:// URL for --hive-root"
+
+run --embedded --format xml -c "$Q"
+expect_status "--format xml" 2
+expect_in err "--format xml" "unknown format 'xml'"
+
+for bad in 12XB -5MB MB 1.2.3GB; do
+    run --embedded --memory-limit "$bad" -c "$Q"
+    expect_status "--memory-limit $bad" 2
+done
+for good in 512MB 4GB 1GiB 1048576 "1.5 GB"; do
+    run --embedded --memory-limit "$good" --format csv -c "$Q"
+    expect_status "--memory-limit $good" 0
+done
+
+run --embedded --threads abc -c "$Q"
+expect_status "--threads abc" 2
+run --embedded --threads 2 --format csv -c "$Q"
+expect_status "--threads 2" 0
+
+run --embedded --hive-root noequals -c "$Q"
+expect_status "--hive-root without =" 2
+
+run --embedded --hive-root "system=$tmp" -c "$Q"
+expect_status "--hive-root colliding with a built-in catalog" 1
+expect_line1 err "--hive-root colliding with a built-in catalog" "^sqe-cli: cannot attach --hive-root system="
+
+# ------------------------------------------------------------- formats
+run --embedded -c "$Q"
+expect_status "table" 0
+expect_stdout "table" " a | b
+---+---
+ 1 | x
+(1 row)"
+
+run --embedded --format csv -c "$Q"
+expect_stdout "csv" "a,b
+1,x"
+
+run --embedded --format tsv -c "$Q"
+expect_stdout "tsv" "a	b
+1	x"
+
+run --embedded --format json -c "$Q"
+expect_stdout "json" '[
+{"a":1,"b":"x"}
+]'
+
+run --embedded --format jsonl -c "$Q"
+expect_stdout "jsonl" '{"a":1,"b":"x"}'
+
+run --embedded --format markdown -c "$Q"
+expect_stdout "markdown" "| a | b |
+|---:|---|
+| 1 | x |"
+
+run --embedded --format=csv -c "$Q"
+expect_stdout "--format=csv" "a,b
+1,x"
+
+# NULL, empty string, quoting and escaping
+run --embedded --format csv -c "SELECT NULL AS n, '' AS e, 'a,b' AS c, 'say \"hi\"' AS q"
+expect_stdout "csv NULL/empty/quoting" 'n,e,c,q
+,"","a,b","say ""hi"""'
+
+run --embedded --format tsv -c "SELECT NULL AS n, 'a	b' AS t, 'back\\slash' AS s"
+expect_stdout "tsv NULL/escapes" 'n	t	s
+	a\tb	back\\slash'
+
+run --embedded --format json -c "SELECT NULL AS n, 'a	\"b\"' AS s, true AS t"
+expect_stdout "json NULL/escapes/boolean" '[
+{"n":null,"s":"a\t\"b\"","t":true}
+]'
+
+run --embedded --format markdown -c "SELECT 'a|b' AS p"
+expect_stdout "markdown pipe" '| p |
+|---|
+| a\|b |'
+
+run --embedded -c "SELECT NULL AS n, 'x' AS b"
+expect_stdout "table NULL" "  n   | b
+------+---
+ NULL | x
+(1 row)"
+
+run --embedded --format json -c "SELECT 1 AS a WHERE false"
+expect_stdout "json no rows" "[]"
+run --embedded --format jsonl -c "SELECT 1 AS a WHERE false"
+expect_stdout_empty "jsonl no rows"
+run --embedded -c "SELECT 1 AS a WHERE false"
+expect_stdout "table no rows" " a
+---
+(0 rows)"
+
+# ------------------------------------------------------------- execution
+run --embedded --format csv -c "$Q; SELECT 2 AS c" -c "SELECT 3 AS d"
+expect_status "several statements" 0
+expect_stdout "several statements" "a,b
+1,x
+c
+2
+d
+3"
+
+run --embedded -c "$Q" -c "SELECT 2 AS c"
+expect_stdout "table results separated by a blank line" " a | b
+---+---
+ 1 | x
+(1 row)
+
+ c
+---
+ 2
+(1 row)"
+
+run --embedded --format csv -c "$Q; SELEC 1; SELECT 2 AS c"
+expect_status "failing statement" 1
+expect_stdout "failing statement stops the script" "a,b
+1,x"
+expect_line1 err "failing statement" "^Error: ."
+
+SQE_LOG=debug run --embedded -c "SELEC 1"
+expect_status "SQE_LOG=debug" 1
+expect_line1 err "SQE_LOG=debug" "^Error: ."
+expect_in err "SQE_LOG=debug" "SQLSTATE: "
+
+run --embedded --timing --format csv -c "$Q"
+expect_status "--timing" 0
+expect_line1 err "--timing" "^Time: [0-9]+\.[0-9]{3} ms$"
+expect_stdout "--timing keeps stdout clean" "a,b
+1,x"
+
+printf '%s;\n-- a comment\nSELECT 2 AS c;\n' "$Q" >"$tmp/script.sql"
+run --embedded --format csv -f "$tmp/script.sql"
+expect_status "-f script" 0
+expect_stdout "-f script" "a,b
+1,x
+c
+2"
+
+run --embedded -f "$tmp/no-such-file.sql"
+expect_status "-f missing file" 1
+
+STDIN_FILE=$tmp/script.sql run --embedded --format csv
+expect_status "stdin script" 0
+expect_stdout "stdin script" "a,b
+1,x
+c
+2"
+
+STDIN_FILE=$tmp/script.sql run --embedded --format jsonl -f -
+expect_stdout "-f -" '{"a":1,"b":"x"}
+{"c":2}'
+
+printf 'SELECT 1 AS a;\nSELEC 1;\nSELECT 2 AS c;\n' >"$tmp/bad.sql"
+STDIN_FILE=$tmp/bad.sql run --embedded --format csv
+expect_status "stdin script with an error" 1
+expect_stdout "stdin script with an error" "a
+1"
+
+# DDL: status word in table mode only
+mkdir -p "$tmp/wh/db/t"
+printf '1,x\n2,y\n' >"$tmp/wh/db/t/data.csv"
+ddl="CREATE EXTERNAL TABLE w.db.t (id int, name string) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' STORED AS TEXTFILE LOCATION '$tmp/wh/db/t/'"
+run --embedded --hive-root "w=$tmp/wh" -c "$ddl"
+expect_status "CREATE EXTERNAL TABLE" 0
+expect_stdout "CREATE EXTERNAL TABLE prints its status" "CREATE EXTERNAL TABLE"
+run --embedded --hive-root "w=$tmp/wh" --format csv -c "DROP TABLE w.db.t" -c "$ddl" \
+    -c "SELECT name FROM w.db.t ORDER BY id"
+expect_status "DDL in csv" 0
+expect_stdout "DDL prints nothing in csv" "name
+x
+y"
+
+# ------------------------------------------------------------- shell
+if command -v script >/dev/null 2>&1; then
+    printf "SELECT 1 AS a,\n 'x' AS b;\n\\\\format csv\nSELEC 1;\nSELECT 2 AS c;\n\\\\q\n" \
+        | timeout 20 script -qec "$CLI --embedded" /dev/null 2>&1 | tr -d '\r' >"$tmp/out"
+    : >"$tmp/err"
+    expect_in out "shell" "sqe> "
+    expect_in out "shell" "  -> "
+    expect_in out "shell" " 1 | x"
+    expect_in out "shell" "Output format is csv."
+    expect_in out "shell" "Error: "
+    if grep -qx "c" "$tmp/out" && grep -qx "2" "$tmp/out"; then
+        pass "shell: runs statements after an error"
+    else
+        fail "shell: runs statements after an error"
+    fi
+else
+    echo "skip - shell tests (no 'script' program)"
+fi
+
+echo "$checks checks, $failures failures"
+[[ $failures -eq 0 ]]
