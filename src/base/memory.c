@@ -97,10 +97,12 @@ void sqe_arena_free(sqe_arena *a) {
 }
 
 void sqe_arena_reset(sqe_arena *a) {
+    /* Every block but the first goes, including dedicated big blocks, which
+     * may hang behind any block (also behind the first). */
     arena_block *b = a->head;
-    while (b && b != a->first) {
+    while (b) {
         arena_block *n = b->next;
-        free(b);
+        if (b != a->first) free(b);
         b = n;
     }
     a->head = a->first;
