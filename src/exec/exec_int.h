@@ -237,7 +237,10 @@ static inline int sqe_key_cmp(sqe_key_class kc, const sqe_key_slot *a, const sqe
     return 0;
 }
 
-/* Row order for ORDER BY keys given the per-key slots/nulls of two rows. */
+/* Row order for ORDER BY keys given the per-key slots/nulls of two rows.
+ * NaN sits next to the NULLs' end of the value range as in Trino: after
+ * every number (the largest value) with NULLS LAST, before every number
+ * (the smallest) with NULLS FIRST; DESC then reverses the values. */
 static inline int sqe_key_cmp_sort(const sqe_sort_key *key, sqe_key_class kc, const sqe_key_slot *a,
                                    bool a_null, const sqe_key_slot *b, bool b_null) {
     if (a_null || b_null) {
@@ -245,6 +248,12 @@ static inline int sqe_key_cmp_sort(const sqe_sort_key *key, sqe_key_class kc, co
         return (a_null ? 1 : -1) * (key->nulls_first ? -1 : 1);
     }
     int c = sqe_key_cmp(kc, a, b);
+    if (kc == SQE_KEY_F64 && key->nulls_first && c != 0) {
+        double x, y;
+        memcpy(&x, &a->i, 8);
+        memcpy(&y, &b->i, 8);
+        if (isnan(x) != isnan(y)) c = isnan(x) ? -1 : 1;
+    }
     return key->desc ? -c : c;
 }
 

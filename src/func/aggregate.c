@@ -15,7 +15,11 @@
  *   count            int64 n
  *   sum/avg integers sqe_i128 sum + int64 n (no overflow while folding;
  *                    sum checks the bigint range at finalize)
- *   sum/avg decimal  sqe_i128 sum (checked: OUT_OF_RANGE past 38 digits) + n
+ *   sum/avg decimal  a signed 192-bit sum (int64 hi, u128 lo) + n: it never
+ *                    overflows while folding (2^63 * 2^128 is far beyond any
+ *                    count of 38-digit values), so only the final sum must
+ *                    fit 38 digits (OUT_OF_RANGE) and avg is exact even when
+ *                    the sum does not fit (Trino keeps an overflow count)
  *   sum/avg floating double sum + n
  *   min/max fixed    the value (16-byte union) + has flag
  *   min/max varchar  a malloc'd copy (ptr, len, cap) + has flag; destroy
@@ -146,15 +150,76 @@ static bool dec_sum_overflow(sqe_error *err, const char *fn) {
     return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE, "decimal overflow in %s(): the result exceeds 38 digits", fn);
 }
 
+/* Decimal sum: value = hi * 2^128 + lo (two's complement over 192 bits). */
+typedef unsigned __int128 dsum_u128;
+typedef struct dsum_state {
+    dsum_u128 lo;
+    int64_t hi;
+    int64_t n;
+} dsum_state;
+
+static void dsum_init(const sqe_agg_binding *b, void *s) {
+    dsum_state *st = s;
+    st->lo = 0;
+    st->hi = 0;
+    st->n = 0;
+}
+
+static inline void dsum_add(dsum_state *st, dsum_u128 lo, int64_t hi) {
+    dsum_u128 r = st->lo + lo;
+    st->hi += hi + (r < st->lo);
+    st->lo = r;
+}
+
 static bool dsum_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg, const uint16_t *sel,
                         uint32_t n, sqe_error *err) {
-    bool ovf = false;
     AGG_FOR(arg, sel, n, sqe_i128, {
-        isum_state *st = states[i];
-        ovf |= __builtin_add_overflow(st->sum, v, &st->sum);
+        dsum_state *st = states[i];
+        dsum_add(st, (dsum_u128)v, v < 0 ? -1 : 0);
         st->n++;
     });
-    return ovf ? dec_sum_overflow(err, b->name) : true;
+    return true;
+}
+
+static bool dsum_combine(const sqe_agg_binding *b, void *dst, void *src, sqe_error *err) {
+    dsum_state *d = dst, *s = src;
+    dsum_add(d, s->lo, s->hi);
+    d->n += s->n;
+    return true;
+}
+
+/* The sum as an sqe_i128 when it fits 127 bits. */
+static bool dsum_value(const dsum_state *st, sqe_i128 *out) {
+    bool neg_lo = (st->lo >> 127) != 0;
+    if (!((st->hi == 0 && !neg_lo) || (st->hi == -1 && neg_lo))) return false;
+    *out = (sqe_i128)st->lo;
+    return true;
+}
+
+/* round_half_up(sum / n) for n > 0; false when it does not fit 127 bits. */
+static bool dsum_avg(const dsum_state *st, sqe_i128 *out) {
+    bool neg = st->hi < 0;
+    /* |sum| as 192 bits: limbs[0] most significant */
+    dsum_u128 lo = st->lo;
+    uint64_t hi = (uint64_t)st->hi;
+    if (neg) {
+        lo = ~lo + 1;
+        hi = ~hi + (lo == 0);
+    }
+    uint64_t limbs[3] = {hi, (uint64_t)(lo >> 64), (uint64_t)lo}, q[3];
+    uint64_t d = (uint64_t)st->n;
+    dsum_u128 r = 0;
+    for (int i = 0; i < 3; i++) {
+        dsum_u128 cur = (r << 64) | limbs[i];
+        q[i] = (uint64_t)(cur / d);
+        r = cur % d;
+    }
+    if (q[0] != 0) return false;
+    dsum_u128 qv = ((dsum_u128)q[1] << 64) | q[2];
+    if (r * 2 >= d) qv++;
+    if (qv >> 127) return false;
+    *out = neg ? -(sqe_i128)qv : (sqe_i128)qv;
+    return true;
 }
 
 static bool isum_combine(const sqe_agg_binding *b, void *dst, void *src, sqe_error *err) {
@@ -178,13 +243,14 @@ static bool sum_int_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out,
 }
 
 static bool sum_dec_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
-    isum_state *st = s;
+    dsum_state *st = s;
     if (st->n == 0) {
         set_null(out, row);
         return true;
     }
-    if (!sqe_decimal_fits(st->sum, SQE_DECIMAL_MAX_PRECISION)) return dec_sum_overflow(err, "sum");
-    SQE_VEC_DATA(out, sqe_i128)[row] = st->sum;
+    sqe_i128 sum;
+    if (!dsum_value(st, &sum) || !sqe_decimal_fits(sum, SQE_DECIMAL_MAX_PRECISION)) return dec_sum_overflow(err, "sum");
+    SQE_VEC_DATA(out, sqe_i128)[row] = sum;
     sqe_vector_set_valid(out, row);
     return true;
 }
@@ -201,12 +267,15 @@ static bool avg_int_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out,
 }
 
 static bool avg_dec_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
-    isum_state *st = s;
+    dsum_state *st = s;
     if (st->n == 0) {
         set_null(out, row);
         return true;
     }
-    SQE_VEC_DATA(out, sqe_i128)[row] = sqe_func_div_round(st->sum, st->n);
+    sqe_i128 avg;
+    /* |avg| <= max |value| < 10^38: this only fails on corrupt states */
+    if (!dsum_avg(st, &avg) || !sqe_decimal_fits(avg, SQE_DECIMAL_MAX_PRECISION)) return dec_sum_overflow(err, "avg");
+    SQE_VEC_DATA(out, sqe_i128)[row] = avg;
     sqe_vector_set_valid(out, row);
     return true;
 }
@@ -432,6 +501,19 @@ static void mm_init(const sqe_agg_binding *b, void *s) { memset(s, 0, sizeof(mm_
             MM_LOOP(T, FIELD, false);                                          \
     } while (0)
 
+/* REAL/DOUBLE: a NaN never replaces a number and a number always replaces a
+ * NaN, so min/max ignore NaN unless every value is NaN (Trino), whatever the
+ * input order. */
+#define MM_MODES_FLOAT(T, FIELD)                                                          \
+    do {                                                                                  \
+        if (mode == MM_MIN)                                                               \
+            MM_LOOP(T, FIELD, v < st->v.FIELD || (isnan(st->v.FIELD) && !isnan(v)));      \
+        else if (mode == MM_MAX)                                                          \
+            MM_LOOP(T, FIELD, v > st->v.FIELD || (isnan(st->v.FIELD) && !isnan(v)));      \
+        else                                                                              \
+            MM_LOOP(T, FIELD, false);                                                     \
+    } while (0)
+
 static bool mm_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg, const uint16_t *sel,
                       uint32_t n, sqe_error *err) {
     minmax_mode mode = (minmax_mode)(intptr_t)b->data;
@@ -443,8 +525,8 @@ static bool mm_update(const sqe_agg_binding *b, void *const *states, const sqe_v
     case SQE_T_DATE: MM_MODES(int32_t, i32); break;
     case SQE_T_BIGINT:
     case SQE_T_TIMESTAMP: MM_MODES(int64_t, i64); break;
-    case SQE_T_REAL: MM_MODES(float, f32); break;
-    case SQE_T_DOUBLE: MM_MODES(double, f64); break;
+    case SQE_T_REAL: MM_MODES_FLOAT(float, f32); break;
+    case SQE_T_DOUBLE: MM_MODES_FLOAT(double, f64); break;
     case SQE_T_DECIMAL: MM_MODES(sqe_i128, i128); break;
     default: return sqe_error_set(err, SQE_ERR_INTERNAL, "%s: unsupported state type", b->name);
     }
@@ -462,8 +544,14 @@ static bool mm_better(sqe_type_id id, minmax_mode mode, const mm_state *s, const
     case SQE_T_DATE: c = (s->v.i32 > d->v.i32) - (s->v.i32 < d->v.i32); break;
     case SQE_T_BIGINT:
     case SQE_T_TIMESTAMP: c = (s->v.i64 > d->v.i64) - (s->v.i64 < d->v.i64); break;
-    case SQE_T_REAL: c = (s->v.f32 > d->v.f32) - (s->v.f32 < d->v.f32); break;
-    case SQE_T_DOUBLE: c = (s->v.f64 > d->v.f64) - (s->v.f64 < d->v.f64); break;
+    case SQE_T_REAL:
+        if (isnan(s->v.f32) || isnan(d->v.f32)) return mode != MM_FIRST && isnan(d->v.f32) && !isnan(s->v.f32);
+        c = (s->v.f32 > d->v.f32) - (s->v.f32 < d->v.f32);
+        break;
+    case SQE_T_DOUBLE:
+        if (isnan(s->v.f64) || isnan(d->v.f64)) return mode != MM_FIRST && isnan(d->v.f64) && !isnan(s->v.f64);
+        c = (s->v.f64 > d->v.f64) - (s->v.f64 < d->v.f64);
+        break;
     default: c = (s->v.i128 > d->v.i128) - (s->v.i128 < d->v.i128); break;
     }
     return mode == MM_MIN ? c < 0 : mode == MM_MAX ? c > 0 : false;
@@ -1023,10 +1111,10 @@ static bool bind_plain(const char *name, sqe_type t, sqe_agg_binding *out, sqe_e
         }
         if (t.id == SQE_T_DECIMAL) {
             out->ret = is_sum ? sqe_type_decimal(SQE_DECIMAL_MAX_PRECISION, t.scale) : t;
-            out->state_size = sizeof(isum_state);
-            out->init = isum_init;
+            out->state_size = sizeof(dsum_state);
+            out->init = dsum_init;
             out->update = dsum_update;
-            out->combine = isum_combine;
+            out->combine = dsum_combine;
             out->finalize = is_sum ? sum_dec_finalize : avg_dec_finalize;
             return true;
         }

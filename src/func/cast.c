@@ -463,7 +463,32 @@ bool sqe_func_cast_vector(const sqe_vector *in, sqe_vector *out, bool try_, cons
 
 static SQE_KERNEL(date_kernel) { return sqe_func_cast_vector(args[0], out, false, sel, n, err); }
 
+/* ---------------------------------------------------------- typeof(x) */
+
+/* Trino's typeof: the SQL name of the argument's type, never NULL. The name
+ * is fixed at bind time (b->data); an untyped NULL is "unknown". */
+static SQE_KERNEL(typeof_kernel) {
+    SQE_UNUSED(args);
+    SQE_UNUSED(err);
+    const char *name = b->data;
+    size_t len = strlen(name);
+    sqe_func_set_all_valid(out, sel, n);
+    SQE_FOR_ROWS(sel, n, row, { sqe_vector_set_string(out, row, name, len); });
+    return true;
+}
+
+static bool typeof_bind(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
+                        const sqe_value *const *const_args, sqe_error *err) {
+    SQE_UNUSED(sig);
+    SQE_UNUSED(const_args);
+    SQE_UNUSED(err);
+    char buf[64];
+    b->data = sqe_arena_strdup(arena, sqe_func_type_name(b->arg_types[0], buf, sizeof buf)); /* NULL: "unknown" */
+    return true;
+}
+
 static const sqe_func_sig k_sigs[] = {
+    {"typeof", 1, false, {SQE_FP_ASIS}, SQE_T_VARCHAR, typeof_kernel, typeof_bind},
     {"date", 1, false, {SQE_T_DATE}, SQE_T_DATE, date_kernel, NULL},
     {"date", 1, false, {SQE_T_TIMESTAMP}, SQE_T_DATE, date_kernel, NULL},
     {"date", 1, false, {SQE_T_VARCHAR}, SQE_T_DATE, date_kernel, NULL},

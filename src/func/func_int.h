@@ -19,6 +19,7 @@
 enum {
     SQE_FP_ANY = 100, /* any type; all FP_ANY arguments coerce to their common type */
     SQE_FP_TOSTR,     /* any type; non-varchar arguments are cast to varchar */
+    SQE_FP_ASIS,      /* any type, passed as it is (untyped NULL included) */
 };
 
 /* Return kinds beyond sqe_type_id values (sqe_func_sig.ret). */

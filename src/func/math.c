@@ -7,6 +7,7 @@
  * Result types follow Trino: abs/sign/round/ceil/floor on an integer type
  * return that type; on DOUBLE/REAL the same floating type; round(x) and
  * ceil/floor on decimal(p,s) return decimal(min(38, p - s + min(s, 1)), 0),
+ * truncate(decimal(p,s)) decimal(max(1, p - s), 0),
  * round(x, d) on decimal(p,s) returns decimal(min(38, p + 1), s); sign on a
  * decimal returns decimal(1,0). The transcendental functions take and return
  * DOUBLE (the registry widens everything numeric to it) and follow IEEE
@@ -66,7 +67,9 @@ FLOAT_UNARY(floor_f64, double, floor(v))
 FLOAT_UNARY(floor_f32, float, floorf(v))
 FLOAT_UNARY(trunc_f64, double, trunc(v))
 FLOAT_UNARY(sqrt_f64, double, sqrt(v))
-FLOAT_UNARY(cbrt_f64, double, cbrt(v))
+/* glibc's cbrt is off by an ulp on exact cubes (cbrt(27) = 3.0000000000000004);
+ * the long double one rounds to the correctly rounded double, as Java's. */
+FLOAT_UNARY(cbrt_f64, double, (double)cbrtl((long double)v))
 FLOAT_UNARY(exp_f64, double, exp(v))
 FLOAT_UNARY(ln_f64, double, log(v))
 FLOAT_UNARY(log2_f64, double, log2(v))
@@ -141,7 +144,7 @@ static SQE_KERNEL(identity_kernel) {
 /* ------------------------------------------- decimal round / ceil / floor */
 
 /* Rounds v (scale s) to `keep` fractional digits (keep < s), mode 0 half
- * away from zero, 1 ceiling, 2 floor; result still at scale s-(s-keep)
+ * away from zero, 1 ceiling, 2 floor, 3 toward zero; result still at scale s-(s-keep)
  * i.e. divided by 10^(s-keep). */
 static sqe_i128 dec_drop_digits(sqe_i128 v, int drop, int mode) {
     if (drop <= 0) return v;
@@ -155,7 +158,8 @@ static sqe_i128 dec_drop_digits(sqe_i128 v, int drop, int mode) {
     switch (mode) {
     case 0: return sqe_func_div_round(v, p);
     case 1: return r > 0 ? q + 1 : q;
-    default: return r < 0 ? q - 1 : q;
+    case 2: return r < 0 ? q - 1 : q;
+    default: return q;
     }
 }
 
@@ -175,6 +179,19 @@ static bool dec_to_int_kernel(const sqe_func_binding *b, sqe_vector *const *args
 static SQE_KERNEL(round_dec) { return dec_to_int_kernel(b, args, sel, n, out, 0); }
 static SQE_KERNEL(ceil_dec) { return dec_to_int_kernel(b, args, sel, n, out, 1); }
 static SQE_KERNEL(floor_dec) { return dec_to_int_kernel(b, args, sel, n, out, 2); }
+static SQE_KERNEL(trunc_dec) { return dec_to_int_kernel(b, args, sel, n, out, 3); }
+
+/* truncate(decimal(p,s)) -> decimal(max(1, p - s), 0) (Trino) */
+static bool bind_dec_trunc(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
+                           const sqe_value *const *const_args, sqe_error *err) {
+    SQE_UNUSED(sig);
+    SQE_UNUSED(arena);
+    SQE_UNUSED(const_args);
+    SQE_UNUSED(err);
+    sqe_type t = b->arg_types[0];
+    b->ret = sqe_type_decimal(SQE_MAX(1, t.precision - t.scale), 0);
+    return true;
+}
 
 static bool bind_dec_integral(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
                               const sqe_value *const *const_args, sqe_error *err) {
@@ -347,8 +364,15 @@ EXTREME_PAIR(i8, int8_t)
 EXTREME_PAIR(i16, int16_t)
 EXTREME_PAIR(i32, int32_t)
 EXTREME_PAIR(i64, int64_t)
-EXTREME_PAIR(f32, float)
-EXTREME_PAIR(f64, double)
+/* Floating point: NaN never wins over a number (Trino ranks it smallest for
+ * greatest and largest for least), so the result is NaN only when every
+ * argument is. */
+#define EXTREME_PAIR_FLOAT(SUFFIX, T)                                          \
+    EXTREME(greatest_##SUFFIX, T, *c > *best || (isnan(*best) && !isnan(*c))) \
+    EXTREME(least_##SUFFIX, T, *c < *best || (isnan(*best) && !isnan(*c)))
+
+EXTREME_PAIR_FLOAT(f32, float)
+EXTREME_PAIR_FLOAT(f64, double)
 EXTREME_PAIR(i128, sqe_i128)
 
 /* Strings: the result view is copied into out's heap. */
@@ -451,6 +475,7 @@ static const sqe_func_sig k_sigs[] = {
     {"floor", 1, false, {DEC}, SQE_FR_BIND, floor_dec, bind_dec_integral},
     U1("floor", F, floor_f32),
     U1("floor", D, floor_f64),
+    {"truncate", 1, false, {DEC}, SQE_FR_BIND, trunc_dec, bind_dec_trunc},
     DBL1("truncate", trunc_f64),
 
     DBL1("sqrt", sqrt_f64),

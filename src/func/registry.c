@@ -152,7 +152,7 @@ static int numeric_rank(sqe_type_id id) {
 /* Cost of passing an argument of type `from` to parameter kind `p`; -1 when
  * it cannot be passed. */
 static int coerce_cost(sqe_type from, uint8_t p) {
-    if (p == SQE_FP_ANY) return 0;
+    if (p == SQE_FP_ANY || p == SQE_FP_ASIS) return 0;
     if (p == SQE_FP_TOSTR) return from.id == SQE_T_VARCHAR || from.id == SQE_T_NULL ? 0 : 20;
     if (from.id == p) return 0;
     if (from.id == SQE_T_NULL) return 1;
@@ -231,6 +231,7 @@ static const char *param_name(uint8_t p, char *buf, size_t n) {
     switch (p) {
     case SQE_FP_ANY: return "T";
     case SQE_FP_TOSTR: return "varchar";
+    case SQE_FP_ASIS: return "T";
     case SQE_T_DECIMAL: return "decimal(p,s)";
     default: return sqe_func_type_name(sqe_type_make((sqe_type_id)p), buf, n);
     }
@@ -321,6 +322,8 @@ bool sqe_func_bind_scalar(sqe_arena *arena, const char *name, int n_args, const 
             out->arg_types[i] = common;
         else if (p == SQE_FP_TOSTR)
             out->arg_types[i] = from.id == SQE_T_VARCHAR ? from : sqe_type_make(SQE_T_VARCHAR);
+        else if (p == SQE_FP_ASIS)
+            out->arg_types[i] = from;
         else
             out->arg_types[i] = exact_param_type(from, p);
     }

@@ -512,10 +512,18 @@ static bool exec_create_database(sqe_hive_catalog *cat, const sqe_ast_stmt *st, 
             const char *why = NULL;
             char *k = hive_unescape(kv->key ? kv->key : "", NULL, &why);
             char *v = k ? hive_unescape(kv->value ? kv->value : "", NULL, &why) : NULL;
-            if (v) json_object_set_new(params, k, json_string(v));
-            if (!v)
+            if (v && json_object_get(params, k)) {
+                /* as TBLPROPERTIES: a repeated key is an error, not "last wins" */
+                sqe_error_set(err, SQE_ERR_HIVE_EXTERNAL, "DBPROPERTIES key '%s' is given twice",
+                              k);
+                sqe_free(v);
+                v = NULL;
+            } else if (v) {
+                json_object_set_new(params, k, json_string(v));
+            } else {
                 sqe_error_set(err, SQE_ERR_HIVE_EXTERNAL, "DBPROPERTIES '%s' %s",
                               kv->key ? kv->key : "", why);
+            }
             sqe_free(k);
             sqe_free(v);
             if (!v) {
@@ -553,6 +561,14 @@ static bool exec_drop_database(sqe_hive_catalog *cat, const sqe_ast_stmt *st, sq
             "deletes only their manifests)");
     hive_name nm;
     if (!resolve_qname(cat, &st->u.drop_database.name, false, false, &nm, err)) return false;
+    if (strcmp(nm.db, SQE_DEFAULT_DATABASE) == 0) {
+        /* "default" always exists (SHOW TABLES, USE): dropping it cannot
+         * make it go away, so refuse, as Hive and Athena do. */
+        sqe_error_set(err, SQE_ERR_USAGE, "cannot drop database '%s.%s': the default database always exists",
+                      nm.root->name, nm.db);
+        hive_name_free(&nm);
+        return false;
+    }
     db_listing l;
     bool ok = false;
     if (!list_db(nm.root, nm.db, &l, err)) goto out_name;

@@ -79,7 +79,8 @@ static void type_text(const sqe_ast_type *t, sqe_strbuf *sb) {
 
 static bool is_nested_name(const char *name) {
     return name && (sqe_str_ieq(name, "array") || sqe_str_ieq(name, "map") ||
-                    sqe_str_ieq(name, "struct") || sqe_str_ieq(name, "uniontype"));
+                    sqe_str_ieq(name, "struct") || sqe_str_ieq(name, "uniontype") ||
+                    sqe_str_ieq(name, "row"));
 }
 
 static bool build_columns(const sqe_ast_column_def *defs, int n, bool part_keys,
@@ -378,7 +379,7 @@ bool hive_ddl_build(const sqe_ast_create_table *ct, const sqe_hive_limits *lim, 
                      "LOCATION is required: sqe never chooses a data path for an external table");
 
     if (!(m->location = decode(ct->location, "LOCATION", err))) return false;
-    if (!sqe_io_check_url(m->location, err)) return false;
+    if (!sqe_io_check_url(m->location, err)) return sqe_error_prefix(err, "LOCATION: ");
     if (ct->comment && !(m->description = decode(ct->comment, "COMMENT", err))) return false;
     if (!build_columns(ct->columns, ct->n_columns, false, &m->cols, &m->n_cols, err)) return false;
     if (!build_columns(ct->partition_cols, ct->n_partition_cols, true, &m->part_keys,
@@ -395,6 +396,20 @@ bool hive_ddl_build(const sqe_ast_create_table *ct, const sqe_hive_limits *lim, 
         bool ok = val && add_prop(&m->params, "TBLPROPERTIES", key, val, err);
         sqe_free(key);
         if (!ok) return false;
+    }
+    /* EXTERNAL is always stored last and spelled TRUE: SHOW CREATE TABLE
+     * leaves it out and CREATE adds it back, so 'EXTERNAL'='true' written
+     * by hand must give the same manifest as the round trip does. Any other
+     * value stays for hive_manifest_validate to reject. */
+    for (size_t i = 0; i < m->params.len; i++) {
+        hive_kv *kv = &m->params.items[i];
+        if (strcmp(kv->key, "EXTERNAL") == 0 && sqe_str_ieq(kv->value, "TRUE")) {
+            sqe_free(kv->key);
+            sqe_free(kv->value);
+            memmove(kv, kv + 1, (m->params.len - i - 1) * sizeof *kv);
+            m->params.len--;
+            break;
+        }
     }
     if (!hive_kv_get(&m->params, "EXTERNAL")) hive_kv_list_add(&m->params, "EXTERNAL", "TRUE");
     return hive_manifest_validate(m, lim, NULL, err);

@@ -37,11 +37,28 @@ static void put_utf8(sqe_strbuf *sb, unsigned cp) {
     } else if (cp < 0x800) {
         sqe_strbuf_putc(sb, (char)(0xC0 | (cp >> 6)));
         sqe_strbuf_putc(sb, (char)(0x80 | (cp & 0x3F)));
-    } else {
+    } else if (cp < 0x10000) {
         sqe_strbuf_putc(sb, (char)(0xE0 | (cp >> 12)));
         sqe_strbuf_putc(sb, (char)(0x80 | ((cp >> 6) & 0x3F)));
         sqe_strbuf_putc(sb, (char)(0x80 | (cp & 0x3F)));
+    } else {
+        sqe_strbuf_putc(sb, (char)(0xF0 | (cp >> 18)));
+        sqe_strbuf_putc(sb, (char)(0x80 | ((cp >> 12) & 0x3F)));
+        sqe_strbuf_putc(sb, (char)(0x80 | ((cp >> 6) & 0x3F)));
+        sqe_strbuf_putc(sb, (char)(0x80 | (cp & 0x3F)));
     }
+}
+
+/* The code unit of a \uXXXX escape at raw[i] ('\' there), or -1. */
+static long u_escape_at(const char *raw, size_t n, size_t i) {
+    if (i + 5 >= n || raw[i] != '\\' || raw[i + 1] != 'u') return -1;
+    long v = 0;
+    for (size_t k = 2; k < 6; k++) {
+        int h = hex_val(raw[i + k]);
+        if (h < 0) return -1;
+        v = v << 4 | h;
+    }
+    return v;
 }
 
 /* Decodes escapes into sb without any validity check (bytes may be NUL or
@@ -55,12 +72,19 @@ static void unescape_bytes(const char *raw, sqe_strbuf *sb) {
             continue;
         }
         char d = raw[i + 1];
-        if (d == 'u' && i + 5 < n && hex_val(raw[i + 2]) >= 0 && hex_val(raw[i + 3]) >= 0 &&
-            hex_val(raw[i + 4]) >= 0 && hex_val(raw[i + 5]) >= 0) {
-            unsigned cp = (unsigned)(hex_val(raw[i + 2]) << 12 | hex_val(raw[i + 3]) << 8 |
-                                     hex_val(raw[i + 4]) << 4 | hex_val(raw[i + 5]));
-            put_utf8(sb, cp);
-            i += 5;
+        long u = u_escape_at(raw, n, i);
+        if (u >= 0) {
+            /* \uD83D\uDE00: a UTF-16 surrogate pair is one character, as
+             * in Hive's Java strings. A lone surrogate is left as its
+             * (invalid) 3-byte form for the UTF-8 check to reject. */
+            long lo = (u >= 0xD800 && u <= 0xDBFF) ? u_escape_at(raw, n, i + 6) : -1;
+            if (lo >= 0xDC00 && lo <= 0xDFFF) {
+                put_utf8(sb, (unsigned)(0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00)));
+                i += 11;
+            } else {
+                put_utf8(sb, (unsigned)u);
+                i += 5;
+            }
             continue;
         }
         if (d >= '0' && d <= '7') {
@@ -152,7 +176,7 @@ char *hive_unescape(const char *raw, size_t *out_len, const char **why) {
     if (!hive_utf8_valid(sb.data ? sb.data : "", sb.len)) {
         sqe_strbuf_free(&sb);
         *why = "is not valid UTF-8 after escape processing (octal escapes above \\177 make single "
-               "bytes)";
+               "bytes; \\uD800-\\uDFFF must come in surrogate pairs)";
         return NULL;
     }
     if (out_len) *out_len = sb.len;
@@ -291,7 +315,9 @@ char *hive_fold_name(const char *name) {
 /* ------------------------------------------------------------ paths */
 
 static bool path_char_escaped(unsigned char c) {
-    if (c >= 1 && c < ' ') return true;
+    /* Hive's list starts at \001; NUL is escaped too, since a decoded
+     * `%00` can only be written back as `%00` (no path holds a NUL). */
+    if (c < ' ') return true;
     switch (c) {
     case '"':
     case '#':

@@ -83,7 +83,7 @@ typedef struct hive_manifest {
                       and ignored Glue fields survive a rewrite); may be NULL */
     /* derived by hive_manifest_validate */
     sqe_format_kind format;
-    sqe_text_options text; /* text.null_format points into serde_params or a literal */
+    sqe_text_options text; /* text.null_format points into serde_params, params or a literal */
 } hive_manifest;
 
 void hive_manifest_free(hive_manifest *m);

@@ -296,11 +296,11 @@ static bool check_delim_value(const char *v, bool numeric_rule, const char *mpat
     return vfail(err, mpath, field, what, "delimiter '%s' %s", shown(v, buf, sizeof buf), why);
 }
 
-static bool check_bool_prop(const char *k, const char *v, const char *mpath, const char *field,
-                            sqe_error *err) {
+static bool check_bool_prop(const char *clause, const char *k, const char *v, const char *mpath,
+                            const char *field, sqe_error *err) {
     char buf[128];
     if (is_bool_text(v)) return true;
-    return vfail(err, mpath, field, NULL, "SERDEPROPERTIES '%s'='%s': expected true or false", k,
+    return vfail(err, mpath, field, NULL, "%s '%s'='%s': expected true or false", clause, k,
                  shown(v, buf, sizeof buf));
 }
 
@@ -314,15 +314,73 @@ static const char *const k_lazy_keys_text =
     "field.delim, escape.delim, line.delim, serialization.format, serialization.null.format, "
     "collection.delim, colelction.delim, mapkey.delim, serialization.encoding, timestamp.formats";
 
-static bool check_serde_params(hive_manifest *m, const hive_serde_info *sd, const char *mpath,
-                               sqe_error *err) {
-    char field[320], what[320], buf[128];
-    bool has_field_delim = hive_kv_get(&m->serde_params, "field.delim") != NULL;
+/* True when `key` is a property the table's SerDe reads. Hive and Trino
+ * (so Athena) hand a SerDe its SERDEPROPERTIES overlaid with the table's
+ * TBLPROPERTIES, so such a key in TBLPROPERTIES changes how the table
+ * reads ('serialization.null.format'='' is a common Athena idiom) and must
+ * be honoured, or rejected, never ignored. Recorded-only SerDes: none. */
+static bool is_serde_key(const hive_serde_info *sd, const char *k) {
+    static const char *const lazy[] = {"field.delim",      "escape.delim",
+                                       "line.delim",       "serialization.format",
+                                       "serialization.null.format", "collection.delim",
+                                       "colelction.delim", "mapkey.delim",
+                                       "serialization.encoding",    "timestamp.formats"};
+    static const char *const csv[] = {"separatorChar", "quoteChar", "escapeChar"};
+    static const char *const openx[] = {"ignore.malformed.json", "case.insensitive",
+                                        "dots.in.keys", "paths"};
+    static const char *const hcat[] = {"timestamp.formats", "paths"};
+    static const char *const parquet[] = {"parquet.column.index.access"};
+    static const char *const regex[] = {"input.regex", "input.regex.case.insensitive",
+                                        "output.format.string"};
+    const char *const *keys = NULL;
+    size_t n = 0;
+    switch (sd->id) {
+    case HIVE_SERDE_LAZY_SIMPLE: keys = lazy, n = SQE_ARRAY_LEN(lazy); break;
+    case HIVE_SERDE_OPEN_CSV: keys = csv, n = SQE_ARRAY_LEN(csv); break;
+    case HIVE_SERDE_OPENX_JSON:
+        if (sqe_str_starts_with(k, "mapping.")) return true;
+        keys = openx, n = SQE_ARRAY_LEN(openx);
+        break;
+    case HIVE_SERDE_HCAT_JSON: keys = hcat, n = SQE_ARRAY_LEN(hcat); break;
+    case HIVE_SERDE_PARQUET: keys = parquet, n = SQE_ARRAY_LEN(parquet); break;
+    case HIVE_SERDE_REGEX: keys = regex, n = SQE_ARRAY_LEN(regex); break;
+    default: return false;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(keys[i], k) == 0) return true;
+    return false;
+}
+
+/* The SerDe properties a reader sees: SerdeInfo.Parameters overlaid with
+ * the table Parameters that are keys of this SerDe (see is_serde_key).
+ * Entries [0, *n_serde) come from SerdeInfo, the rest from Parameters. The
+ * list borrows the manifest's strings: free it with SQE_ARRAY_FREE only. */
+static void effective_serde_params(const hive_manifest *m, const hive_serde_info *sd,
+                                   hive_kv_list *out, size_t *n_serde) {
+    memset(out, 0, sizeof *out);
     for (size_t i = 0; i < m->serde_params.len; i++) {
-        const char *k = m->serde_params.items[i].key, *v = m->serde_params.items[i].value;
+        const hive_kv *kv = &m->serde_params.items[i];
+        const char *tv = hive_kv_get(&m->params, kv->key);
+        if (tv && is_serde_key(sd, kv->key)) continue; /* the table's value wins */
+        SQE_ARRAY_PUSH(NULL, *out, *kv);
+    }
+    *n_serde = out->len;
+    for (size_t i = 0; i < m->params.len; i++)
+        if (is_serde_key(sd, m->params.items[i].key)) SQE_ARRAY_PUSH(NULL, *out, m->params.items[i]);
+}
+
+static bool check_serde_params(const hive_kv_list *l, size_t n_serde, const hive_serde_info *sd,
+                               const char *mpath, sqe_error *err) {
+    char field[320], what[320], buf[128];
+    bool has_field_delim = hive_kv_get(l, "field.delim") != NULL;
+    for (size_t i = 0; i < l->len; i++) {
+        const char *k = l->items[i].key, *v = l->items[i].value;
+        bool from_table = i >= n_serde;
+        const char *clause = from_table ? "TBLPROPERTIES" : "SERDEPROPERTIES";
         unsigned char byte;
-        snprintf(field, sizeof field, "StorageDescriptor.SerdeInfo.Parameters.%s", k);
-        snprintf(what, sizeof what, "SERDEPROPERTIES '%s'", k);
+        snprintf(field, sizeof field, "%s.%s",
+                 from_table ? "Parameters" : "StorageDescriptor.SerdeInfo.Parameters", k);
+        snprintf(what, sizeof what, "%s '%s'", clause, k);
         if (strcmp(k, "serialization.format") == 0) {
             /* LazySimpleSerDe falls back to it for the field delimiter. */
             if (sd->id == HIVE_SERDE_LAZY_SIMPLE && !has_field_delim &&
@@ -348,17 +406,16 @@ static bool check_serde_params(hive_manifest *m, const hive_serde_info *sd, cons
                 /* any string */
             } else if (!strcmp(k, "serialization.encoding")) {
                 if (!sqe_str_ieq(v, "UTF-8") && !sqe_str_ieq(v, "utf8"))
-                    return vfail(
-                        err, mpath, field, NULL,
-                        "SERDEPROPERTIES 'serialization.encoding'='%s' is not supported: sqe "
-                        "reads text as UTF-8",
-                        shown(v, buf, sizeof buf));
+                    return vfail(err, mpath, field, NULL,
+                                 "%s 'serialization.encoding'='%s' is not supported: sqe "
+                                 "reads text as UTF-8",
+                                 clause, shown(v, buf, sizeof buf));
             } else if (!strcmp(k, "timestamp.formats")) {
-                return vfail(
-                    err, mpath, field, NULL,
-                    "SERDEPROPERTIES 'timestamp.formats' is not supported yet: sqe does not "
-                    "implement custom timestamp formats (values must be yyyy-MM-dd "
-                    "HH:mm:ss[.fffffffff])");
+                return vfail(err, mpath, field, NULL,
+                             "%s 'timestamp.formats' is not supported yet: sqe does not "
+                             "implement custom timestamp formats (values must be yyyy-MM-dd "
+                             "HH:mm:ss[.fffffffff])",
+                             clause);
             } else {
                 return unknown_serde_key(k, sd, k_lazy_keys_text, mpath, field, err);
             }
@@ -374,15 +431,15 @@ static bool check_serde_params(hive_manifest *m, const hive_serde_info *sd, cons
             break;
         case HIVE_SERDE_OPENX_JSON:
             if (!strcmp(k, "ignore.malformed.json") || !strcmp(k, "case.insensitive")) {
-                if (!check_bool_prop(k, v, mpath, field, err)) return false;
+                if (!check_bool_prop(clause, k, v, mpath, field, err)) return false;
             } else if (!strcmp(k, "dots.in.keys")) {
-                if (!check_bool_prop(k, v, mpath, field, err)) return false;
+                if (!check_bool_prop(clause, k, v, mpath, field, err)) return false;
                 if (sqe_str_ieq(v, "true"))
                     return vfail(err, mpath, field, NULL,
-                                 "SERDEPROPERTIES 'dots.in.keys'='true' is not supported yet");
+                                 "%s 'dots.in.keys'='true' is not supported yet", clause);
             } else if (sqe_str_starts_with(k, "mapping.")) {
                 return vfail(err, mpath, field, NULL,
-                             "SERDEPROPERTIES '%s' (JSON key mapping) is not supported yet", k);
+                             "%s '%s' (JSON key mapping) is not supported yet", clause, k);
             } else if (!strcmp(k, "paths")) {
                 /* a column list hint; nothing to do */
             } else {
@@ -394,22 +451,22 @@ static bool check_serde_params(hive_manifest *m, const hive_serde_info *sd, cons
             break;
         case HIVE_SERDE_HCAT_JSON:
             if (!strcmp(k, "timestamp.formats"))
-                return vfail(
-                    err, mpath, field, NULL,
-                    "SERDEPROPERTIES 'timestamp.formats' is not supported yet: sqe does not "
-                    "implement custom timestamp formats");
+                return vfail(err, mpath, field, NULL,
+                             "%s 'timestamp.formats' is not supported yet: sqe does not "
+                             "implement custom timestamp formats",
+                             clause);
             if (strcmp(k, "paths") != 0)
                 return unknown_serde_key(k, sd, "timestamp.formats, paths", mpath, field, err);
             break;
         case HIVE_SERDE_PARQUET:
             if (!strcmp(k, "parquet.column.index.access")) {
-                if (!check_bool_prop(k, v, mpath, field, err)) return false;
+                if (!check_bool_prop(clause, k, v, mpath, field, err)) return false;
                 if (sqe_str_ieq(v, "true"))
-                    return vfail(
-                        err, mpath, field, NULL,
-                        "SERDEPROPERTIES 'parquet.column.index.access'='true' (binding Parquet "
-                        "columns by position) is not supported: sqe binds Parquet columns by "
-                        "name");
+                    return vfail(err, mpath, field, NULL,
+                                 "%s 'parquet.column.index.access'='true' (binding Parquet "
+                                 "columns by position) is not supported: sqe binds Parquet "
+                                 "columns by name",
+                                 clause);
             } else {
                 return unknown_serde_key(k, sd, "parquet.column.index.access", mpath, field, err);
             }
@@ -417,9 +474,9 @@ static bool check_serde_params(hive_manifest *m, const hive_serde_info *sd, cons
         case HIVE_SERDE_REGEX:
             if (!strcmp(k, "input.regex")) {
                 if (!v[0])
-                    return vfail(err, mpath, field, NULL, "SERDEPROPERTIES 'input.regex' is empty");
+                    return vfail(err, mpath, field, NULL, "%s 'input.regex' is empty", clause);
             } else if (!strcmp(k, "input.regex.case.insensitive")) {
-                if (!check_bool_prop(k, v, mpath, field, err)) return false;
+                if (!check_bool_prop(clause, k, v, mpath, field, err)) return false;
             } else if (strcmp(k, "output.format.string") != 0) {
                 return unknown_serde_key(
                     k, sd, "input.regex, input.regex.case.insensitive, output.format.string", mpath,
@@ -431,7 +488,7 @@ static bool check_serde_params(hive_manifest *m, const hive_serde_info *sd, cons
             break;
         }
     }
-    if (sd->id == HIVE_SERDE_REGEX && !hive_kv_get(&m->serde_params, "input.regex"))
+    if (sd->id == HIVE_SERDE_REGEX && !hive_kv_get(l, "input.regex"))
         return vfail(err, mpath, "StorageDescriptor.SerdeInfo.Parameters", NULL,
                      "RegexSerDe requires SERDEPROPERTIES 'input.regex'");
     return true;
@@ -440,7 +497,9 @@ static bool check_serde_params(hive_manifest *m, const hive_serde_info *sd, cons
 /* ------------------------------------------------------------ TBLPROPERTIES */
 
 static bool parse_count(const char *v, uint32_t *out) {
-    if (!v[0] || strlen(v) > 9) return false;
+    if (!v[0]) return false;
+    while (v[0] == '0' && v[1]) v++; /* leading zeros do not count toward the 9 digits */
+    if (strlen(v) > 9) return false;
     uint32_t n = 0;
     for (const char *p = v; *p; p++) {
         if (*p < '0' || *p > '9') return false;
@@ -461,9 +520,14 @@ static bool check_tblprops(hive_manifest *m, const char *mpath, sqe_error *err) 
         snprintf(field, sizeof field, "Parameters.%s", k);
         uint32_t n;
         if (!strcmp(k, "skip.header.line.count") || !strcmp(k, "skip.footer.line.count")) {
-            if (!parse_count(v, &n))
+            if (!parse_count(v, &n)) {
+                if (v[0] && strspn(v, "0123456789") == strlen(v))
+                    return vfail(err, mpath, field, NULL,
+                                 "invalid %s '%s': too large (at most 999999999 lines)", k,
+                                 shown(v, buf, sizeof buf));
                 return vfail(err, mpath, field, NULL, "invalid %s '%s': expected an integer >= 0",
                              k, shown(v, buf, sizeof buf));
+            }
         } else if (!strcmp(k, "has_encrypted_data")) {
             if (sqe_str_ieq(v, "true"))
                 return vfail(
@@ -586,7 +650,7 @@ static bool check_tblprops(hive_manifest *m, const char *mpath, sqe_error *err) 
 
 /* ------------------------------------------------------------ storage */
 
-static void derive_text(hive_manifest *m, const hive_serde_info *sd) {
+static void derive_text(hive_manifest *m, const hive_serde_info *sd, const hive_kv_list *sp) {
     sqe_text_options *t = &m->text;
     memset(t, 0, sizeof *t);
     t->line_delim = '\n';
@@ -598,26 +662,26 @@ static void derive_text(hive_manifest *m, const hive_serde_info *sd) {
         t->quote_char = '"';
         t->escape_char = '\\';
         const char *v;
-        if ((v = hive_kv_get(&m->serde_params, "separatorChar")) &&
+        if ((v = hive_kv_get(sp, "separatorChar")) &&
             hive_delim_byte(v, false, &b, why, sizeof why))
             t->field_delim = (char)b;
-        if ((v = hive_kv_get(&m->serde_params, "quoteChar")) &&
+        if ((v = hive_kv_get(sp, "quoteChar")) &&
             hive_delim_byte(v, false, &b, why, sizeof why))
             t->quote_char = (char)b;
-        if ((v = hive_kv_get(&m->serde_params, "escapeChar")) &&
+        if ((v = hive_kv_get(sp, "escapeChar")) &&
             hive_delim_byte(v, false, &b, why, sizeof why))
             t->escape_char = (char)b;
         t->null_format = NULL;
     } else {
         t->serde = SQE_SERDE_LAZY_SIMPLE;
         t->field_delim = '\001';
-        const char *v = hive_kv_get(&m->serde_params, "field.delim");
-        if (!v) v = hive_kv_get(&m->serde_params, "serialization.format");
+        const char *v = hive_kv_get(sp, "field.delim");
+        if (!v) v = hive_kv_get(sp, "serialization.format");
         if (v && hive_delim_byte(v, true, &b, why, sizeof why)) t->field_delim = (char)b;
-        if ((v = hive_kv_get(&m->serde_params, "escape.delim")) &&
+        if ((v = hive_kv_get(sp, "escape.delim")) &&
             hive_delim_byte(v, true, &b, why, sizeof why))
             t->escape_char = (char)b;
-        v = hive_kv_get(&m->serde_params, "serialization.null.format");
+        v = hive_kv_get(sp, "serialization.null.format");
         t->null_format = v ? v : "\\N";
     }
     uint32_t n;
@@ -658,13 +722,19 @@ bool hive_manifest_validate(hive_manifest *m, const sqe_hive_limits *lim, const 
         return vfail(err, mpath, "StorageDescriptor.SerdeInfo.SerializationLibrary", NULL,
                      "SerDe '%s' does not match INPUTFORMAT '%s' (%s storage, whose SerDe is %s)",
                      sd->cls, m->input_format, fmt->stored_as, fmt->serde);
-    if (!check_serde_params(m, sd, mpath, err)) return false;
-    if (fmt->kind == SQE_FORMAT_TEXT || fmt->kind == SQE_FORMAT_JSON)
-        m->format = serde_is_json(sd) ? SQE_FORMAT_JSON : SQE_FORMAT_TEXT;
-    else
-        m->format = fmt->kind;
-    derive_text(m, sd);
-    return true;
+    hive_kv_list eff;
+    size_t n_serde;
+    effective_serde_params(m, sd, &eff, &n_serde);
+    bool ok = check_serde_params(&eff, n_serde, sd, mpath, err);
+    if (ok) {
+        if (fmt->kind == SQE_FORMAT_TEXT || fmt->kind == SQE_FORMAT_JSON)
+            m->format = serde_is_json(sd) ? SQE_FORMAT_JSON : SQE_FORMAT_TEXT;
+        else
+            m->format = fmt->kind;
+        derive_text(m, sd, &eff);
+    }
+    SQE_ARRAY_FREE(eff); /* borrowed strings: only the array is ours */
+    return ok;
 }
 
 /* ------------------------------------------------------------ to JSON */

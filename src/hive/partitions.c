@@ -5,22 +5,22 @@
  * A partitioned table's data sits in `<LOCATION>/k1=v1/k2=v2/.../files`,
  * keys in PARTITIONED BY order. Discovery walks one level per key:
  *   walk(level, folder)
- *     key constrained by equality values and string-typed -> address the
- *       children `<key>=<escaped value>/` directly (no listing of folder)
- *     otherwise -> list folder (non-recursive); for each child:
+ *     list folder (non-recursive); for each child:
  *       '_' / '.' names are skipped, files are ignored (they sit at a
  *       non-leaf level), a folder must read `<key>=<value>` with the key
  *       matched case-insensitively, else the statement fails naming the
  *       segment; the value is %XX-decoded, __HIVE_DEFAULT_PARTITION__ is
  *       NULL, and it is typed by the key type (a value that does not parse
- *       fails naming the segment, never a silent skip); values that a
- *       constraint excludes are dropped here, before descending.
+ *       fails naming the segment, never a silent skip); values that an
+ *       equality/IN/IS NULL constraint excludes are dropped here, before
+ *       descending, so only the surviving subtrees are listed.
  * Results are sorted by typed values (NULLs last), then by path.
  *
- * Direct addressing trusts the canonical (Hive-escaped, declared-case)
- * spelling of a folder name: a folder written as `DT=x` on a
- * case-sensitive store is only found by listing. Numeric and date keys are
- * always listed, because their folder spelling varies ("7" vs "007").
+ * Constrained keys are listed too, never addressed by building the folder
+ * name from the literal: the same value has many spellings on storage
+ * (`DT=x` vs `dt=x`, `New%20York` vs `New York`, `%2f` vs `%2F`, `7` vs
+ * `007`), and a guessed name that misses one would silently drop rows that
+ * the same query without the WHERE clause returns.
  *
  * Memory: everything returned lives in the caller's arena.
  */
@@ -56,7 +56,22 @@ static bool child_cb(const sqe_io_entry *e, void *ctx) {
     return true;
 }
 
-static const char *type_word(sqe_type t) {
+/* `folder` with exactly one trailing '/', spelled as the store spells the
+ * paths it lists (sqe_io_join): with `LOCATION '.../t//'` the listed paths
+ * read `.../t/x`, and a prefix kept as `.../t//` would not match them, so
+ * hidden folders below would go unnoticed. */
+static char *folder_prefix(sqe_arena *arena, const char *folder) {
+    char *j = sqe_io_join(folder, "");
+    char *out = j[0] ? sqe_arena_strdup(arena, j) : sqe_arena_strdup(arena, "/");
+    sqe_free(j);
+    return out;
+}
+
+static int child_cmp(const void *a, const void *b) {
+    return strcmp(((const child *)a)->name, ((const child *)b)->name);
+}
+
+static const char *type_word(sqe_type t, char *buf, size_t n) {
     switch (t.id) {
     case SQE_T_INTEGER:
         return "int";
@@ -65,8 +80,20 @@ static const char *type_word(sqe_type t) {
     case SQE_T_DATE:
         return "date";
     default:
+        if (t.str_kind != SQE_STRKIND_STRING) {
+            snprintf(buf, n, "varchar(%u)", (unsigned)t.length);
+            return buf;
+        }
         return "string";
     }
+}
+
+/* UTF-8 characters in p[0, n) (continuation bytes not counted). */
+static size_t utf8_chars(const char *p, size_t n) {
+    size_t chars = 0;
+    for (size_t i = 0; i < n; i++)
+        if (((unsigned char)p[i] & 0xC0) != 0x80) chars++;
+    return chars;
 }
 
 static bool typed_value(part_ctx *c, int k, const char *folder, const char *segment,
@@ -85,6 +112,9 @@ static bool typed_value(part_ctx *c, int k, const char *folder, const char *segm
     case SQE_T_VARCHAR:
         out->v.s.ptr = v;
         out->v.s.len = (uint32_t)n;
+        /* VARCHAR(n): a longer value does not fit the key type (Trino fails
+         * the same way; truncating would merge distinct partitions). */
+        if (key->type.str_kind != SQE_STRKIND_STRING && utf8_chars(v, n) > key->type.length) ok = false;
         break;
     case SQE_T_INTEGER:
     case SQE_T_BIGINT: {
@@ -104,11 +134,13 @@ static bool typed_value(part_ctx *c, int k, const char *folder, const char *segm
         ok = false;
         break;
     }
-    if (!ok)
+    if (!ok) {
+        char tbuf[32];
         return sqe_error_set(
             c->err, SQE_ERR_HIVE_EXTERNAL,
             "partition folder '%s' under '%s': value '%s' is not a valid %s for partition key '%s'",
-            segment, folder, v, type_word(key->type), key->name);
+            segment, folder, v, type_word(key->type, tbuf, sizeof tbuf), key->name);
+    }
     return true;
 }
 
@@ -156,40 +188,22 @@ static bool walk(part_ctx *c, int level, const char *folder, sqe_value *vals) {
         return true;
     }
     const sqe_hive_column *key = &t->part_keys[level];
-    if (constrained(c, level) && key->type.id == SQE_T_VARCHAR) {
-        sqe_strbuf seg;
-        sqe_strbuf_init(&seg);
-        bool ok = true;
-        for (int j = 0; ok && j < c->prune->n_eq[level]; j++) {
-            const sqe_value *e = &c->prune->eq[level][j];
-            if (e->is_null || e->type.id != SQE_T_VARCHAR) continue;
-            sqe_strbuf_clear(&seg);
-            sqe_strbuf_printf(&seg, "%s=", key->name);
-            hive_escape_path_value(&seg, e->v.s.ptr, e->v.s.len);
-            sqe_value v = *e;
-            v.type = key->type;
-            v.v.s.ptr = sqe_arena_strndup(c->arena, e->v.s.ptr, e->v.s.len);
-            ok = descend(c, level, folder, seg.data, vals, &v);
-        }
-        if (ok && c->prune->allow_null && c->prune->allow_null[level]) {
-            sqe_strbuf_clear(&seg);
-            sqe_strbuf_printf(&seg, "%s=%s", key->name, HIVE_DEFAULT_PARTITION);
-            sqe_value v = sqe_value_null(key->type);
-            ok = descend(c, level, folder, seg.data, vals, &v);
-        }
-        sqe_strbuf_free(&seg);
-        return ok;
-    }
     child_list l = {c->arena, {0}};
     if (!c->store->vt->list(c->store, folder, false, child_cb, &l, c->err)) return false;
+    /* Name order, as S3 lists: the first bad segment reported does not
+     * depend on the local file system's directory order. */
+    if (l.items.len > 1) qsort(l.items.items, l.items.len, sizeof *l.items.items, child_cmp);
     size_t key_len = strlen(key->name);
     for (size_t i = 0; i < l.items.len; i++) {
         const child *ch = &l.items.items[i];
         if (ch->name[0] == '_' || ch->name[0] == '.') continue;
         if (!ch->is_dir) continue; /* files above the leaf level are not data */
         const char *eq = strchr(ch->name, '=');
-        if (!eq || (size_t)(eq - ch->name) != key_len ||
-            !sqe_str_ieqn(ch->name, key->name, key_len))
+        /* Hive escapes the key part like the value (`a%3Ab=1` for key a:b) */
+        size_t name_len = 0;
+        const char *name = eq ? hive_unescape_path_value(c->arena, ch->name, (size_t)(eq - ch->name), &name_len)
+                              : NULL;
+        if (!eq || name_len != key_len || !sqe_str_ieqn(name, key->name, key_len))
             return sqe_error_set(c->err, SQE_ERR_HIVE_EXTERNAL,
                                  "unexpected folder '%s' under '%s': expected '%s=<value>'",
                                  ch->name, folder, key->name);
@@ -219,10 +233,7 @@ bool sqe_hive_list_partitions(sqe_store *store, const sqe_hive_table *t,
                               sqe_hive_partition **out, size_t *n_out, sqe_error *err) {
     *out = NULL;
     *n_out = 0;
-    const char *loc = t->location ? t->location : "";
-    size_t ll = strlen(loc);
-    char *folder = (ll && loc[ll - 1] == '/') ? sqe_arena_strdup(arena, loc)
-                                              : sqe_arena_sprintf(arena, "%s/", loc);
+    char *folder = folder_prefix(arena, t->location ? t->location : "");
     if (t->n_part_keys == 0) {
         sqe_hive_partition *p = sqe_arena_alloc(arena, sizeof *p);
         p->path = folder;
@@ -280,9 +291,7 @@ bool sqe_hive_list_files(sqe_store *store, const char *folder, sqe_arena *arena,
                          sqe_hive_file **out, size_t *n_out, sqe_error *err) {
     *out = NULL;
     *n_out = 0;
-    size_t fl = strlen(folder);
-    char *prefix = (fl && folder[fl - 1] == '/') ? sqe_arena_strdup(arena, folder)
-                                                 : sqe_arena_sprintf(arena, "%s/", folder);
+    char *prefix = folder_prefix(arena, folder);
     file_ctx f = {prefix, strlen(prefix), arena, {0}};
     if (!store->vt->list(store, prefix, true, file_cb, &f, err)) return false;
     if (f.files.len > 1) qsort(f.files.items, f.files.len, sizeof *f.files.items, file_cmp);

@@ -8,7 +8,11 @@
  * AND of comparisons, LIKE -> like(), IS DISTINCT FROM -> is_distinct_from(),
  * simple CASE -> searched CASE, if/nullif -> CASE. Constant subtrees of
  * CALL/CAST are folded when folding succeeds (a failure is left for run
- * time, so `CASE WHEN false THEN 1/0 END` does not fail at plan time).
+ * time, so `CASE WHEN false THEN 1/0 END` does not fail at plan time). An
+ * explicit CAST of a constant that cannot succeed is a plan-time error with
+ * its position, except where it may never run (cx->lazy: CASE branches,
+ * later COALESCE/IF arguments, the right side of AND/OR); a pair of types
+ * with no cast at all is always a plan-time error, for TRY_CAST too.
  *
  * Above an aggregate (cx->agg), an aggregate call binds to its output
  * column, an expression equal to a GROUP BY key binds to that key's column,
@@ -43,52 +47,75 @@ bool sqe_bind_is_aggregate_call(const sqe_ast_expr *e) {
            is_agg_name(e->u.func.name.parts[0].name);
 }
 
-static bool contains_agg(const sqe_ast_expr *e);
+/* The first aggregate call in e (pre-order), or NULL. */
+static const sqe_ast_expr *first_agg(const sqe_ast_expr *e);
 
-static bool any_contains(sqe_ast_expr **xs, int n) {
-    for (int i = 0; i < n; i++)
-        if (xs[i] && contains_agg(xs[i])) return true;
-    return false;
+static const sqe_ast_expr *first_agg_of(sqe_ast_expr **xs, int n) {
+    for (int i = 0; i < n; i++) {
+        const sqe_ast_expr *a = xs[i] ? first_agg(xs[i]) : NULL;
+        if (a) return a;
+    }
+    return NULL;
 }
 
-static bool contains_agg(const sqe_ast_expr *e) {
-    if (!e) return false;
+static const sqe_ast_expr *first_agg2(const sqe_ast_expr *a, const sqe_ast_expr *b) {
+    const sqe_ast_expr *r = first_agg(a);
+    return r ? r : first_agg(b);
+}
+
+static const sqe_ast_expr *first_agg(const sqe_ast_expr *e) {
+    if (!e) return NULL;
     switch (e->kind) {
     case SQE_AST_FUNCTION:
-        if (sqe_bind_is_aggregate_call(e)) return true;
-        return any_contains(e->u.func.args, e->u.func.n_args);
-    case SQE_AST_UNARY: return contains_agg(e->u.unary.arg);
-    case SQE_AST_BINARY: return contains_agg(e->u.binary.left) || contains_agg(e->u.binary.right);
-    case SQE_AST_CASE:
-        if (contains_agg(e->u.case_.operand) || contains_agg(e->u.case_.else_)) return true;
-        for (int i = 0; i < e->u.case_.n_whens; i++)
-            if (contains_agg(e->u.case_.whens[i].cond) || contains_agg(e->u.case_.whens[i].result))
-                return true;
-        return false;
-    case SQE_AST_CAST: return contains_agg(e->u.cast.arg);
-    case SQE_AST_IN_LIST:
-        return contains_agg(e->u.in_list.arg) || any_contains(e->u.in_list.items, e->u.in_list.n_items);
-    case SQE_AST_BETWEEN:
-        return contains_agg(e->u.between.arg) || contains_agg(e->u.between.low) ||
-               contains_agg(e->u.between.high);
-    case SQE_AST_LIKE:
-        return contains_agg(e->u.like.arg) || contains_agg(e->u.like.pattern) ||
-               contains_agg(e->u.like.escape);
-    case SQE_AST_IS_NULL: return contains_agg(e->u.is_null.arg);
-    case SQE_AST_IS_DISTINCT:
-        return contains_agg(e->u.is_distinct.left) || contains_agg(e->u.is_distinct.right);
-    default: return false;
+        if (sqe_bind_is_aggregate_call(e)) return e;
+        return first_agg_of(e->u.func.args, e->u.func.n_args);
+    case SQE_AST_UNARY: return first_agg(e->u.unary.arg);
+    case SQE_AST_BINARY: return first_agg2(e->u.binary.left, e->u.binary.right);
+    case SQE_AST_CASE: {
+        const sqe_ast_expr *r = first_agg(e->u.case_.operand);
+        for (int i = 0; i < e->u.case_.n_whens && !r; i++)
+            r = first_agg2(e->u.case_.whens[i].cond, e->u.case_.whens[i].result);
+        return r ? r : first_agg(e->u.case_.else_);
+    }
+    case SQE_AST_CAST: return first_agg(e->u.cast.arg);
+    case SQE_AST_IN_LIST: {
+        const sqe_ast_expr *r = first_agg(e->u.in_list.arg);
+        return r ? r : first_agg_of(e->u.in_list.items, e->u.in_list.n_items);
+    }
+    case SQE_AST_BETWEEN: {
+        const sqe_ast_expr *r = first_agg2(e->u.between.arg, e->u.between.low);
+        return r ? r : first_agg(e->u.between.high);
+    }
+    case SQE_AST_LIKE: {
+        const sqe_ast_expr *r = first_agg2(e->u.like.arg, e->u.like.pattern);
+        return r ? r : first_agg(e->u.like.escape);
+    }
+    case SQE_AST_IS_NULL: return first_agg(e->u.is_null.arg);
+    case SQE_AST_IS_DISTINCT: return first_agg2(e->u.is_distinct.left, e->u.is_distinct.right);
+    default: return NULL;
     }
 }
+
+static bool contains_agg(const sqe_ast_expr *e) { return first_agg(e) != NULL; }
+
+const sqe_ast_expr *sqe_bind_first_aggregate(const sqe_ast_expr *e) { return first_agg(e); }
 
 bool sqe_bind_contains_aggregate(const sqe_ast_expr *e) { return contains_agg(e); }
 
 /* ------------------------------------------------------------ literals */
 
+/* Precision of a numeric literal as Trino types it: its digits without the
+ * leading zeros of the integer part (0.25 is decimal(2,2), 007 has 1). */
 static int count_digits(const char *s) {
     int n = 0;
-    for (; *s; s++)
-        if (*s >= '0' && *s <= '9') n++;
+    bool leading = true;
+    for (; *s; s++) {
+        if (*s == '.') leading = false;
+        if (*s < '0' || *s > '9') continue;
+        if (leading && *s == '0') continue;
+        leading = false;
+        n++;
+    }
     return n;
 }
 
@@ -287,19 +314,23 @@ static sqe_expr *bind_column(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err
         sqe_bind_error(err, SQE_ERR_NOT_FOUND, e->pos, "column '%s' cannot be resolved (no FROM clause)", full);
         return NULL;
     }
-    if (q->n_parts > 3) {
+    if (q->n_parts > 4) {
         sqe_bind_error(err, SQE_ERR_SYNTAX, e->pos, "column reference '%s' has too many parts", full);
         return NULL;
     }
-    const char *col = fold(cx, &q->parts[q->n_parts - 1]);
-    const char *tbl = q->n_parts >= 2 ? fold(cx, &q->parts[q->n_parts - 2]) : NULL;
-    const char *db = q->n_parts >= 3 ? fold(cx, &q->parts[0]) : NULL;
+    /* [[[root.]db.]table.]column */
+    int np = q->n_parts;
+    const char *col = fold(cx, &q->parts[np - 1]);
+    const char *tbl = np >= 2 ? fold(cx, &q->parts[np - 2]) : NULL;
+    const char *db = np >= 3 ? fold(cx, &q->parts[np - 3]) : NULL;
+    const char *root = np >= 4 ? q->parts[0].name : NULL;
     const scope_col *hit = NULL;
     for (int i = 0; i < cx->scope->n; i++) {
         const scope_col *c = &cx->scope->cols[i];
         if (strcmp(c->name, col) != 0) continue;
         if (tbl && (!c->qualifier || strcmp(c->qualifier, tbl) != 0)) continue;
         if (db && (!c->database || strcmp(c->database, db) != 0)) continue;
+        if (root && (!c->root || !sqe_str_ieq(c->root, root))) continue;
         if (hit) {
             sqe_bind_error(err, SQE_ERR_USAGE, e->pos, "column reference '%s' is ambiguous", full);
             return NULL;
@@ -492,8 +523,13 @@ static sqe_expr *bind_function(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *e
     }
     int n = e->u.func.n_args;
     sqe_expr **args = args_array(cx->arena, n);
-    for (int i = 0; i < n; i++)
-        if (!(args[i] = bind(cx, e->u.func.args[i], err))) return NULL;
+    bool lazy_rest = strcmp(name, "coalesce") == 0 || strcmp(name, "if") == 0;
+    for (int i = 0; i < n; i++) {
+        cx->lazy += lazy_rest && i > 0;
+        args[i] = bind(cx, e->u.func.args[i], err);
+        cx->lazy -= lazy_rest && i > 0;
+        if (!args[i]) return NULL;
+    }
 
     if (strcmp(name, "coalesce") == 0) {
         if (n < 1) {
@@ -549,19 +585,21 @@ static sqe_expr *bind_case(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
     if (e->u.case_.operand && !(operand = bind(cx, e->u.case_.operand, err))) return NULL;
     sqe_expr **results = args_array(cx->arena, nw + 1);
     sqe_expr **conds = args_array(cx->arena, nw);
-    for (int i = 0; i < nw; i++) {
+    /* Only the operand and the first condition run for every row. */
+    bool ok = true;
+    int lazy0 = cx->lazy;
+    for (int i = 0; i < nw && ok; i++) {
         const sqe_ast_when *w = &e->u.case_.whens[i];
         sqe_expr *c = bind(cx, w->cond, err);
-        if (!c) return NULL;
-        if (operand) {
-            c = bind_binary_call(cx, "=", operand, c, w->cond->pos, err);
-            if (!c) return NULL;
-        }
-        if (!(conds[i] = require_bool(cx, c, "CASE WHEN condition", w->cond->pos, err))) return NULL;
-        if (!(results[i] = bind(cx, w->result, err))) return NULL;
+        cx->lazy = lazy0 + 1;
+        if (c && operand) c = bind_binary_call(cx, "=", operand, c, w->cond->pos, err);
+        if (c) c = conds[i] = require_bool(cx, c, "CASE WHEN condition", w->cond->pos, err);
+        ok = c && (results[i] = bind(cx, w->result, err)) != NULL;
     }
     int nr = nw;
-    if (has_else && !(results[nr++] = bind(cx, e->u.case_.else_, err))) return NULL;
+    if (ok && has_else) ok = (results[nr++] = bind(cx, e->u.case_.else_, err)) != NULL;
+    cx->lazy = lazy0;
+    if (!ok) return NULL;
     sqe_type t;
     if (!unify(cx, results, nr, &t, "CASE", e->pos, err)) return NULL;
     int n = nw * 2 + (has_else ? 1 : 0);
@@ -657,11 +695,14 @@ static sqe_expr *bind(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
         return bind_call(cx, "-", 1, args, e->pos, err);
     }
     case SQE_AST_BINARY: {
+        sqe_binop op = e->u.binary.op;
         sqe_expr *l = bind(cx, e->u.binary.left, err);
         if (!l) return NULL;
+        bool lazy_right = op == SQE_OP_AND || op == SQE_OP_OR;
+        cx->lazy += lazy_right;
         sqe_expr *r = bind(cx, e->u.binary.right, err);
+        cx->lazy -= lazy_right;
         if (!r) return NULL;
-        sqe_binop op = e->u.binary.op;
         if (op == SQE_OP_AND || op == SQE_OP_OR) {
             const char *w = op == SQE_OP_AND ? "AND operand" : "OR operand";
             if (!(l = require_bool(cx, l, w, e->u.binary.left->pos, err))) return NULL;
@@ -693,14 +734,22 @@ static sqe_expr *bind(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
             return NULL;
         }
         if (sqe_type_equal(a->type, t)) return a;
+        if (!sqe_type_can_cast(a->type, t)) {
+            /* Impossible pairs fail up front, for TRY_CAST too (Trino). */
+            char fb[64], tb[64];
+            sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos, "cannot cast %s to %s",
+                           sqe_type_sql_name(a->type, fb, sizeof fb), sqe_type_sql_name(t, tb, sizeof tb));
+            return NULL;
+        }
         if (a->kind == SQE_EXPR_CONST && a->value.is_null) {
             sqe_value nv = sqe_value_null(t);
             return sqe_expr_const(cx->arena, &nv);
         }
         sqe_expr *c = sqe_expr_cast(cx->arena, a, t, e->u.cast.try_);
-        if (e->u.cast.try_) try_fold(cx, &c);
+        if (e->u.cast.try_ || cx->lazy) try_fold(cx, &c);
         else if (a->kind == SQE_EXPR_CONST) {
-            /* A constant that cannot be cast is a plan-time error, as in Trino. */
+            /* A constant that cannot be cast is a plan-time error (with its
+             * position) unless it sits where it may never be evaluated. */
             sqe_value v;
             sqe_error cerr;
             if (!sqe_expr_eval_const(c, cx->arena, &v, &cerr)) {

@@ -13,6 +13,7 @@
 typedef struct scope_col {
     const char *qualifier; /* table alias or table name (lower-case), may be NULL */
     const char *database;  /* for db.table.col references, may be NULL */
+    const char *root;      /* for root.db.table.col references (the catalog), may be NULL */
     const char *name;      /* lower-case column name */
     sqe_type type;
     int index;
@@ -44,6 +45,9 @@ typedef struct bind_ctx {
     agg_ctx *agg;         /* non-NULL: post-aggregation binding */
     bool collecting;      /* agg collection pass: aggregates allowed, bind args */
     const char *clause;   /* "WHERE", "GROUP BY", ... for error messages */
+    int lazy;             /* > 0 inside an operand that may never be evaluated (CASE
+                             branches, later COALESCE/IF arguments, right side of
+                             AND/OR): a constant CAST that fails is left to run time */
 } bind_ctx;
 
 /* binder.c */
@@ -53,6 +57,8 @@ sqe_expr *sqe_bind_coerce(bind_ctx *cx, sqe_expr *e, sqe_type to, sqe_error *err
 bool sqe_bind_literal(sqe_arena *a, const sqe_ast_expr *e, sqe_value *out, sqe_error *err);
 bool sqe_bind_is_aggregate_call(const sqe_ast_expr *e);
 bool sqe_bind_contains_aggregate(const sqe_ast_expr *e);
+/* The first aggregate call in e (for error positions), or NULL. */
+const sqe_ast_expr *sqe_bind_first_aggregate(const sqe_ast_expr *e);
 /* Collects and binds every aggregate call in e into cx->agg. */
 bool sqe_bind_collect_aggs(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err);
 bool sqe_expr_equal(const sqe_expr *a, const sqe_expr *b);

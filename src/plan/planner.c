@@ -14,6 +14,10 @@
  *
  * Column names follow Trino: an alias, else the column's name for a bare
  * column reference, else _colN (N = position in the select list).
+ *
+ * ORDER BY sees the output columns first (Trino): an ordinal or a bare name
+ * picks a select item; inside a larger expression a name of a select item
+ * stands for that item's expression (subst_aliases), then the FROM columns.
  */
 #include "plan_int.h"
 
@@ -35,11 +39,12 @@ static sqe_plan *new_node(sqe_arena *a, sqe_plan_kind kind, sqe_plan *child, int
     return p;
 }
 
-static scope scope_of(sqe_arena *a, const sqe_plan *p, const char *qualifier, const char *db) {
+static scope scope_of(sqe_arena *a, const sqe_plan *p, const char *qualifier, const char *db, const char *root) {
     scope s = {p->n_out, sqe_arena_alloc(a, sizeof(scope_col) * (size_t)(p->n_out ? p->n_out : 1))};
     for (int i = 0; i < p->n_out; i++) {
         s.cols[i].qualifier = qualifier;
         s.cols[i].database = db;
+        s.cols[i].root = root;
         s.cols[i].name = p->out_names[i];
         s.cols[i].type = p->out_types[i];
         s.cols[i].index = i;
@@ -73,7 +78,7 @@ static sqe_plan *plan_table(planner *pl, const sqe_ast_from *f, scope *out_scope
         p->out_names[i] = c->name;
     }
     const char *qual = f->alias ? lower_dup(pl->arena, f->alias->name) : t->name;
-    *out_scope = scope_of(pl->arena, p, qual, f->alias ? NULL : t->database);
+    *out_scope = scope_of(pl->arena, p, qual, f->alias ? NULL : t->database, f->alias ? NULL : t->root);
     return p;
 }
 
@@ -83,7 +88,7 @@ static sqe_plan *plan_from(planner *pl, const sqe_ast_from *f, scope *out_scope,
     case SQE_FROM_SUBQUERY: {
         sqe_plan *p = plan_query(pl, f->u.subquery, err);
         if (!p) return NULL;
-        *out_scope = scope_of(pl->arena, p, f->alias ? lower_dup(pl->arena, f->alias->name) : NULL, NULL);
+        *out_scope = scope_of(pl->arena, p, f->alias ? lower_dup(pl->arena, f->alias->name) : NULL, NULL, NULL);
         return p;
     }
     case SQE_FROM_JOIN:
@@ -129,7 +134,158 @@ typedef struct item {
     const char *name;
     const char *alias; /* explicit alias, lower-case */
     int star_col;      /* expanded '*': source column index */
+    sqe_pos star_pos;  /* expanded '*': where the star is */
 } item;
+
+/* Can ORDER BY refer to item `it` by its name? An alias, a column
+ * reference or a '*' column: yes; an unnamed expression (_colN): no. */
+static bool item_is_named(const item *it) {
+    return it->alias || !it->ast || it->ast->kind == SQE_AST_COLUMN;
+}
+
+/* The visible item ORDER BY's bare name `nm` refers to: -1 none, -2
+ * ambiguous (two items of that name with different expressions). */
+static int item_by_name(sqe_arena *a, const item *items, int n_visible, const char *nm) {
+    int idx = -1;
+    const char *text = NULL;
+    for (int i = 0; i < n_visible; i++) {
+        if (!sqe_str_ieq(items[i].name, nm) || !item_is_named(&items[i])) continue;
+        const char *t = items[i].ast ? sqe_sql_expr_to_string(a, items[i].ast) : items[i].name;
+        if (idx < 0) {
+            idx = i;
+            text = t;
+        } else if (strcmp(text, t) != 0) {
+            return -2;
+        }
+    }
+    return idx;
+}
+
+/* ORDER BY expressions see the output columns first (Trino): a bare name
+ * inside a larger ORDER BY expression that names a select item stands for
+ * that item's expression (`SELECT a + 1 AS x ... ORDER BY x * 2`). Aggregate
+ * arguments keep the FROM scope. Returns e itself when nothing changes. */
+static sqe_ast_expr *subst_aliases(sqe_arena *a, sqe_ast_expr *e, const item *items, int n_visible,
+                                   sqe_error *err, bool *failed);
+
+static sqe_ast_expr *subst_child(sqe_arena *a, sqe_ast_expr **slot, sqe_ast_expr *parent, sqe_ast_expr **copy,
+                                 const item *items, int n_visible, sqe_error *err, bool *failed) {
+    if (!*slot || *failed) return *copy;
+    sqe_ast_expr *n = subst_aliases(a, *slot, items, n_visible, err, failed);
+    if (n == *slot) return *copy;
+    if (!*copy) {
+        *copy = sqe_arena_alloc(a, sizeof **copy);
+        **copy = *parent;
+    }
+    /* slot is a field of parent: set the same field of the copy */
+    *(sqe_ast_expr **)((char *)*copy + ((char *)slot - (char *)parent)) = n;
+    return *copy;
+}
+
+static sqe_ast_expr *subst_aliases(sqe_arena *a, sqe_ast_expr *e, const item *items, int n_visible,
+                                   sqe_error *err, bool *failed) {
+    if (!e || *failed) return e;
+    sqe_ast_expr *c = NULL;
+    switch (e->kind) {
+    case SQE_AST_COLUMN: {
+        if (e->u.column.n_parts != 1) return e;
+        int idx = item_by_name(a, items, n_visible, e->u.column.parts[0].name);
+        if (idx == -2) {
+            *failed = true;
+            sqe_bind_error(err, SQE_ERR_USAGE, e->pos, "column reference '%s' is ambiguous",
+                           e->u.column.parts[0].name);
+            return e;
+        }
+        if (idx < 0 || !items[idx].ast) return e;
+        return (sqe_ast_expr *)items[idx].ast;
+    }
+    case SQE_AST_FUNCTION: {
+        if (sqe_bind_is_aggregate_call(e) || e->u.func.n_args == 0) return e;
+        sqe_ast_expr **args = NULL;
+        for (int i = 0; i < e->u.func.n_args && !*failed; i++) {
+            sqe_ast_expr *n = subst_aliases(a, e->u.func.args[i], items, n_visible, err, failed);
+            if (n == e->u.func.args[i]) continue;
+            if (!args) {
+                args = sqe_arena_alloc(a, sizeof(sqe_ast_expr *) * (size_t)e->u.func.n_args);
+                memcpy(args, e->u.func.args, sizeof(sqe_ast_expr *) * (size_t)e->u.func.n_args);
+            }
+            args[i] = n;
+        }
+        if (!args) return e;
+        c = sqe_arena_alloc(a, sizeof *c);
+        *c = *e;
+        c->u.func.args = args;
+        return c;
+    }
+    case SQE_AST_IN_LIST: {
+        subst_child(a, &e->u.in_list.arg, e, &c, items, n_visible, err, failed);
+        sqe_ast_expr **xs = NULL;
+        for (int i = 0; i < e->u.in_list.n_items && !*failed; i++) {
+            sqe_ast_expr *n = subst_aliases(a, e->u.in_list.items[i], items, n_visible, err, failed);
+            if (n == e->u.in_list.items[i]) continue;
+            if (!xs) {
+                xs = sqe_arena_alloc(a, sizeof(sqe_ast_expr *) * (size_t)e->u.in_list.n_items);
+                memcpy(xs, e->u.in_list.items, sizeof(sqe_ast_expr *) * (size_t)e->u.in_list.n_items);
+            }
+            xs[i] = n;
+        }
+        if (xs) {
+            if (!c) {
+                c = sqe_arena_alloc(a, sizeof *c);
+                *c = *e;
+            }
+            c->u.in_list.items = xs;
+        }
+        return c ? c : e;
+    }
+    case SQE_AST_CASE: {
+        subst_child(a, &e->u.case_.operand, e, &c, items, n_visible, err, failed);
+        subst_child(a, &e->u.case_.else_, e, &c, items, n_visible, err, failed);
+        sqe_ast_when *ws = NULL;
+        for (int i = 0; i < e->u.case_.n_whens && !*failed; i++) {
+            sqe_ast_expr *nc = subst_aliases(a, e->u.case_.whens[i].cond, items, n_visible, err, failed);
+            sqe_ast_expr *nr = subst_aliases(a, e->u.case_.whens[i].result, items, n_visible, err, failed);
+            if (nc == e->u.case_.whens[i].cond && nr == e->u.case_.whens[i].result) continue;
+            if (!ws) {
+                ws = sqe_arena_alloc(a, sizeof(sqe_ast_when) * (size_t)e->u.case_.n_whens);
+                memcpy(ws, e->u.case_.whens, sizeof(sqe_ast_when) * (size_t)e->u.case_.n_whens);
+            }
+            ws[i].cond = nc;
+            ws[i].result = nr;
+        }
+        if (ws) {
+            if (!c) {
+                c = sqe_arena_alloc(a, sizeof *c);
+                *c = *e;
+            }
+            c->u.case_.whens = ws;
+        }
+        return c ? c : e;
+    }
+    case SQE_AST_UNARY: return subst_child(a, &e->u.unary.arg, e, &c, items, n_visible, err, failed) ? c : e;
+    case SQE_AST_BINARY:
+        subst_child(a, &e->u.binary.left, e, &c, items, n_visible, err, failed);
+        subst_child(a, &e->u.binary.right, e, &c, items, n_visible, err, failed);
+        return c ? c : e;
+    case SQE_AST_CAST: return subst_child(a, &e->u.cast.arg, e, &c, items, n_visible, err, failed) ? c : e;
+    case SQE_AST_BETWEEN:
+        subst_child(a, &e->u.between.arg, e, &c, items, n_visible, err, failed);
+        subst_child(a, &e->u.between.low, e, &c, items, n_visible, err, failed);
+        subst_child(a, &e->u.between.high, e, &c, items, n_visible, err, failed);
+        return c ? c : e;
+    case SQE_AST_LIKE:
+        subst_child(a, &e->u.like.arg, e, &c, items, n_visible, err, failed);
+        subst_child(a, &e->u.like.pattern, e, &c, items, n_visible, err, failed);
+        subst_child(a, &e->u.like.escape, e, &c, items, n_visible, err, failed);
+        return c ? c : e;
+    case SQE_AST_IS_NULL: return subst_child(a, &e->u.is_null.arg, e, &c, items, n_visible, err, failed) ? c : e;
+    case SQE_AST_IS_DISTINCT:
+        subst_child(a, &e->u.is_distinct.left, e, &c, items, n_visible, err, failed);
+        subst_child(a, &e->u.is_distinct.right, e, &c, items, n_visible, err, failed);
+        return c ? c : e;
+    default: return e;
+    }
+}
 
 static void prune_scan_columns(sqe_arena *a, sqe_plan *scan, sqe_plan *consumer);
 static bool push_filter_into_scan(sqe_arena *a, sqe_plan *scan, sqe_expr *pred, sqe_error *err);
@@ -159,8 +315,9 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
 
     /* WHERE */
     if (q->where) {
-        if (sqe_bind_contains_aggregate(q->where)) {
-            sqe_bind_error(err, SQE_ERR_USAGE, q->where->pos, "aggregate functions are not allowed in WHERE");
+        const sqe_ast_expr *wa = sqe_bind_first_aggregate(q->where);
+        if (wa) {
+            sqe_bind_error(err, SQE_ERR_USAGE, wa->pos, "aggregate functions are not allowed in WHERE");
             return NULL;
         }
         cx.clause = "WHERE";
@@ -189,21 +346,34 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
     for (int i = 0; i < q->n_items; i++) {
         const sqe_ast_select_item *si = &q->items[i];
         if (si->expr->kind == SQE_AST_STAR) {
-            const char *qual = NULL;
+            /* [[root.]db.]table.* */
+            const char *qual = NULL, *qdb = NULL, *qroot = NULL, *qtext = NULL;
             if (si->expr->u.star.qualifier) {
                 const sqe_qname *qq = si->expr->u.star.qualifier;
-                qual = lower_dup(A, qq->parts[qq->n_parts - 1].name);
+                int np = qq->n_parts;
+                qtext = "";
+                for (int k = 0; k < np; k++)
+                    qtext = sqe_arena_sprintf(A, "%s%s%s", qtext, k ? "." : "", qq->parts[k].name);
+                if (np > 3) {
+                    sqe_bind_error(err, SQE_ERR_SYNTAX, si->expr->pos, "'%s.*' has too many parts", qtext);
+                    return NULL;
+                }
+                qual = lower_dup(A, qq->parts[np - 1].name);
+                if (np >= 2) qdb = lower_dup(A, qq->parts[np - 2].name);
+                if (np >= 3) qroot = qq->parts[np - 3].name;
             }
             int added = 0;
             for (int c = 0; c < sc.n; c++) {
                 if (qual && (!sc.cols[c].qualifier || strcmp(sc.cols[c].qualifier, qual) != 0)) continue;
-                item it = {.name = sc.cols[c].name, .star_col = c};
+                if (qdb && (!sc.cols[c].database || strcmp(sc.cols[c].database, qdb) != 0)) continue;
+                if (qroot && (!sc.cols[c].root || !sqe_str_ieq(sc.cols[c].root, qroot))) continue;
+                item it = {.name = sc.cols[c].name, .star_col = c, .star_pos = si->expr->pos};
                 SQE_ARRAY_PUSH(A, items, it);
                 added++;
             }
             if (!added) {
                 if (qual)
-                    sqe_bind_error(err, SQE_ERR_NOT_FOUND, si->expr->pos, "table '%s' in '%s.*' cannot be resolved", qual, qual);
+                    sqe_bind_error(err, SQE_ERR_NOT_FOUND, si->expr->pos, "table '%s' in '%s.*' cannot be resolved", qtext, qtext);
                 else
                     sqe_bind_error(err, SQE_ERR_USAGE, si->expr->pos, "SELECT * requires a FROM clause");
                 return NULL;
@@ -223,12 +393,24 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
         SQE_ARRAY_PUSH(A, items, it);
     }
 
+    /* ORDER BY expressions with output names resolved (see subst_aliases);
+     * a bare name or an ordinal is matched to its item further down. */
+    sqe_ast_expr **order_exprs = sqe_arena_alloc(A, sizeof(sqe_ast_expr *) * (size_t)(q->n_order_by + 1));
+    for (int k = 0; k < q->n_order_by; k++) {
+        sqe_ast_expr *oe = q->order_by[k].expr;
+        bool failed = false;
+        if (!is_ordinal(oe) && !(oe->kind == SQE_AST_COLUMN && oe->u.column.n_parts == 1))
+            oe = subst_aliases(A, oe, items.items, (int)items.len, err, &failed);
+        if (failed) return NULL;
+        order_exprs[k] = oe;
+    }
+
     /* Aggregation */
     bool has_agg = q->n_group_by > 0 || q->having != NULL;
     for (size_t i = 0; i < items.len && !has_agg; i++)
         if (items.items[i].ast && sqe_bind_contains_aggregate(items.items[i].ast)) has_agg = true;
     for (int i = 0; i < q->n_order_by && !has_agg; i++)
-        if (sqe_bind_contains_aggregate(q->order_by[i].expr)) has_agg = true;
+        if (sqe_bind_contains_aggregate(order_exprs[i])) has_agg = true;
 
     agg_ctx ag = {0};
     sqe_plan *consumer = NULL;
@@ -256,8 +438,10 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
                 }
                 ge = items.items[k].ast;
             }
-            if (sqe_bind_contains_aggregate(ge)) {
-                sqe_bind_error(err, SQE_ERR_USAGE, ge->pos, "aggregate functions are not allowed in GROUP BY");
+            const sqe_ast_expr *ga = sqe_bind_first_aggregate(ge);
+            if (ga) {
+                sqe_bind_error(err, SQE_ERR_USAGE, is_ordinal(q->group_by[g]) ? q->group_by[g]->pos : ga->pos,
+                               "aggregate functions are not allowed in GROUP BY");
                 return NULL;
             }
             sqe_error gerr;
@@ -290,7 +474,7 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
             if (items.items[i].ast && !sqe_bind_collect_aggs(&ccx, items.items[i].ast, err)) return NULL;
         if (q->having && !sqe_bind_collect_aggs(&ccx, q->having, err)) return NULL;
         for (int i = 0; i < q->n_order_by; i++)
-            if (!sqe_bind_collect_aggs(&ccx, q->order_by[i].expr, err)) return NULL;
+            if (!sqe_bind_collect_aggs(&ccx, order_exprs[i], err)) return NULL;
 
         sqe_plan *agg = new_node(A, SQE_PLAN_AGGREGATE, cur, ag.n_groups + ag.n_aggs);
         agg->u.aggregate.n_groups = ag.n_groups;
@@ -340,7 +524,7 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
                 for (int g = 0; g < ag.n_groups; g++)
                     if (sqe_expr_equal(c, ag.groups[g])) found = g;
                 if (found < 0) {
-                    sqe_bind_error(err, SQE_ERR_USAGE, q->pos,
+                    sqe_bind_error(err, SQE_ERR_USAGE, it->star_pos,
                                    "column '%s' must appear in the GROUP BY clause or be used in an aggregate function",
                                    it->name);
                     return NULL;
@@ -365,14 +549,14 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
             if ((idx = ordinal_of(oi->expr, n_visible, err, "ORDER BY")) < 0) return NULL;
         } else if (oi->expr->kind == SQE_AST_COLUMN && oi->expr->u.column.n_parts == 1) {
             const char *nm = oi->expr->u.column.parts[0].name;
-            for (int i = 0; i < n_visible && idx < 0; i++)
-                if (sqe_str_ieq(items.items[i].name, nm) &&
-                    (items.items[i].alias || (items.items[i].ast && items.items[i].ast->kind == SQE_AST_COLUMN) ||
-                     !items.items[i].ast))
-                    idx = i;
+            idx = item_by_name(A, items.items, n_visible, nm);
+            if (idx == -2) {
+                sqe_bind_error(err, SQE_ERR_USAGE, oi->expr->pos, "column reference '%s' is ambiguous", nm);
+                return NULL;
+            }
         }
         if (idx < 0) {
-            sqe_expr *b = sqe_bind_expr(&cx, oi->expr, err);
+            sqe_expr *b = sqe_bind_expr(&cx, order_exprs[k], err);
             if (!b) return NULL;
             for (size_t i = 0; i < items.len && idx < 0; i++)
                 if (sqe_expr_equal(b, items.items[i].bound)) idx = (int)i;
@@ -382,7 +566,7 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
                                    "for SELECT DISTINCT, ORDER BY expressions must appear in the select list");
                     return NULL;
                 }
-                item it = {.ast = oi->expr, .bound = b, .name = sqe_arena_sprintf(A, "_order%d", k), .star_col = -1};
+                item it = {.ast = order_exprs[k], .bound = b, .name = sqe_arena_sprintf(A, "_order%d", k), .star_col = -1};
                 SQE_ARRAY_PUSH(A, items, it);
                 idx = (int)items.len - 1;
             }

@@ -192,10 +192,13 @@ static bool lex_number(lexer *lx) {
     return true;
 }
 
-static bool prev_is_name(const lexer *lx) {
+/* Is the token before offset `off` a name that ends right there (`t.5` is a
+ * qualified name; `SELECT .5` is a decimal: keywords lex as names too). */
+static bool prev_is_name(const lexer *lx, size_t off) {
     if (!lx->toks.len) return false;
-    sqe_tok_kind k = lx->toks.items[lx->toks.len - 1].kind;
-    return k == SQE_TK_IDENT || k == SQE_TK_QIDENT || k == SQE_TK_BQIDENT;
+    const sqe_token *p = &lx->toks.items[lx->toks.len - 1];
+    return (p->kind == SQE_TK_IDENT || p->kind == SQE_TK_QIDENT || p->kind == SQE_TK_BQIDENT) &&
+           p->off + p->len == off;
 }
 
 sqe_token *sqe_sql_lex(sqe_arena *arena, const char *src, sqe_lex_mode mode, int *n_out) {
@@ -215,7 +218,7 @@ sqe_token *sqe_sql_lex(sqe_arena *arena, const char *src, sqe_lex_mode mode, int
             t->text = sqe_arena_strndup(arena, lx.src + off, lx.i - off);
             continue;
         }
-        if (isdigit(c) || (c == '.' && isdigit((unsigned char)at(&lx, 1)) && !prev_is_name(&lx))) {
+        if (isdigit(c) || (c == '.' && isdigit((unsigned char)at(&lx, 1)) && !prev_is_name(&lx, off))) {
             if (!lex_number(&lx)) break;
             continue;
         }

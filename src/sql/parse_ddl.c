@@ -177,7 +177,7 @@ static bool parse_stored(sqe_parser *p, sqe_ast_create_table *ct, const sqe_toke
     if (!sqe_p_expect(p, "AS")) return false;
     ct->stored_as_pos = kw->pos;
     sqe_token *t = sqe_p_peek(p, 0);
-    if (sqe_p_tok_is(t, "inputformat") && sqe_p_peek(p, 1)->kind != SQE_TK_IDENT) {
+    if (sqe_p_tok_is(t, "inputformat")) {
         sqe_p_next(p);
         if (!(ct->input_format = DDL_STRING(p, "input format class (a string literal)")))
             return false;
@@ -185,6 +185,14 @@ static bool parse_stored(sqe_parser *p, sqe_ast_create_table *ct, const sqe_toke
         return (ct->output_format = DDL_STRING(p, "output format class (a string literal)")) !=
                NULL;
     }
+    /* STORED AS LOCATION '...' lost its format: say so here rather than
+     * take the clause word as a format name and fail at its argument. */
+    sqe_tok_kind k1 = sqe_p_peek(p, 1)->kind;
+    if (((sqe_p_tok_is(t, "location") || sqe_p_tok_is(t, "comment")) && k1 == SQE_TK_STRING) ||
+        (sqe_p_tok_is(t, "tblproperties") && k1 == SQE_TK_LPAREN) ||
+        (sqe_p_tok_is(t, "row") && sqe_p_is(p, 1, "format")) ||
+        (sqe_p_tok_is(t, "partitioned") && sqe_p_is(p, 1, "by")))
+        return sqe_p_error_expected(p, "file format");
     sqe_ident id;
     if (!sqe_p_parse_any_ident(p, &id, "file format")) return false;
     ct->stored_as = id.name;
@@ -265,6 +273,15 @@ static bool parse_create_table(sqe_parser *p, sqe_ast_stmt *st, bool or_replace,
             ct->like = sqe_arena_alloc(p->arena, sizeof *ct->like);
             if (!sqe_p_parse_qname(p, ct->like, true, "table name")) return false;
         } else if (sqe_p_is(p, 0, "with") && sqe_p_peek(p, 1)->kind == SQE_TK_LPAREN) {
+            /* Athena's CTAS is CREATE TABLE t WITH (...) AS SELECT: record
+             * it as AS SELECT so hive/ rejects it as CTAS, by name. */
+            int save = p->cur;
+            p->cur++;
+            if (skip_group(p) && sqe_p_is(p, 0, "as") && sqe_p_starts_query(p, 1)) {
+                p->cur++;
+                return (ct->as_select = sqe_p_parse_query(p)) != NULL;
+            }
+            p->cur = save;
             return sqe_p_not_supported(p, "CREATE TABLE ... WITH (...) table properties are not "
                                           "supported; use STORED AS, LOCATION and TBLPROPERTIES");
         } else if (sqe_p_accept(p, "as")) {
@@ -374,13 +391,17 @@ static bool parse_drop(sqe_parser *p, sqe_ast_stmt *st) {
     return sqe_p_error_expected(p, "TABLE, VIEW, DATABASE or SCHEMA");
 }
 
-/* [FROM|IN qname] [LIKE 'pattern'] */
-static bool parse_show_filter(sqe_parser *p, sqe_ast_stmt *st, const char *what) {
+/* [FROM|IN qname] [LIKE 'pattern']; with bare_pattern also [FROM|IN qname]
+ * 'pattern', the form Hive and Athena document for SHOW TABLES
+ * (SHOW TABLES IN db '*logs*'). */
+static bool parse_show_filter(sqe_parser *p, sqe_ast_stmt *st, const char *what,
+                              bool bare_pattern) {
     if (sqe_p_accept(p, "from") || sqe_p_accept(p, "in")) {
         st->u.show.from = sqe_arena_alloc(p->arena, sizeof(sqe_qname));
         if (!sqe_p_parse_qname(p, st->u.show.from, false, what)) return false;
     }
-    if (sqe_p_accept(p, "like") &&
+    if ((sqe_p_accept(p, "like") ||
+         (bare_pattern && sqe_p_peek(p, 0)->kind == SQE_TK_STRING)) &&
         !(st->u.show.like = sqe_p_parse_string(p, false, "pattern (a string literal)")))
         return false;
     return true;
@@ -402,11 +423,11 @@ static bool parse_show(sqe_parser *p, sqe_ast_stmt *st) {
     }
     if (sqe_p_accept(p, "tables")) {
         st->kind = SQE_STMT_SHOW_TABLES;
-        return parse_show_filter(p, st, "database name");
+        return parse_show_filter(p, st, "database name", true);
     }
     if (sqe_p_accept(p, "databases") || sqe_p_accept(p, "schemas")) {
         st->kind = SQE_STMT_SHOW_DATABASES;
-        return parse_show_filter(p, st, "root name");
+        return parse_show_filter(p, st, "root name", false);
     }
     if (sqe_p_accept(p, "columns")) {
         st->kind = SQE_STMT_SHOW_COLUMNS;
@@ -494,6 +515,14 @@ bool sqe_p_parse_catalog_stmt(sqe_parser *p, sqe_ast_stmt *st) {
         return sqe_p_parse_qname(p, &st->u.target.name, true, "table name");
     }
     if (sqe_p_accept(p, "describe") || sqe_p_accept(p, "desc")) {
+        /* Hive's DESCRIBE DATABASE|SCHEMA [EXTENDED] db and DESCRIBE
+         * FUNCTION f: named, not a syntax error at the name. */
+        sqe_token *w = sqe_p_peek(p, 0);
+        if ((sqe_p_tok_is(w, "database") || sqe_p_tok_is(w, "schema") ||
+             sqe_p_tok_is(w, "function")) &&
+            sqe_p_tok_is_ident(sqe_p_peek(p, 1)))
+            return sqe_p_unsupported(
+                p, st, sqe_arena_sprintf(p->arena, "DESCRIBE %s", sqe_p_upper_word(p, w)));
         st->kind = SQE_STMT_DESCRIBE;
         if ((sqe_p_is(p, 0, "extended") || sqe_p_is(p, 0, "formatted")) &&
             sqe_p_tok_is_ident(sqe_p_peek(p, 1))) {

@@ -20,7 +20,8 @@
  *
  * Function-call sugar is rewritten to ordinary calls here so the binder sees
  * one shape: EXTRACT(YEAR FROM x) -> year(x), position(a IN b) -> strpos(b, a),
- * substring(s FROM i [FOR n]) -> substring(s, i[, n]), CURRENT_DATE ->
+ * substring(s FROM i [FOR n]) -> substring(s, i[, n]), trim([BOTH|LEADING|
+ * TRAILING] [c] FROM s) -> trim|ltrim|rtrim(s[, c]), CURRENT_DATE ->
  * current_date(). Keywords used as function names (left, right, if, replace,
  * year, date...) parse as calls when followed by '('.
  */
@@ -420,6 +421,51 @@ static sqe_ast_expr *parse_extract(sqe_parser *p) {
     return new_call(p, fn, pos, 1, args);
 }
 
+/* trim ( [BOTH|LEADING|TRAILING] [chars] FROM source ) -> trim|ltrim|rtrim
+ * (source[, chars]); '(' has been read. *first gets the first expression
+ * parsed when the call turns out to be the plain form trim(source[, chars])
+ * (the caller goes on with its argument list); the result is then NULL. */
+static sqe_ast_expr *parse_trim(sqe_parser *p, const sqe_qname *name, sqe_ast_expr **first, bool *failed) {
+    static const char *const specs[][2] = {{"both", "trim"}, {"leading", "ltrim"}, {"trailing", "rtrim"}};
+    const char *fn = "trim";
+    bool has_spec = false;
+    *first = NULL;
+    *failed = false;
+    sqe_token *t1 = sqe_p_peek(p, 1);
+    for (size_t i = 0; i < SQE_ARRAY_LEN(specs) && !has_spec; i++) {
+        /* A specification word is followed by FROM or by the characters
+         * (a column named `leading` is followed by ')' or an operator). */
+        if (sqe_p_is(p, 0, specs[i][0]) &&
+            (sqe_p_tok_is(t1, "from") || t1->kind == SQE_TK_STRING || t1->kind == SQE_TK_IDENT ||
+             t1->kind == SQE_TK_QIDENT || t1->kind == SQE_TK_BQIDENT || t1->kind == SQE_TK_LPAREN)) {
+            fn = specs[i][1];
+            has_spec = true;
+            sqe_p_next(p);
+        }
+    }
+    sqe_ast_expr **args = sqe_arena_alloc(p->arena, 2 * sizeof *args);
+    int n = 1;
+    if (!sqe_p_accept(p, "from")) {
+        sqe_ast_expr *x = sqe_p_parse_expr(p); /* stops before FROM */
+        if (!x) goto fail;
+        if (!sqe_p_accept(p, "from")) {
+            if (has_spec) {
+                sqe_p_expect(p, "FROM");
+                goto fail;
+            }
+            *first = x;
+            return NULL;
+        }
+        args[1] = x;
+        n = 2;
+    }
+    if (!(args[0] = sqe_p_parse_expr(p)) || !sqe_p_expect_tok(p, SQE_TK_RPAREN, "')'")) goto fail;
+    return new_call(p, fn, name->pos, n, args);
+fail:
+    *failed = true;
+    return NULL;
+}
+
 /* name ( ... ); the name is parsed, '(' is next. */
 static sqe_ast_expr *parse_call(sqe_parser *p, sqe_qname *name) {
     sqe_ast_expr *e = new_expr(p, SQE_AST_FUNCTION, name->pos);
@@ -437,7 +483,14 @@ static sqe_ast_expr *parse_call(sqe_parser *p, sqe_qname *name) {
             sqe_p_accept(p, "all");
         bool position = sqe_str_ieq(fname, "position");
         bool substring = sqe_str_ieq(fname, "substring") || sqe_str_ieq(fname, "substr");
-        sqe_ast_expr *a = position ? parse_concat(p) : sqe_p_parse_expr(p);
+        sqe_ast_expr *a = NULL;
+        if (sqe_str_ieq(fname, "trim") && !e->u.func.distinct) {
+            bool failed;
+            sqe_ast_expr *t = parse_trim(p, name, &a, &failed);
+            if (t || failed) return t;
+        } else {
+            a = position ? parse_concat(p) : sqe_p_parse_expr(p);
+        }
         if (!a) return NULL;
         SQE_ARRAY_PUSH(p->arena, args, a);
         if (position && sqe_p_accept(p, "in")) {

@@ -204,9 +204,23 @@ static bool parse_select_item(sqe_parser *p, sqe_ast_select_item *it) {
     return sqe_p_parse_opt_alias(p, &it->alias);
 }
 
-static bool parse_expr_list(sqe_parser *p, int *n_out, sqe_ast_expr ***out) {
+/* GROUP BY elements other than plain expressions are not supported; say so
+ * by name rather than failing on the syntax. */
+static bool check_grouping_element(sqe_parser *p) {
+    sqe_token *t1 = sqe_p_peek(p, 1);
+    if (is_word(p, 0, "grouping") && sqe_p_tok_is(t1, "sets"))
+        return sqe_p_not_supported(p, "GROUPING SETS is not supported yet");
+    if ((is_word(p, 0, "rollup") || is_word(p, 0, "cube")) && t1->kind == SQE_TK_LPAREN)
+        return sqe_p_not_supported(p, "%s is not supported yet", is_word(p, 0, "rollup") ? "ROLLUP" : "CUBE");
+    if (sqe_p_peek(p, 0)->kind == SQE_TK_LPAREN && t1->kind == SQE_TK_RPAREN)
+        return sqe_p_not_supported(p, "the empty grouping set () is not supported yet");
+    return true;
+}
+
+static bool parse_expr_list(sqe_parser *p, int *n_out, sqe_ast_expr ***out, bool grouping) {
     SQE_ARRAY(sqe_ast_expr *) xs = {0};
     do {
+        if (grouping && !check_grouping_element(p)) return false;
         sqe_ast_expr *e = sqe_p_parse_expr(p);
         if (!e) return false;
         SQE_ARRAY_PUSH(p->arena, xs, e);
@@ -240,7 +254,7 @@ static sqe_ast_query *parse_select_body(sqe_parser *p) {
         sqe_p_next(p);
         if (!sqe_p_expect(p, "BY")) return NULL;
         if (!sqe_p_accept(p, "all")) sqe_p_accept(p, "distinct");
-        if (!parse_expr_list(p, &q->n_group_by, &q->group_by)) return NULL;
+        if (!parse_expr_list(p, &q->n_group_by, &q->group_by, true)) return NULL;
     }
     if (sqe_p_accept(p, "having") && !(q->having = sqe_p_parse_expr(p))) return NULL;
     if (is_word(p, 0, "window"))

@@ -569,6 +569,21 @@ static void test_math(void) {
     CHECK_STR(txt(call("least", 2, VEC("varchar", "pear"), VEC("varchar", "apple")), 0), "apple");
     CHECK_STR(txt(call("greatest", 2, VEC("integer", "1"), VEC("integer", NULL)), 0), "NULL");
     CHECK_STR(txt(call("least", 2, VEC("double", "1.5"), VEC("integer", "1")), 0), "1.0");
+    /* NaN never wins over a number */
+    CHECK_STR(txt(call("greatest", 2, VEC("double", "NaN"), VEC("double", "1")), 0), "1.0");
+    CHECK_STR(txt(call("least", 2, VEC("double", "NaN"), VEC("double", "1")), 0), "1.0");
+    CHECK_STR(txt(call("least", 2, VEC("double", "NaN"), VEC("double", "NaN")), 0), "NaN");
+    /* cbrt is correctly rounded on exact cubes (glibc's cbrt is not) */
+    CHECK_STR(txt(call("cbrt", 1, VEC("double", "27")), 0), "3.0");
+    CHECK_STR(txt(call("cbrt", 1, VEC("double", "3.375")), 0), "1.5");
+    /* truncate(decimal(p,s)) -> decimal(max(1, p - s), 0), toward zero */
+    o = call("truncate", 1, VEC("decimal(5,2)", "-12.99"));
+    CHECK_STR(tname(g_last.ret), "decimal(3,0)");
+    CHECK_STR(txt(o, 0), "-12");
+    o = call("truncate", 1, VEC("decimal(2,2)", "0.99"));
+    CHECK_STR(tname(g_last.ret), "decimal(1,0)");
+    CHECK_STR(txt(o, 0), "0");
+    CHECK_STR(txt(call("truncate", 1, VEC("double", "-1.5")), 0), "-1.0");
     free_vecs();
 }
 
@@ -682,6 +697,18 @@ static sqe_vector *cast(sqe_vector *in, const char *to, bool try_) {
     sqe_error_clear(&g_err);
     if (!sqe_func_cast_vector(in, out, try_, NULL, g_rows, &g_err)) return NULL;
     return out;
+}
+
+static void test_typeof(void) {
+    g_rows = 2;
+    sqe_vector *o = call("typeof", 1, VEC("decimal(12,3)", "1.000", NULL));
+    CHECK_STR(tname(g_last.ret), "varchar");
+    CHECK_STR(txt(o, 0), "decimal(12,3)");
+    CHECK_STR(txt(o, 1), "decimal(12,3)"); /* never NULL */
+    g_rows = 1;
+    CHECK_STR(txt(call("typeof", 1, VEC("bigint", "1")), 0), "bigint");
+    CHECK_STR(txt(call("typeof", 1, VEC("varchar(5)", "ab")), 0), "varchar(5)");
+    free_vecs();
 }
 
 static void test_cast(void) {
@@ -882,6 +909,28 @@ static void test_agg_basic(void) {
     CHECK_STR(agg_final(&r, 0), "1.01"); /* 1.005 rounds half up */
     agg_done(&r);
 
+    /* a running decimal sum may pass 10^38 (and 2^127); only the result must fit */
+    CHECK(agg_bind(&r, "sum", false, "decimal(38,0)"));
+    CHECK(agg_update(&r, VEC("decimal(38,0)", "99999999999999999999999999999999999999",
+                             "99999999999999999999999999999999999999", "-99999999999999999999999999999999999999"),
+                     3, NULL));
+    CHECK_STR(agg_final(&r, 0), "99999999999999999999999999999999999999");
+    CHECK(agg_update(&r, VEC("decimal(38,0)", "1"), 1, NULL));
+    CHECK_STR(agg_final(&r, 0), "(error)");
+    CHECK(g_err.cls == SQE_ERR_OUT_OF_RANGE);
+    agg_done(&r);
+    CHECK(agg_bind(&r, "avg", false, "decimal(38,0)"));
+    CHECK(agg_update(&r, VEC("decimal(38,0)", "99999999999999999999999999999999999999",
+                             "99999999999999999999999999999999999999", "-1"), 3, NULL));
+    CHECK_STR(agg_final(&r, 0), "66666666666666666666666666666666666666");
+    CHECK(agg_update(&r, VEC("decimal(38,0)", "-99999999999999999999999999999999999999", "-99999999999999999999999999999999999999",
+                             "-99999999999999999999999999999999999999", "-99999999999999999999999999999999999999"),
+                     4, (int[]){1, 1, 1, 1}));
+    CHECK_STR(agg_final(&r, 1), "-99999999999999999999999999999999999999");
+    CHECK(r.b.combine(&r.b, r.states[0], r.states[1], &g_err));
+    CHECK_STR(agg_final(&r, 0), "-28571428571428571428571428571428571428"); /* (2(1e38-1)-1-4(1e38-1))/7 */
+    agg_done(&r);
+
     CHECK(agg_bind(&r, "sum", false, "double"));
     CHECK(agg_update(&r, VEC("double", "1.5", "2.25", NULL), 3, NULL));
     CHECK_STR(agg_final(&r, 0), "3.75");
@@ -905,6 +954,23 @@ static void test_agg_basic(void) {
     CHECK(agg_update(&r, VEC("double", "-1.5", "-0.5", "-3"), 3, NULL));
     CHECK_STR(agg_final(&r, 0), "-0.5");
     agg_done(&r);
+
+    /* min/max ignore NaN unless every value is NaN, whatever the order */
+    {
+        int g3[4] = {0, 0, 1, 1};
+        CHECK(agg_bind(&r, "min", false, "double"));
+        CHECK(agg_update(&r, VEC("double", "NaN", "2", "NaN", "NaN"), 4, g3));
+        CHECK_STR(agg_final(&r, 0), "2.0");
+        CHECK_STR(agg_final(&r, 1), "NaN");
+        CHECK(r.b.combine(&r.b, r.states[1], r.states[0], &g_err));
+        CHECK_STR(agg_final(&r, 1), "2.0");
+        agg_done(&r);
+        CHECK(agg_bind(&r, "max", false, "real"));
+        CHECK(agg_update(&r, VEC("real", "NaN", "-1", "3", "NaN"), 4, g3));
+        CHECK_STR(agg_final(&r, 0), "-1.0");
+        CHECK_STR(agg_final(&r, 1), "3.0");
+        agg_done(&r);
+    }
 
     CHECK(!agg_bind(&r, "sum", false, "varchar"));
     CHECK(g_err.cls == SQE_ERR_TYPE_MISMATCH);
@@ -1086,6 +1152,7 @@ int main(void) {
     RUN(test_like);
     RUN(test_math);
     RUN(test_datetime);
+    RUN(test_typeof);
     RUN(test_cast);
     RUN(test_agg_basic);
     RUN(test_agg_strings);
