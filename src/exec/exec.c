@@ -395,14 +395,19 @@ static void explain_node(const sqe_plan *p, int depth, sqe_strbuf *sb, sqe_arena
                 if (!pr->eq[k]) continue;
                 sqe_strbuf_puts(sb, any ? ", " : ", prune=[");
                 any = true;
-                sqe_strbuf_printf(sb, "%s IN (", t->part_keys[k].name);
                 int n_eq = pr->n_eq ? pr->n_eq[k] : 0;
+                bool with_null = pr->allow_null && pr->allow_null[k];
+                if (n_eq == 0) {
+                    sqe_strbuf_printf(sb, "%s IS NULL", t->part_keys[k].name);
+                    continue;
+                }
+                sqe_strbuf_printf(sb, "%s IN (", t->part_keys[k].name);
                 for (int j = 0; j < n_eq; j++) {
                     if (j) sqe_strbuf_puts(sb, ", ");
                     put_value(sb, &pr->eq[k][j], a);
                 }
-                if (pr->allow_null && pr->allow_null[k]) sqe_strbuf_puts(sb, n_eq ? ", NULL" : "NULL");
                 sqe_strbuf_putc(sb, ')');
+                if (with_null) sqe_strbuf_printf(sb, " OR %s IS NULL", t->part_keys[k].name);
             }
             if (any) sqe_strbuf_putc(sb, ']');
         }

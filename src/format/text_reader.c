@@ -98,19 +98,7 @@ typedef struct text_reader {
 /* ------------------------------------------------------------- errors */
 
 static const char *type_text(const text_slot *s, char *buf, size_t n) {
-    switch (s->type_id) {
-    case SQE_T_BOOLEAN: return "boolean";
-    case SQE_T_TINYINT: return "tinyint";
-    case SQE_T_SMALLINT: return "smallint";
-    case SQE_T_INTEGER: return "integer";
-    case SQE_T_BIGINT: return "bigint";
-    case SQE_T_REAL: return "real";
-    case SQE_T_DOUBLE: return "double";
-    case SQE_T_DECIMAL: snprintf(buf, n, "decimal(%d,%d)", s->precision, s->scale); return buf;
-    case SQE_T_DATE: return "date";
-    case SQE_T_TIMESTAMP: return "timestamp";
-    default: return sqe_type_sql_name(s->type, buf, n);
-    }
+    return sqe_type_sql_name(s->type, buf, n);
 }
 
 static bool parse_error(const text_reader *r, const text_slot *s, const char *p, size_t n, sqe_error *err) {

@@ -765,7 +765,10 @@ static bool exec_show_partitions(sqe_hive_catalog *cat, const sqe_ast_stmt *st, 
     for (size_t i = 0; i < n; i++) {
         sqe_strbuf_clear(&sb);
         for (int k = 0; k < t->n_part_keys; k++) {
-            sqe_strbuf_printf(&sb, "%s%s=", k ? "/" : "", t->part_keys[k].name);
+            /* Hive (FileUtils.makePartName) escapes key names like values. */
+            if (k) sqe_strbuf_putc(&sb, '/');
+            hive_escape_path_value(&sb, t->part_keys[k].name, strlen(t->part_keys[k].name));
+            sqe_strbuf_putc(&sb, '=');
             if (ps[i].values[k].is_null) {
                 sqe_strbuf_puts(&sb, HIVE_DEFAULT_PARTITION);
             } else {

@@ -112,8 +112,10 @@ typedef struct sqe_hive_prune {
  * __HIVE_DEFAULT_PARTITION__ as NULL; names starting with '_' or '.' are
  * skipped. A value that does not parse as its key type, or a folder that is
  * not `<key>=<value>` for the expected key, fails naming the path segment.
- * With `prune`, leading constrained keys are not listed but addressed
- * directly, and partitions whose values violate a constraint are dropped.
+ * With `prune`, a level is listed once and only folders whose typed value
+ * satisfies the key's constraint are descended into (a folder's spelling may
+ * differ from the literal: `DT=x`, `New%20York`), so unconstrained deeper
+ * levels of pruned partitions are never listed.
  * Results are sorted by partition values ascending (NULLs last). An
  * unpartitioned table yields exactly one partition: its location. Memory in
  * `arena`. */
