@@ -14,6 +14,9 @@
  * queue empty, feeding its sink local. Locals are merged into the
  * operator's global state on the calling thread, in copy order.
  *
+ * Streaming plans (LIMIT? over a scan pipeline) use the same drain with a
+ * gather sink (see run_gather below).
+ *
  * Inputs smaller than sqe_exec_parallel_min_bytes (listed before deciding)
  * run as a single copy on the calling thread, so small tables give the same
  * answers run after run (float sums, group order).
@@ -222,8 +225,10 @@ static void drain_task_fn(void *arg) {
     job_release(job);
 }
 
-static bool drain_parallel(sqe_op *op, const sqe_plan *scan_plan, const sqe_sink_vtable *sink,
-                           sqe_error *err) {
+/* Runs copies of the pipeline `pipe_plan` (whose bottom is `scan_plan`)
+ * into sink locals and merges them into op in copy order. */
+static bool drain_parallel(sqe_op *op, const sqe_plan *pipe_plan, const sqe_plan *scan_plan,
+                           const sqe_sink_vtable *sink, sqe_error *err) {
     sqe_exec_ctx *ctx = op->ctx;
     int n = ctx->n_threads;
     sqe_scan_source *src = NULL;
@@ -238,7 +243,7 @@ static bool drain_parallel(sqe_op *op, const sqe_plan *scan_plan, const sqe_sink
     drain_worker *workers = sqe_calloc((size_t)n, sizeof *workers);
     bool ok = true;
     for (int i = 0; i < n && ok; i++) {
-        workers[i].pipe = sqe_op_build(ctx, op->plan->child, src, err);
+        workers[i].pipe = sqe_op_build(ctx, pipe_plan, src, err);
         if (!workers[i].pipe || !sqe_op_open(workers[i].pipe, err)) {
             ok = false;
             break;
@@ -301,17 +306,145 @@ static bool drain_parallel(sqe_op *op, const sqe_plan *scan_plan, const sqe_sink
 bool sqe_exec_drain(sqe_op *op, const sqe_sink_vtable *sink, sqe_error *err) {
     sqe_exec_ctx *ctx = op->ctx;
     const sqe_plan *scan = pipeline_scan(op->plan->child);
-    if (scan && ctx->n_threads > 1 && ctx->pool) return drain_parallel(op, scan, sink, err);
+    if (scan && ctx->n_threads > 1 && ctx->pool) return drain_parallel(op, op->plan->child, scan, sink, err);
     return drain_serial(op, op->child, sink, err);
 }
 
 /* ------------------------------------------------------------------- run */
+
+/* Streaming plans, LIMIT? over (FILTER|PROJECT)* over SCAN, run through the
+ * same drain as blocking operators, with a "gather" sink: each pipeline copy
+ * appends its batches to its own result set; the sets are concatenated in
+ * copy order (whole batches move, no copy), partly filled last batches at
+ * the end, applying OFFSET/LIMIT on the way. With a LIMIT, every consume
+ * adds its live rows to a shared counter and sets ctx->cancel once
+ * offset + limit rows exist, so all copies stop at their next batch and no
+ * further file is opened. Inputs below sqe_exec_parallel_min_bytes run as
+ * one copy on this thread: rows come out in the serial order. */
+typedef struct gather_op {
+    sqe_op base;               /* plan = the root; vt unused */
+    sqe_resultset *rs;         /* the result being built (merge, calling thread) */
+    SQE_ARRAY(sqe_batch *) partial; /* last, partly filled batches of the copies */
+    uint64_t need;             /* offset + limit (UINT64_MAX: no limit) */
+    uint64_t skip, left;       /* OFFSET still to skip, LIMIT rows still to keep */
+    atomic_uint_least64_t produced; /* live rows consumed by all copies */
+} gather_op;
+
+static void *gather_local_new(sqe_op *op) {
+    const sqe_plan *p = op->plan;
+    return sqe_resultset_new(p->n_out, (const char *const *)p->out_names, p->out_types);
+}
+
+static bool gather_consume(sqe_op *op, void *local, sqe_batch *b, uint64_t tag_base, sqe_error *err) {
+    SQE_UNUSED(tag_base);
+    SQE_UNUSED(err);
+    gather_op *g = (gather_op *)op;
+    uint32_t live = sqe_batch_live(b);
+    sqe_resultset_append(local, b);
+    if (g->need != UINT64_MAX) {
+        uint64_t total = atomic_fetch_add(&g->produced, live) + live;
+        if (total >= g->need) atomic_store(&op->ctx->cancel, true);
+    }
+    return true;
+}
+
+/* Appends batch b (compact, owned, taken over) to the result after
+ * skipping/trimming rows for OFFSET/LIMIT. Whole full batches move. */
+static void gather_take(gather_op *g, sqe_batch *b) {
+    sqe_resultset *rs = g->rs;
+    uint32_t n = b->n_rows;
+    uint32_t s = (uint32_t)SQE_MIN(g->skip, (uint64_t)n);
+    g->skip -= s;
+    uint32_t t = (uint32_t)SQE_MIN((uint64_t)(n - s), g->left);
+    if (g->left != UINT64_MAX) g->left -= t;
+    if (t == 0) {
+        sqe_batch_free(b);
+        return;
+    }
+    bool last_full = rs->batches.len == 0 || rs->batches.items[rs->batches.len - 1]->n_rows == SQE_BATCH_ROWS;
+    if (s == 0 && t == n && n == SQE_BATCH_ROWS && last_full) {
+        SQE_ARRAY_PUSH(NULL, rs->batches, b);
+        rs->n_rows += n;
+        return;
+    }
+    if (s > 0 || t < n) {
+        for (uint32_t i = 0; i < t; i++) b->sel_buf[i] = (uint16_t)(s + i);
+        b->sel = b->sel_buf;
+        b->n_sel = t;
+    }
+    sqe_resultset_append(rs, b);
+    sqe_batch_free(b);
+}
+
+static bool gather_merge(sqe_op *op, void *local, sqe_error *err) {
+    SQE_UNUSED(err);
+    gather_op *g = (gather_op *)op;
+    sqe_resultset *l = local;
+    for (size_t i = 0; i < l->batches.len; i++) {
+        sqe_batch *b = l->batches.items[i];
+        if (b->n_rows < SQE_BATCH_ROWS) SQE_ARRAY_PUSH(NULL, g->partial, b);
+        else gather_take(g, b);
+    }
+    l->batches.len = 0;
+    sqe_resultset_free(l);
+    return true;
+}
+
+static void gather_local_free(sqe_op *op, void *local) {
+    SQE_UNUSED(op);
+    sqe_resultset_free(local);
+}
+
+static const sqe_sink_vtable gather_sink = {gather_local_new, gather_consume, gather_merge, gather_local_free};
+
+/* Runs a streaming plan with pipeline copies when it has that shape and the
+ * query may use several threads; *handled = false otherwise. */
+static bool run_gather(sqe_exec_ctx *ctx, const sqe_plan *plan, sqe_resultset **out, bool *handled,
+                       sqe_error *err) {
+    *handled = false;
+    if (ctx->n_threads <= 1 || !ctx->pool) return true;
+    const sqe_plan *pipe = plan;
+    uint64_t offset = 0, limit = UINT64_MAX;
+    if (plan->kind == SQE_PLAN_LIMIT) {
+        offset = plan->u.limit.offset;
+        if (plan->u.limit.has_limit) limit = plan->u.limit.limit;
+        if (limit == 0) return true; /* LimitExec never opens its input */
+        pipe = plan->child;
+    }
+    const sqe_plan *scan = pipeline_scan(pipe);
+    if (!scan) return true;
+    *handled = true;
+    gather_op g;
+    memset(&g, 0, sizeof g);
+    g.base.plan = plan;
+    g.base.ctx = ctx;
+    g.rs = sqe_resultset_new(plan->n_out, (const char *const *)plan->out_names, plan->out_types);
+    g.skip = offset;
+    g.left = limit;
+    g.need = limit == UINT64_MAX || offset > UINT64_MAX - limit ? UINT64_MAX : offset + limit;
+    atomic_init(&g.produced, 0);
+    bool ok = drain_parallel(&g.base, pipe, scan, &gather_sink, err);
+    for (size_t i = 0; i < g.partial.len; i++) {
+        if (ok) gather_take(&g, g.partial.items[i]);
+        else sqe_batch_free(g.partial.items[i]);
+    }
+    SQE_ARRAY_FREE(g.partial);
+    if (!ok) {
+        sqe_resultset_free(g.rs);
+        return false;
+    }
+    *out = g.rs;
+    return true;
+}
 
 bool sqe_exec_run(const sqe_plan *plan, const sqe_exec_options *opts, sqe_resultset **out,
                   sqe_error *err) {
     *out = NULL;
     sqe_exec_ctx ctx;
     sqe_exec_ctx_init(&ctx, opts);
+    bool handled = false;
+    bool gathered = run_gather(&ctx, plan, out, &handled, err);
+    if (handled) return gathered;
     sqe_op *root = sqe_op_build(&ctx, plan, NULL, err);
     if (!root) return false;
     sqe_resultset *rs = NULL;

@@ -116,12 +116,14 @@ bool sqe_exec_drain(sqe_op *op, const sqe_sink_vtable *sink, sqe_error *err);
 
 /* -------------------------------------------------------- scan source */
 
-/* A morsel: one file of one partition. Strings live in the source. */
+/* A morsel: one file of one partition, or a byte range of a large
+ * splittable file (sqe_format_splittable). Strings live in the source. */
 typedef struct sqe_scan_morsel {
     const char *path;
     uint64_t size;
     size_t part; /* index into the source's surviving partitions */
-    size_t seq;  /* position in listing order (partitions, then paths) */
+    size_t seq;  /* position in listing order (partitions, paths, ranges) */
+    uint64_t start, end; /* byte range [start, end); end == 0: the whole file */
 } sqe_scan_morsel;
 
 /* The shared part of a scan: store, reader vtable and spec, the surviving
@@ -156,6 +158,11 @@ uint64_t sqe_exec_scan_tag(const sqe_op *scan);
  * its scan on the calling thread: small tables then give the same answers
  * (float sums, group order) run after run. Tests set it to 0. */
 extern uint64_t sqe_exec_parallel_min_bytes;
+
+/* Splittable text files larger than this (default 32 MiB) become several
+ * morsels of this many bytes each (SPEC §4.5); 0 disables splitting. Read
+ * when a partition is listed; tests lower it. */
+extern uint64_t sqe_exec_text_split_bytes;
 
 /* ----------------------------------------------------------- key slots */
 

@@ -7,7 +7,9 @@
  * partitions the partition filter rejects (evaluated over a batch whose
  * column k holds partition key k), and then hands out files as morsels from
  * a mutex-protected cursor, listing a partition's folder only when the cursor
- * reaches it (so `LIMIT 10` lists and reads one partition). The *operator*
+ * reaches it (so `LIMIT 10` lists and reads one partition). A splittable
+ * text file larger than sqe_exec_text_split_bytes is queued as several
+ * byte-range morsels (SPEC §4.5), opened with sqe_format_open_range. The *operator*
  * (one per pipeline copy, so one per worker thread) takes morsels, opens the
  * reader, and turns each reader batch into an output batch:
  *
@@ -28,6 +30,8 @@
 
 #include <pthread.h>
 
+uint64_t sqe_exec_text_split_bytes = (uint64_t)32 << 20;
+
 /* ---------------------------------------------------------------- source */
 
 typedef struct source_impl {
@@ -38,6 +42,7 @@ typedef struct source_impl {
     SQE_ARRAY(sqe_scan_morsel) queue; /* listed files, in order; seq = index */
     size_t next;       /* next morsel to hand out */
     uint64_t listed_bytes;
+    bool splittable;   /* the table's files may be read in byte ranges */
     bool failed;       /* a listing failed: hand out nothing more */
 } source_impl;
 
@@ -51,10 +56,21 @@ static bool list_next_partition(sqe_scan_source *src, sqe_error *err) {
         im->failed = true;
         return false;
     }
+    uint64_t split = sqe_exec_text_split_bytes;
     for (size_t i = 0; i < n_files; i++) {
-        sqe_scan_morsel m = {files[i].path, files[i].size, part, im->queue.len};
+        uint64_t size = files[i].size;
+        im->listed_bytes += size;
+        if (im->splittable && split > 0 && size > split &&
+            sqe_format_splittable(&src->spec, files[i].path)) {
+            for (uint64_t start = 0; start < size; start += split) {
+                uint64_t end = size - start > split ? start + split : size;
+                sqe_scan_morsel m = {files[i].path, size, part, im->queue.len, start, end};
+                SQE_ARRAY_PUSH(NULL, im->queue, m);
+            }
+            continue;
+        }
+        sqe_scan_morsel m = {files[i].path, size, part, im->queue.len, 0, 0};
         SQE_ARRAY_PUSH(NULL, im->queue, m);
-        im->listed_bytes += files[i].size;
     }
     return true;
 }
@@ -148,6 +164,7 @@ bool sqe_scan_source_new(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source *
     }
     src->spec.n_proj = n_proj;
     src->spec.proj = proj;
+    im->splittable = sqe_format_splittable(&src->spec, NULL);
 
     if (!sqe_hive_list_partitions(im->store, t, p->u.scan.prune, im->arena, &src->parts, &src->n_parts, err))
         goto fail;
@@ -339,7 +356,10 @@ static bool scan_next(sqe_op *op, sqe_batch **out, bool *eof, sqe_error *err) {
                 *eof = true;
                 return true;
             }
-            s->reader = rvt->open(s->store, m.path, m.size, &s->src->spec, err);
+            if (m.end > 0)
+                s->reader = sqe_format_open_range(rvt, s->store, m.path, m.size, m.start, m.end, &s->src->spec, err);
+            else
+                s->reader = rvt->open(s->store, m.path, m.size, &s->src->spec, err);
             if (!s->reader) return false;
             s->cur_part = m.part;
             s->cur_seq = m.seq;

@@ -9,6 +9,8 @@
  */
 #include "format/format.h"
 
+#include <string.h>
+
 typedef struct format_entry {
     const char *name;        /* STORED AS spelling */
     const char *input_class; /* Hadoop InputFormat */
@@ -52,4 +54,33 @@ const sqe_reader_vtable *sqe_format_reader_for(sqe_format_kind kind, sqe_error *
 const char *sqe_format_name(sqe_format_kind kind) {
     const format_entry *e = entry_for(kind);
     return e ? e->name : "UNKNOWN";
+}
+
+/* ------------------------------------------------------------ splitting */
+
+static bool has_suffix(const char *s, const char *suf) {
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && strcmp(s + n - m, suf) == 0;
+}
+
+bool sqe_format_splittable(const sqe_reader_spec *spec, const char *path) {
+    static const char *const k_compressed[] = {".gz", ".bz2", ".zst", ".snappy", ".deflate", ".lz4", ".xz", ".lzo"};
+    if (!spec || spec->format != SQE_FORMAT_TEXT) return false;
+    const sqe_text_options *o = &spec->text;
+    if (o->serde != SQE_SERDE_LAZY_SIMPLE) return false;
+    if (o->line_delim != '\n' && o->line_delim != 0) return false;
+    if (o->skip_header_lines || o->skip_footer_lines) return false;
+    if (path)
+        for (size_t i = 0; i < SQE_ARRAY_LEN(k_compressed); i++)
+            if (has_suffix(path, k_compressed[i])) return false;
+    return true;
+}
+
+sqe_reader *sqe_format_open_range(const sqe_reader_vtable *vt, sqe_store *store, const char *path,
+                                  uint64_t size, uint64_t start, uint64_t end,
+                                  const sqe_reader_spec *spec, sqe_error *err) {
+    if (vt == &sqe_text_reader_vtable)
+        return sqe_text_reader_open_range(store, path, size, start, end, spec, err);
+    sqe_error_set(err, SQE_ERR_INTERNAL, "reader %s cannot read byte ranges of '%s'", vt ? vt->name : "?", path);
+    return NULL;
 }

@@ -37,6 +37,11 @@
  * csv_field_slow(). When a quoted field runs past the region before EOF the
  * record is decoded again after a refill; at EOF it is an unterminated quote.
  *
+ * Byte ranges (sqe_text_reader_open_range, LazySimple only). Reading starts
+ * at start - 1 and skips through the first '\n'; only lines starting before
+ * range_end are decoded, the last one read to its end. Errors then name the
+ * line's byte offset (line_start) instead of its number.
+ *
  * Values. Empty field: empty string for VARCHAR/VARBINARY, NULL otherwise.
  * Numbers, dates, timestamps and booleans parse with types.h; a value that
  * does not parse fails the scan with INVALID_DATA naming the file, line,
@@ -90,6 +95,13 @@ typedef struct text_reader {
     uint32_t header_left;
     uint32_t footer;
 
+    /* Byte range (sqe_text_reader_open_range): lines starting in
+     * [file_off at open + skip, range_end); errors give byte offsets. */
+    bool split;
+    bool skip_partial;      /* drop bytes up to and including the first '\n' */
+    uint64_t range_end;
+    const char *line_start; /* LazySimple: the line being decoded (error offsets) */
+
     uint8_t csv_special[256]; /* bytes that end the OpenCSV fast path */
     char *scratch;            /* unescaped/unquoted field value */
     size_t scratch_len, scratch_cap;
@@ -110,6 +122,12 @@ static bool parse_error(const text_reader *r, const text_slot *s, const char *p,
         while (shown > 0 && ((uint8_t)p[shown] & 0xC0) == 0x80) shown--; /* whole UTF-8 chars */
         more = "...";
     }
+    if (r->split)
+        return sqe_error_set(err, SQE_ERR_INVALID_DATA,
+                             "cannot parse '%.*s%s' as %s in file '%s' at byte offset %llu, column '%s' (field %d)",
+                             (int)shown, p, more, type_text(s, tbuf, sizeof tbuf), r->path,
+                             (unsigned long long)(r->file_off - r->len + (uint64_t)(r->line_start - r->buf)),
+                             s->col_name, s->field + 1);
     return sqe_error_set(err, SQE_ERR_INVALID_DATA,
                          "cannot parse '%.*s%s' as %s in file '%s' line %llu, column '%s' (field %d)",
                          (int)shown, p, more, type_text(s, tbuf, sizeof tbuf), r->path,
@@ -210,7 +228,8 @@ static void set_null_chain(text_reader *r, int s, uint32_t row) {
 /* Field `raw` (as in the file, for the null check) decodes as `val`. */
 static inline bool put_field(text_reader *r, int s, uint32_t row, const char *raw, size_t raw_len,
                              const char *val, size_t val_len, sqe_error *err) {
-    if (r->has_null_format && raw_len == r->null_len && memcmp(raw, r->null_format, raw_len) == 0) {
+    /* raw may be NULL when empty (the scratch buffer before its first use) */
+    if (r->has_null_format && raw_len == r->null_len && (raw_len == 0 || memcmp(raw, r->null_format, raw_len) == 0)) {
         set_null_chain(r, s, row);
         return true;
     }
@@ -455,6 +474,10 @@ static void compute_limit(text_reader *r) {
 
 static bool too_long_error(text_reader *r, sqe_error *err) {
     size_t keep = r->len - r->pos;
+    if (r->split)
+        return sqe_error_set(err, SQE_ERR_INVALID_DATA,
+                             "line at byte offset %llu in file '%s' is longer than the limit of %zu bytes",
+                             (unsigned long long)(r->file_off - r->len + r->pos), r->path, r->max_line);
     if (!memchr(r->buf + r->pos, '\n', keep))
         return sqe_error_set(err, SQE_ERR_INVALID_DATA, "line %llu in file '%s' is longer than the limit of %zu bytes",
                              (unsigned long long)r->line_no, r->path, r->max_line);
@@ -479,6 +502,10 @@ static bool refill(text_reader *r, sqe_error *err) {
     }
     /* Reading at least as much as is carried keeps long lines linear. */
     size_t want = SQE_MAX(r->chunk, keep);
+    if (r->split) { /* past the range only the last line's rest is needed */
+        uint64_t to_end = r->range_end > r->file_off ? r->range_end - r->file_off : 0;
+        want = SQE_MAX((size_t)SQE_MIN((uint64_t)want, to_end + 65536), keep);
+    }
     if (r->size > 0) {
         uint64_t left = r->file_off < r->size ? r->size - r->file_off : 0;
         if (left < want) want = (size_t)left;
@@ -522,6 +549,12 @@ static bool text_next(sqe_reader *rd, sqe_batch *out, bool *eof, sqe_error *err)
             continue;
         }
         const char *p = r->buf + r->pos, *lim = r->buf + r->limit;
+        if (r->skip_partial) { /* range reader: the line before the range's first */
+            const char *nl = memchr(p, '\n', (size_t)(lim - p));
+            r->pos = nl ? (size_t)(nl + 1 - r->buf) : r->limit;
+            r->skip_partial = nl == NULL;
+            continue;
+        }
         if (r->header_left) {
             const char *nl = memchr(p, '\n', (size_t)(lim - p));
             r->pos = nl ? (size_t)(nl + 1 - r->buf) : r->limit;
@@ -530,7 +563,12 @@ static bool text_next(sqe_reader *rd, sqe_batch *out, bool *eof, sqe_error *err)
             continue;
         }
         if (!r->csv) {
-            while (rows < SQE_BATCH_ROWS && p < lim) {
+            const char *stop = lim; /* lines starting before it are decoded */
+            uint64_t base = r->file_off - r->len; /* file offset of buf[0] */
+            if (r->split && r->range_end < base + r->limit)
+                stop = r->range_end > base ? r->buf + (r->range_end - base) : r->buf;
+            while (rows < SQE_BATCH_ROWS && p < stop) {
+                r->line_start = p;
                 const char *nl = memchr(p, '\n', (size_t)(lim - p));
                 const char *le = nl ? nl : lim;
                 const char *next = nl ? nl + 1 : lim;
@@ -541,6 +579,10 @@ static bool text_next(sqe_reader *rd, sqe_batch *out, bool *eof, sqe_error *err)
                 p = next;
             }
             r->pos = (size_t)(p - r->buf);
+            if (r->split && base + r->pos >= r->range_end) { /* range done */
+                r->pos = r->limit = r->len;
+                r->file_eof = true;
+            }
             continue;
         }
         while (rows < SQE_BATCH_ROWS && p < lim) {
@@ -664,6 +706,25 @@ static sqe_reader *text_open(sqe_store *store, const char *path, uint64_t size, 
         if (r->escape) r->csv_special[(uint8_t)r->escape] = 1;
     }
     return &r->base;
+}
+
+sqe_reader *sqe_text_reader_open_range(sqe_store *store, const char *path, uint64_t size, uint64_t start,
+                                       uint64_t end, const sqe_reader_spec *spec, sqe_error *err) {
+    if (!sqe_format_splittable(spec, NULL) || end < start) {
+        sqe_error_set(err, SQE_ERR_INTERNAL, "text reader: '%s' cannot be read as byte range [%llu, %llu)", path,
+                      (unsigned long long)start, (unsigned long long)end);
+        return NULL;
+    }
+    sqe_reader *rd = text_open(store, path, size, spec, err);
+    if (!rd) return NULL;
+    text_reader *r = (text_reader *)rd;
+    r->split = true;
+    r->range_end = end;
+    if (start > 0) { /* a line starts at `start` iff byte start - 1 is '\n' */
+        r->file_off = start - 1;
+        r->skip_partial = true;
+    }
+    return rd;
 }
 
 const sqe_reader_vtable sqe_text_reader_vtable = {

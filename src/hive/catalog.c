@@ -838,6 +838,29 @@ static bool dir_list_cb(const sqe_io_entry *e, void *ctx) {
     return true;
 }
 
+/* Databases of a root that exist (a _database.json or a manifest), sorted;
+ * names malloc'd into *names (caller frees each and the array). */
+static bool root_databases(hive_root *r, dir_list *out, sqe_error *err) {
+    memset(out, 0, sizeof *out);
+    sqe_store *store = hive_root_store(r, err);
+    if (!store) return false;
+    dir_list d = {{0}};
+    bool ok = store->vt->list(store, r->url, false, dir_list_cb, &d, err);
+    if (ok && d.names.len > 1) qsort(d.names.items, d.names.len, sizeof(char *), cmp_str);
+    for (size_t i = 0; i < d.names.len; i++) {
+        bool exists = false;
+        if (ok) ok = db_exists(r, d.names.items[i], &exists, err);
+        if (ok && exists) SQE_ARRAY_PUSH(NULL, out->names, d.names.items[i]);
+        else sqe_free(d.names.items[i]);
+    }
+    SQE_ARRAY_FREE(d.names);
+    if (!ok) {
+        for (size_t i = 0; i < out->names.len; i++) sqe_free(out->names.items[i]);
+        SQE_ARRAY_FREE(out->names);
+    }
+    return ok;
+}
+
 static bool exec_show_databases(sqe_hive_catalog *cat, const sqe_ast_stmt *st, sqe_resultset **out,
                                 sqe_error *err) {
     hive_root *r;
@@ -857,30 +880,54 @@ static bool exec_show_databases(sqe_hive_catalog *cat, const sqe_ast_stmt *st, s
                 err, SQE_ERR_NOT_FOUND,
                 "no warehouse root is current; ATTACH one or use SHOW DATABASES FROM root");
     }
-    sqe_store *store = hive_root_store(r, err);
-    if (!store) return false;
-    dir_list d = {{0}};
-    bool ok = store->vt->list(store, r->url, false, dir_list_cb, &d, err);
-    if (ok) {
-        if (d.names.len > 1) qsort(d.names.items, d.names.len, sizeof(char *), cmp_str);
-        static const char *const names[] = {"Schema"};
-        sqe_resultset *rs = hive_result_text(1, names);
-        for (size_t i = 0; ok && i < d.names.len; i++) {
-            bool exists = false;
-            ok = db_exists(r, d.names.items[i], &exists, err);
-            if (ok && exists && name_matches(d.names.items[i], st->u.show.like)) {
-                const char *row[1] = {d.names.items[i]};
-                sqe_resultset_add_text_row(rs, row);
-            }
+    dir_list d;
+    if (!root_databases(r, &d, err)) return false;
+    static const char *const names[] = {"Schema"};
+    *out = hive_result_text(1, names);
+    for (size_t i = 0; i < d.names.len; i++) {
+        if (name_matches(d.names.items[i], st->u.show.like)) {
+            const char *row[1] = {d.names.items[i]};
+            sqe_resultset_add_text_row(*out, row);
         }
-        if (ok)
-            *out = rs;
-        else
-            sqe_resultset_free(rs);
+        sqe_free(d.names.items[i]);
     }
-    for (size_t i = 0; i < d.names.len; i++) sqe_free(d.names.items[i]);
     SQE_ARRAY_FREE(d.names);
-    return ok;
+    return true;
+}
+
+/* ------------------------------------------------ enumeration (information_schema) */
+
+static char **arena_names(sqe_arena *a, char **items, size_t n) {
+    char **out = sqe_arena_alloc(a, sizeof(char *) * (n ? n : 1));
+    for (size_t i = 0; i < n; i++) {
+        out[i] = sqe_arena_strdup(a, items[i]);
+        sqe_free(items[i]);
+    }
+    return out;
+}
+
+bool sqe_hive_list_databases(sqe_hive_catalog *cat, const char *root, sqe_arena *arena,
+                             char ***names, size_t *n, sqe_error *err) {
+    hive_root *r = find_root(cat, root);
+    if (!r) return sqe_error_set(err, SQE_ERR_NOT_FOUND, "root '%s' is not attached", root);
+    dir_list d;
+    if (!root_databases(r, &d, err)) return false;
+    *n = d.names.len;
+    *names = arena_names(arena, d.names.items, d.names.len);
+    SQE_ARRAY_FREE(d.names);
+    return true;
+}
+
+bool sqe_hive_list_tables(sqe_hive_catalog *cat, const char *root, const char *db, sqe_arena *arena,
+                          char ***names, size_t *n, sqe_error *err) {
+    hive_root *r = find_root(cat, root);
+    if (!r) return sqe_error_set(err, SQE_ERR_NOT_FOUND, "root '%s' is not attached", root);
+    db_listing l;
+    if (!list_db(r, db, &l, err)) return false;
+    *n = l.tables.len;
+    *names = arena_names(arena, l.tables.items, l.tables.len);
+    SQE_ARRAY_FREE(l.tables);
+    return true;
 }
 
 static bool use_db(sqe_hive_catalog *cat, hive_root *r, const char *db_raw, sqe_error *err) {

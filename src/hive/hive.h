@@ -78,6 +78,7 @@ typedef struct sqe_hive_table {
     sqe_text_options text; /* decoded when format == SQE_FORMAT_TEXT */
     char *text_null_format; /* owns text.null_format */
     bool is_view;
+    char *view_original_text; /* VIRTUAL_VIEW: ViewOriginalText as stored; else NULL */
 } sqe_hive_table;
 
 /* Resolves a table name of 1-3 parts (table | db.table | root.db.table)
@@ -159,5 +160,16 @@ const char *sqe_hive_root_url(const sqe_hive_catalog *cat, int i);
 /* Note on sqe_hive_reader_spec: col_names/col_types point into arrays owned
  * by the table, so it only accepts tables returned by
  * sqe_hive_resolve_table (not a caller-built sqe_hive_table). */
+
+/* ------------------------------------------------------ enumeration */
+
+/* Databases of an attached root that exist (SPEC §2.1), sorted. Names are
+ * copied into `arena`. NOT_FOUND when the root is not attached. */
+bool sqe_hive_list_databases(sqe_hive_catalog *cat, const char *root, sqe_arena *arena,
+                             char ***names, size_t *n, sqe_error *err);
+/* Tables (manifests with valid names) of root.db, sorted; a missing
+ * database lists nothing. Names are copied into `arena`. */
+bool sqe_hive_list_tables(sqe_hive_catalog *cat, const char *root, const char *db, sqe_arena *arena,
+                          char ***names, size_t *n, sqe_error *err);
 
 #endif

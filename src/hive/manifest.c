@@ -1223,6 +1223,7 @@ sqe_hive_table *hive_table_from_manifest(const hive_manifest *m, const char *roo
         t->text.null_format = t->text_null_format;
     }
     t->is_view = m->is_view;
+    t->view_original_text = m->view_original_text ? sqe_strdup(m->view_original_text) : NULL;
     priv->col_names = sqe_calloc(m->n_cols ? (size_t)m->n_cols : 1, sizeof *priv->col_names);
     priv->col_types = sqe_calloc(m->n_cols ? (size_t)m->n_cols : 1, sizeof *priv->col_types);
     for (int i = 0; i < m->n_cols; i++) {
@@ -1245,6 +1246,7 @@ void sqe_hive_table_free(sqe_hive_table *t) {
     sqe_free(t->input_format);
     sqe_free(t->output_format);
     sqe_free(t->text_null_format);
+    sqe_free(t->view_original_text);
     hive_table_priv *priv = (hive_table_priv *)t;
     sqe_free(priv->col_names);
     sqe_free(priv->col_types);

@@ -66,6 +66,11 @@ bool sqe_expr_equal(const sqe_expr *a, const sqe_expr *b);
 void sqe_expr_visit_cols(sqe_expr *e, void (*fn)(int *col, void *ctx), void *ctx);
 sqe_expr *sqe_bind_and(sqe_arena *a, sqe_expr *l, sqe_expr *r);
 
+/* infoschema.c: `information_schema.t` / `root.information_schema.t`. */
+bool sqe_plan_is_information_schema(int n_parts, const char *const *parts);
+sqe_plan *sqe_plan_information_schema(sqe_arena *a, sqe_hive_catalog *cat, int n_parts,
+                                      const char *const *parts, sqe_pos pos, sqe_error *err);
+
 /* Error helper: "... at line L:C". */
 bool sqe_bind_error(sqe_error *err, sqe_error_class cls, sqe_pos pos, const char *fmt, ...)
     SQE_PRINTF(4, 5);

@@ -61,6 +61,14 @@ static sqe_plan *plan_table(planner *pl, const sqe_ast_from *f, scope *out_scope
     const char *parts[8];
     int n = qn->n_parts > 8 ? 8 : qn->n_parts;
     for (int i = 0; i < n; i++) parts[i] = qn->parts[i].name;
+    if (sqe_plan_is_information_schema(n, parts)) {
+        sqe_plan *p = sqe_plan_information_schema(pl->arena, pl->cat, n, parts, f->pos, err);
+        if (!p) return NULL;
+        const char *qual = f->alias ? lower_dup(pl->arena, f->alias->name)
+                                    : lower_dup(pl->arena, parts[n - 1]);
+        *out_scope = scope_of(pl->arena, p, qual, f->alias ? NULL : "information_schema", NULL);
+        return p;
+    }
     sqe_hive_table *t = sqe_hive_resolve_table(pl->cat, n, parts, err);
     if (!t) return NULL;
     SQE_ARRAY_PUSH(NULL, pl->tables, t);

@@ -18,6 +18,7 @@
 static char g_dir[64];
 static sqe_store *g_store;
 static bool g_render = true; /* false: time the scan alone (throughput test) */
+static uint64_t g_range_start, g_range_end; /* g_range_end > 0: scan only this byte range */
 
 /* ------------------------------------------------------------ helpers */
 
@@ -144,7 +145,10 @@ static scan_result scan_size(const char *path, uint64_t size, const char *cols, 
     spec.text = *opt;
 
     const sqe_reader_vtable *vt = sqe_format_reader_for(SQE_FORMAT_TEXT, &res.err);
-    sqe_reader *rd = vt ? vt->open(g_store, path, size, &spec, &res.err) : NULL;
+    sqe_reader *rd = !vt ? NULL
+                     : g_range_end ? sqe_format_open_range(vt, g_store, path, size, g_range_start, g_range_end, &spec,
+                                                           &res.err)
+                                   : vt->open(g_store, path, size, &spec, &res.err);
     if (rd) {
         sqe_batch *b = sqe_batch_new(n_proj, proj_types);
         sqe_strbuf sb;
@@ -652,6 +656,162 @@ static void test_chunk_boundaries(void) {
     sqe_free(path);
 }
 
+/* ------------------------------------------------------ byte ranges */
+
+/* Scans [start, end) of path (end == 0 is rejected: use scan()). */
+static scan_result scan_range(const char *path, uint64_t size, uint64_t start, uint64_t end, const char *cols,
+                              const sqe_text_options *opt) {
+    g_range_start = start;
+    g_range_end = end;
+    scan_result r = scan_size(path, size, cols, NULL, opt);
+    g_range_start = g_range_end = 0;
+    return r;
+}
+
+/* Concatenation of the scans of the ranges of [0, len) cut at cuts[0..n)
+ * equals whole; size is what the reader is told (0: unknown). */
+static bool ranges_match(const char *path, uint64_t size, uint64_t len, const uint64_t *cuts, int n,
+                         const char *cols, const sqe_text_options *opt, const char *whole) {
+    sqe_strbuf sb;
+    sqe_strbuf_init(&sb);
+    uint64_t start = 0;
+    bool ok = true;
+    for (int i = 0; i <= n && ok; i++) {
+        uint64_t end = i < n ? cuts[i] : len;
+        if (end == 0) continue; /* end 0 would mean the whole file */
+        scan_result r = scan_range(path, size, start, end, cols, opt);
+        if (!r.text) {
+            fprintf(stderr, "  range [%llu, %llu): %s\n", (unsigned long long)start, (unsigned long long)end,
+                    r.err.msg);
+            ok = false;
+        } else {
+            sqe_strbuf_puts(&sb, r.text);
+        }
+        scan_free(&r);
+        start = end;
+    }
+    if (ok && strcmp(sb.data ? sb.data : "", whole) != 0) {
+        fprintf(stderr, "  cuts at");
+        for (int i = 0; i < n; i++) fprintf(stderr, " %llu", (unsigned long long)cuts[i]);
+        fprintf(stderr, ": got\n%s", sb.data ? sb.data : "");
+        ok = false;
+    }
+    sqe_strbuf_free(&sb);
+    return ok;
+}
+
+static void test_byte_ranges(void) {
+    sqe_text_options o = lazy_opts(',');
+    const char *cols = "n bigint; s string";
+
+    /* Splittability. */
+    sqe_reader_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.format = SQE_FORMAT_TEXT;
+    spec.text = o;
+    CHECK(sqe_format_splittable(&spec, "/x/part-0.csv"));
+    CHECK(!sqe_format_splittable(&spec, "/x/part-0.csv.gz"));
+    spec.text.skip_header_lines = 1;
+    CHECK(!sqe_format_splittable(&spec, NULL));
+    spec.text = o;
+    spec.text.skip_footer_lines = 1;
+    CHECK(!sqe_format_splittable(&spec, NULL));
+    spec.text = csv_opts();
+    CHECK(!sqe_format_splittable(&spec, NULL));
+    spec.format = SQE_FORMAT_PARQUET;
+    CHECK(!sqe_format_splittable(&spec, NULL));
+
+    /* CRLF, an empty line, a long line, a last line without '\n'. */
+    const char *files[] = {
+        "1,a\n22,bb\r\n\n333,ccc\n4444,a line longer than the smallest chunks\n5,e\r\n66,ff",
+        "1,a\n2,b\n",
+        "\n\n\n7,x\n\n",
+        "9,no newline at all",
+    };
+    size_t saved = sqe_text_reader_chunk_size;
+    for (size_t f = 0; f < SQE_ARRAY_LEN(files); f++) {
+        const char *data = files[f];
+        size_t len = strlen(data);
+        char *path = write_file("ranges.txt", data, len);
+        scan_result whole = scan(path, cols, NULL, &o);
+        CHECK(whole.text != NULL);
+        if (!whole.text) {
+            sqe_free(path);
+            continue;
+        }
+        int bad = 0;
+        size_t chunks[] = {0, 1, 3, 7};
+        for (size_t c = 0; c < SQE_ARRAY_LEN(chunks); c++) {
+            sqe_text_reader_chunk_size = chunks[c] ? chunks[c] : saved;
+            /* one cut anywhere */
+            for (uint64_t a = 0; a <= len && bad < 3; a++)
+                if (!ranges_match(path, len, len, &a, 1, cols, &o, whole.text)) bad++;
+            /* two cuts anywhere (empty and one-byte ranges included) */
+            for (uint64_t a = 1; a <= len && bad < 3; a++)
+                for (uint64_t b = a; b <= len && bad < 3; b++) {
+                    uint64_t cuts[2] = {a, b};
+                    if (!ranges_match(path, len, len, cuts, 2, cols, &o, whole.text)) bad++;
+                }
+            /* equal splits of every size */
+            for (uint64_t step = 1; step <= len && bad < 3; step++) {
+                uint64_t cuts[128];
+                int n = 0;
+                for (uint64_t x = step; x < len && n < 128; x += step) cuts[n++] = x;
+                if (!ranges_match(path, len, len, cuts, n, cols, &o, whole.text)) bad++;
+            }
+            /* size unknown (0: read until a short read) */
+            uint64_t mid = len / 2;
+            if (mid > 0 && !ranges_match(path, 0, len, &mid, 1, cols, &o, whole.text)) bad++;
+        }
+        sqe_text_reader_chunk_size = saved;
+        CHECK(bad == 0);
+        scan_free(&whole);
+        sqe_free(path);
+    }
+
+    /* A range holding no line start reads nothing; one starting exactly on a
+     * line start reads that line. */
+    const char *data = "1,a\n22,bb\n333,ccc\n";
+    char *path = write_file("ranges.txt", data, strlen(data));
+    scan_result r = scan_range(path, strlen(data), 5, 8, cols, &o);
+    CHECK_STR(r.text, "");
+    scan_free(&r);
+    r = scan_range(path, strlen(data), 4, 5, cols, &o);
+    CHECK_STR(r.text, "22|[bb]\n");
+    scan_free(&r);
+    r = scan_range(path, strlen(data), 3, 4, cols, &o); /* byte 3 ends line 1 */
+    CHECK_STR(r.text, "");
+    scan_free(&r);
+    r = scan_range(path, strlen(data), 0, 1, cols, &o);
+    CHECK_STR(r.text, "1|[a]\n");
+    scan_free(&r);
+    sqe_free(path);
+
+    /* Errors in a range name the line's byte offset. */
+    data = "1,a\n2,b\nxy,c\n4,d\n";
+    path = write_file("ranges_bad.txt", data, strlen(data));
+    char *want = sqe_asprintf("cannot parse 'xy' as bigint in file '%s' at byte offset 8, column 'n' (field 1)", path);
+    for (size_t chunk = 0; chunk <= 5; chunk++) {
+        sqe_text_reader_chunk_size = chunk ? chunk : saved;
+        r = scan_range(path, strlen(data), 2, 9, cols, &o);
+        CHECK(r.text == NULL);
+        CHECK(r.err.cls == SQE_ERR_INVALID_DATA);
+        CHECK_STR(r.err.msg, want);
+        scan_free(&r);
+        r = scan_range(path, strlen(data), 9, strlen(data), cols, &o);
+        CHECK_STR(r.text, "4|[d]\n");
+        scan_free(&r);
+    }
+    sqe_text_reader_chunk_size = saved;
+    sqe_free(want);
+    /* A CSV spec cannot be opened as a range. */
+    sqe_text_options csv = csv_opts();
+    r = scan_range(path, strlen(data), 0, 4, cols, &csv);
+    CHECK(r.text == NULL && r.err.cls == SQE_ERR_INTERNAL);
+    scan_free(&r);
+    sqe_free(path);
+}
+
 /* ---------------------------------------------------------- throughput */
 
 static double scan_mb_s(const char *path, uint64_t size, const char *cols, const char *proj,
@@ -721,6 +881,7 @@ int main(void) {
     RUN(test_errors);
     RUN(test_long_lines);
     RUN(test_chunk_boundaries);
+    RUN(test_byte_ranges);
     RUN(test_throughput);
     sqe_store_free(g_store);
     char *cmd = sqe_asprintf("rm -rf '%s'", g_dir);
