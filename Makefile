@@ -6,6 +6,8 @@
 #   make sanitize   the same tests under AddressSanitizer + UBSan (build-asan/)
 #   make demo       install deps, build, create a sample warehouse, query it
 #   make bench      CSV scan + GROUP BY benchmark against DuckDB (bench/)
+#   make fuzz       libFuzzer targets with clang in build-fuzz/ (tests/fuzz/README.md)
+#   make fuzz-replay  the saved fuzz corpora as regression tests (gcc + ASan)
 
 BUILD   ?= build
 CC      ?= cc
@@ -30,7 +32,8 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 SLT_OBJS  := $(SLT_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test unit sqltest cli-test sanitize demo bench clean format
+.PHONY: all deps test unit sqltest cli-test sanitize demo bench clean format fuzz fuzz-bins \
+        fuzz-replay fuzz-replay-run
 all: $(BUILD)/libsqe.a $(BUILD)/sqe-cli $(BUILD)/sqe-slt
 
 $(BUILD)/obj/%.o: %.c
@@ -65,13 +68,41 @@ cli-test: $(BUILD)/sqe-cli
 
 test: deps
 	$(MAKE) all
-	$(MAKE) unit sqltest cli-test
+	$(MAKE) unit sqltest cli-test fuzz-replay
 	$(MAKE) sanitize
 
 # ASan + UBSan build in its own folder; runs unit and SQL tests.
+ASAN_VARS := OPT="-O1 -g -fno-omit-frame-pointer" \
+    SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 sanitize:
-	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
-	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined" all unit sqltest
+	$(MAKE) BUILD=build-asan $(ASAN_VARS) all unit sqltest
+
+# Fuzzing (tests/fuzz/README.md). fuzz-replay runs tests/fuzz/corpus/<target>/
+# through the harnesses, built with gcc + ASan/UBSan against the sanitize
+# build's library (FUZZ_REPLAY_BUILD). fuzz builds the libFuzzer targets with
+# clang, the library instrumented too (not part of test; scripts/fuzz.sh runs them).
+FUZZ_TARGETS := sql text_reader manifest ddl partitions
+FUZZ_REPLAY_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+fuzz-replay:
+	$(MAKE) BUILD=$(FUZZ_REPLAY_BUILD) $(ASAN_VARS) fuzz-replay-run
+
+fuzz-replay-run: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
+	@set -e; for t in $(FUZZ_TARGETS); do $(BUILD)/fuzz/replay_$$t tests/fuzz/corpus/$$t; done
+
+$(BUILD)/fuzz/replay_%: tests/fuzz/replay.c tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(BUILD)/libsqe.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/fuzz -o $@ tests/fuzz/replay.c tests/fuzz/fuzz_$*.c $(BUILD)/libsqe.a $(LDLIBS)
+
+fuzz:
+	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang WERROR= OPT="-O1 -g -fno-omit-frame-pointer" \
+	    SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -Wno-unknown-warning-option" fuzz-bins
+
+fuzz-bins: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(BUILD)/libsqe.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(BUILD)/libsqe.a $(LDLIBS)
 
 demo: deps
 	$(MAKE) all

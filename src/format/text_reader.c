@@ -472,13 +472,18 @@ static void compute_limit(text_reader *r) {
     r->limit = e;
 }
 
+/* A physical line (or OpenCSV record) longer than max_line fails however
+ * the file is chunked or split: every line decoded or skipped as a header
+ * is measured (line_too_long), and refill() refuses to carry more than
+ * max_line bytes of one line. Only the footer lookahead (the last M lines
+ * together) is bounded by when refills happen. */
 static bool too_long_error(text_reader *r, sqe_error *err) {
     size_t keep = r->len - r->pos;
     if (r->split)
         return sqe_error_set(err, SQE_ERR_INVALID_DATA,
                              "line at byte offset %llu in file '%s' is longer than the limit of %zu bytes",
                              (unsigned long long)(r->file_off - r->len + r->pos), r->path, r->max_line);
-    if (!memchr(r->buf + r->pos, '\n', keep))
+    if (!memchr(r->buf + r->pos, '\n', SQE_MIN(keep, r->max_line + 1))) /* the line at pos itself */
         return sqe_error_set(err, SQE_ERR_INVALID_DATA, "line %llu in file '%s' is longer than the limit of %zu bytes",
                              (unsigned long long)r->line_no, r->path, r->max_line);
     if (r->csv && r->pos < r->limit)
@@ -491,10 +496,16 @@ static bool too_long_error(text_reader *r, sqe_error *err) {
                          r->footer, (unsigned long long)r->line_no, r->path, r->max_line);
 }
 
+/* The line (or record) starting at `line` is longer than max_line. */
+static bool line_too_long(text_reader *r, const char *line, sqe_error *err) {
+    r->pos = (size_t)(line - r->buf);
+    return too_long_error(r, err);
+}
+
 /* Moves the unconsumed bytes to the front and appends the next chunk. */
 static bool refill(text_reader *r, sqe_error *err) {
     size_t keep = r->len - r->pos;
-    if (keep >= r->max_line) return too_long_error(r, err);
+    if (keep > r->max_line) return too_long_error(r, err);
     if (r->pos > 0) {
         memmove(r->buf, r->buf + r->pos, keep);
         r->len = keep;
@@ -557,6 +568,7 @@ static bool text_next(sqe_reader *rd, sqe_batch *out, bool *eof, sqe_error *err)
         }
         if (r->header_left) {
             const char *nl = memchr(p, '\n', (size_t)(lim - p));
+            if ((size_t)((nl ? nl : lim) - p) > r->max_line) return line_too_long(r, p, err);
             r->pos = nl ? (size_t)(nl + 1 - r->buf) : r->limit;
             r->line_no++;
             r->header_left--;
@@ -572,6 +584,7 @@ static bool text_next(sqe_reader *rd, sqe_batch *out, bool *eof, sqe_error *err)
                 const char *nl = memchr(p, '\n', (size_t)(lim - p));
                 const char *le = nl ? nl : lim;
                 const char *next = nl ? nl + 1 : lim;
+                if ((size_t)(le - p) > r->max_line) return line_too_long(r, p, err);
                 if (le > p && le[-1] == '\r') le--;
                 if (!lazy_line(r, p, le, rows, err)) return false;
                 rows++;
@@ -593,8 +606,13 @@ static bool text_next(sqe_reader *rd, sqe_batch *out, bool *eof, sqe_error *err)
             const char *next;
             uint32_t lines;
             int rc = csv_record(r, p, lim, rows, &next, &lines, err);
-            if (rc < 0) return false;
+            if (rc < 0) { /* a first line over the limit fails as such, however the file is chunked */
+                const char *nl = memchr(p, '\n', (size_t)(lim - p));
+                if ((size_t)((nl ? nl : lim) - p) > r->max_line) return line_too_long(r, p, err);
+                return false;
+            }
             if (rc == 0) {
+                if (r->file_eof && (size_t)(lim - p) > r->max_line) return line_too_long(r, p, err);
                 if (r->file_eof)
                     return sqe_error_set(err, SQE_ERR_INVALID_DATA,
                                          "unterminated quoted field in file '%s' line %llu", r->path,
@@ -602,6 +620,7 @@ static bool text_next(sqe_reader *rd, sqe_batch *out, bool *eof, sqe_error *err)
                 retry_row = true;
                 break;
             }
+            if ((size_t)(next - p) - (next > p && next[-1] == '\n') > r->max_line) return line_too_long(r, p, err);
             rows++;
             r->line_no += lines;
             p = next;

@@ -30,10 +30,7 @@ static const char *scan_statement(const char *s, int *line) {
                     }
                     break;
                 }
-                if (*s == '\\' && bs && s[1]) {
-                    if (s[1] == '\n') (*line)++;
-                    s++;
-                }
+                if (*s == '\\' && bs && s[1]) s++; /* the protected byte is counted below */
                 if (*s == '\n') (*line)++;
                 s++;
             }

@@ -1280,6 +1280,15 @@ static void test_split(void) {
 
     /* a split piece parses on its own */
     CHECK(parse(c.texts[2]) != NULL);
+
+    /* regression: a backslash-newline inside a Hive-dialect string counts one line, not two */
+    split_ctx c4 = {0};
+    CHECK(sqe_sql_split("CREATE TABLE t (a int) ROW FORMAT DELIMITED FIELDS TERMINATED BY 'a\\\nb';\n"
+                        "SELECT 1",
+                        collect, &c4));
+    CHECK(c4.n == 2);
+    CHECK(c4.lines[0] == 1);
+    CHECK(c4.lines[1] == 3);
 }
 
 static void test_is_complete(void) {

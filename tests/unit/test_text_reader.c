@@ -613,6 +613,41 @@ static void test_long_lines(void) {
     CHECK_CONTAINS(r.err.msg, "line 2 in file");
     scan_free(&r);
     sqe_free(path);
+    /* regression (fuzz): a line between the limit and twice the limit, or a
+     * too-long header line, fails whatever the chunk size, also when the
+     * whole file arrives in one chunk; a 100-byte line is still fine */
+    static const size_t chunks[] = {16, 60, 4096};
+    for (size_t k = 0; k < SQE_ARRAY_LEN(chunks); k++) {
+        sqe_text_reader_chunk_size = chunks[k];
+        sqe_strbuf_clear(&sb);
+        sqe_strbuf_puts(&sb, "a\n");
+        sqe_strbuf_append(&sb, line, 100);
+        sqe_strbuf_puts(&sb, "\nb\n");
+        sqe_strbuf_append(&sb, line, 150);
+        sqe_strbuf_puts(&sb, "\nc\n");
+        path = write_file("between.txt", sb.data, sb.len);
+        r = scan(path, "s string", NULL, &o);
+        CHECK(r.text == NULL);
+        want = sqe_asprintf("line 4 in file '%s' is longer than the limit of 100 bytes", path);
+        CHECK_STR(r.err.msg, want);
+        sqe_free(want);
+        scan_free(&r);
+        sqe_text_options h = o;
+        h.skip_header_lines = 1;
+        sqe_strbuf_clear(&sb);
+        sqe_strbuf_append(&sb, line, 150);
+        sqe_strbuf_puts(&sb, "\nb\n");
+        sqe_free(path);
+        path = write_file("longheader.txt", sb.data, sb.len);
+        r = scan(path, "s string", NULL, &h);
+        CHECK(r.text == NULL);
+        want = sqe_asprintf("line 1 in file '%s' is longer than the limit of 100 bytes", path);
+        CHECK_STR(r.err.msg, want);
+        sqe_free(want);
+        scan_free(&r);
+        sqe_free(path);
+    }
+    sqe_text_reader_chunk_size = 16;
     sqe_strbuf_free(&sb);
     sqe_text_reader_max_line = saved_max;
     sqe_text_reader_chunk_size = saved_chunk;
