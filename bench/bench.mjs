@@ -14,7 +14,7 @@ const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
 const sqe = opt('--sqe'), peer = opt('--peer'), data = opt('--data'), out = opt('--out');
 const runs = Number(opt('--runs', '5'));
-const only = new Set(opt('--only', 'Q1,Q2,Q3,Q4,Q5,Q7,Q8,Q9').split(','));
+const only = new Set(opt('--only', 'Q1,Q2,Q3,Q4,Q5,Q6,Q7,Q8,Q9').split(','));
 fs.mkdirSync(out, { recursive: true });
 
 const wh = path.join(out, 'warehouse');

@@ -6,7 +6,7 @@
 #
 # Env: SQE_BENCH_PEER (default ../shared/bench, the DuckDB harness),
 #      SQE_BENCH_DIR (default bench/work: peer copy, data, results),
-#      SQE_BENCH_RUNS (default 5), SQE_BENCH_QUERIES (default Q1,Q2,Q3,Q4,Q5,Q7,Q8,Q9).
+#      SQE_BENCH_RUNS (default 5), SQE_BENCH_QUERIES (default Q1..Q9).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -30,4 +30,4 @@ if [ ! -f "$data/MANIFEST.json" ]; then
   (cd "$work/peer" && node gen.mjs "$data" "$rows" --formats csv,parquet)
 fi
 node "$repo/bench/bench.mjs" --sqe "$repo/build/sqe-cli" --peer "$work/peer" --data "$data" \
-  --out "$work/results-$rows" --runs "${SQE_BENCH_RUNS:-5}" --only "${SQE_BENCH_QUERIES:-Q1,Q2,Q3,Q4,Q5,Q7,Q8,Q9}"
+  --out "$work/results-$rows" --runs "${SQE_BENCH_RUNS:-5}" --only "${SQE_BENCH_QUERIES:-Q1,Q2,Q3,Q4,Q5,Q6,Q7,Q8,Q9}"
