@@ -722,6 +722,10 @@ bool hive_manifest_validate(hive_manifest *m, const sqe_hive_limits *lim, const 
         return vfail(err, mpath, "StorageDescriptor.SerdeInfo.SerializationLibrary", NULL,
                      "SerDe '%s' does not match INPUTFORMAT '%s' (%s storage, whose SerDe is %s)",
                      sd->cls, m->input_format, fmt->stored_as, fmt->serde);
+    /* Every SERDEPROPERTIES value is checked, also one that a TBLPROPERTIES
+     * key overrides: it stays in the manifest and in SHOW CREATE TABLE, and
+     * CREATE rejects it, so a load must too. Then what the reader sees. */
+    if (!check_serde_params(&m->serde_params, m->serde_params.len, sd, mpath, err)) return false;
     hive_kv_list eff;
     size_t n_serde;
     effective_serde_params(m, sd, &eff, &n_serde);
