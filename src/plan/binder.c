@@ -658,7 +658,28 @@ static sqe_expr *bind_in(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
     return e->u.in_list.negated ? make_not(cx, res) : res;
 }
 
+/* Deepest expression the binder (and the recursive passes after it:
+ * equality, remapping, evaluation, EXPLAIN) accepts. A level costs a few KB
+ * of stack; the parser allows far longer operator chains. */
+#define SQE_BIND_MAX_DEPTH 1000
+static _Thread_local int g_bind_depth;
+
+static sqe_expr *bind_node(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err);
+
 static sqe_expr *bind(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
+    if (g_bind_depth >= SQE_BIND_MAX_DEPTH) {
+        sqe_bind_error(err, SQE_ERR_RESOURCE_EXHAUSTED, e->pos,
+                       "expression is nested too deeply (more than %d levels); split it up",
+                       SQE_BIND_MAX_DEPTH);
+        return NULL;
+    }
+    g_bind_depth++;
+    sqe_expr *r = bind_node(cx, e, err);
+    g_bind_depth--;
+    return r;
+}
+
+static sqe_expr *bind_node(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
     if (cx->agg) {
         bool handled;
         sqe_expr *r = bind_post_agg(cx, e, &handled, err);
