@@ -70,6 +70,23 @@ static inline void trim(const char **p, uint32_t *n) {
         return true;                                                                \
     } while (0)
 
+/* Parses trimmed varchar text straight into the output array with PARSE
+ * (a sqe_parse_* function); a row it rejects takes the exact slow path. */
+#define PARSE_LOOP(TOUT, PARSE)                                                     \
+    do {                                                                            \
+        const sqe_string *x_ = SQE_VEC_DATA(c->in, sqe_string);                     \
+        TOUT *o_ = SQE_VEC_DATA(c->out, TOUT);                                      \
+        SQE_FOR_ROWS(sel, n, row, {                                                 \
+            if (nulls && !sqe_func_row_valid(c->out, row)) continue;                \
+            const char *p = sqe_string_data(&x_[row]);                              \
+            uint32_t len = x_[row].len;                                             \
+            trim(&p, &len);                                                         \
+            if (SQE_UNLIKELY(!PARSE(p, len, &o_[row])) && !slow_row(c, row))       \
+                return false;                                                       \
+        });                                                                         \
+        return true;                                                                \
+    } while (0)
+
 static void int_range(sqe_type_id id, int64_t *lo, int64_t *hi) {
     switch (id) {
     case SQE_T_TINYINT: *lo = INT8_MIN; *hi = INT8_MAX; break;
@@ -156,18 +173,7 @@ static bool to_double(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls) 
         int scale = c->in->type.scale;
         CAST_LOOP(sqe_i128, double, true, sqe_decimal_to_double(v, scale));
     }
-    case SQE_T_VARCHAR: {
-        const sqe_string *x = SQE_VEC_DATA(c->in, sqe_string);
-        double *o = SQE_VEC_DATA(c->out, double);
-        SQE_FOR_ROWS(sel, n, row, {
-            if (nulls && !sqe_func_row_valid(c->out, row)) continue;
-            const char *p = sqe_string_data(&x[row]);
-            uint32_t len = x[row].len;
-            trim(&p, &len);
-            if (SQE_UNLIKELY(!sqe_parse_double(p, len, &o[row])) && !slow_row(c, row)) return false;
-        });
-        return true;
-    }
+    case SQE_T_VARCHAR: PARSE_LOOP(double, sqe_parse_double);
     default: break;
     }
     SQE_FOR_ROWS(sel, n, row, {
@@ -238,18 +244,7 @@ static bool to_decimal(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls)
 static bool to_date(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls) {
     switch (c->in->type.id) {
     case SQE_T_TIMESTAMP: CAST_LOOP(int64_t, int32_t, true, sqe_floor_div(v, SQE_MICROS_PER_DAY));
-    case SQE_T_VARCHAR: {
-        const sqe_string *x = SQE_VEC_DATA(c->in, sqe_string);
-        int32_t *o = SQE_VEC_DATA(c->out, int32_t);
-        SQE_FOR_ROWS(sel, n, row, {
-            if (nulls && !sqe_func_row_valid(c->out, row)) continue;
-            const char *p = sqe_string_data(&x[row]);
-            uint32_t len = x[row].len;
-            trim(&p, &len);
-            if (SQE_UNLIKELY(!sqe_parse_date(p, len, &o[row])) && !slow_row(c, row)) return false;
-        });
-        return true;
-    }
+    case SQE_T_VARCHAR: PARSE_LOOP(int32_t, sqe_parse_date);
     default: break;
     }
     SQE_FOR_ROWS(sel, n, row, {
@@ -263,18 +258,7 @@ static bool to_timestamp(cast_ctx *c, const uint16_t *sel, uint32_t n, bool null
     int64_t r;
     switch (c->in->type.id) {
     case SQE_T_DATE: CAST_LOOP(int32_t, int64_t, !__builtin_mul_overflow((int64_t)v, SQE_MICROS_PER_DAY, &r), r);
-    case SQE_T_VARCHAR: {
-        const sqe_string *x = SQE_VEC_DATA(c->in, sqe_string);
-        int64_t *o = SQE_VEC_DATA(c->out, int64_t);
-        SQE_FOR_ROWS(sel, n, row, {
-            if (nulls && !sqe_func_row_valid(c->out, row)) continue;
-            const char *p = sqe_string_data(&x[row]);
-            uint32_t len = x[row].len;
-            trim(&p, &len);
-            if (SQE_UNLIKELY(!sqe_parse_timestamp(p, len, &o[row])) && !slow_row(c, row)) return false;
-        });
-        return true;
-    }
+    case SQE_T_VARCHAR: PARSE_LOOP(int64_t, sqe_parse_timestamp);
     default: break;
     }
     SQE_FOR_ROWS(sel, n, row, {
