@@ -29,10 +29,10 @@ typedef struct sqe_session sqe_session;
 typedef struct sqe_result sqe_result;
 
 typedef struct sqe_options {
-    int threads;              /* worker threads for queries; <= 0: number of CPUs */
-    size_t memory_limit;      /* bytes per query; 0: no limit */
-    size_t manifest_max_bytes;  /* 0: default 1 MiB */
-    int manifest_max_columns;   /* 0: default 4096 */
+    int threads;                     /* worker threads for queries; <= 0: number of CPUs */
+    size_t memory_limit;             /* bytes per query; 0: no limit */
+    size_t manifest_max_bytes;       /* 0: default 1 MiB */
+    int manifest_max_columns;        /* 0: default 4096 */
     int manifest_max_partition_keys; /* 0: default 32 */
 } sqe_options;
 
@@ -78,7 +78,8 @@ typedef enum sqe_value_kind {
 
 int sqe_result_column_count(const sqe_result *r);
 const char *sqe_result_column_name(const sqe_result *r, int col);
-const char *sqe_result_column_type(const sqe_result *r, int col); /* "bigint", "varchar", "decimal(10,2)" */
+const char *sqe_result_column_type(const sqe_result *r,
+                                   int col); /* "bigint", "varchar", "decimal(10,2)" */
 sqe_value_kind sqe_result_column_kind(const sqe_result *r, int col);
 uint64_t sqe_result_row_count(const sqe_result *r);
 /* Text of one value, or NULL for SQL NULL. DOUBLE NaN/Infinity are texts

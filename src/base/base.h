@@ -50,14 +50,15 @@ typedef enum sqe_error_class {
     SQE_ERR_INVALID_DATA,      /* 22P02 invalid_text_representation: a value in a file */
     SQE_ERR_DIVISION_BY_ZERO,  /* 22012 */
     SQE_ERR_OUT_OF_RANGE,      /* 22003 numeric_value_out_of_range */
-    SQE_ERR_HIVE_EXTERNAL,     /* 42000: a rejected Hive DDL/table shape; message starts "hive_external: " */
-    SQE_ERR_NOT_SUPPORTED,     /* 0A000 feature_not_supported */
-    SQE_ERR_STORAGE,           /* 58030 io_error */
+    SQE_ERR_HIVE_EXTERNAL, /* 42000: a rejected Hive DDL/table shape; message starts "hive_external:
+                              " */
+    SQE_ERR_NOT_SUPPORTED, /* 0A000 feature_not_supported */
+    SQE_ERR_STORAGE,       /* 58030 io_error */
     SQE_ERR_STORAGE_CREDENTIALS_UNAVAILABLE, /* 28000 */
-    SQE_ERR_CATALOG_TIMEOUT,   /* 57014 */
-    SQE_ERR_RESOURCE_EXHAUSTED,/* 53000 */
-    SQE_ERR_USAGE,             /* 42000: wrong use of a statement/flag that is not a syntax error */
-    SQE_ERR_INTERNAL,          /* XX000 */
+    SQE_ERR_CATALOG_TIMEOUT,                 /* 57014 */
+    SQE_ERR_RESOURCE_EXHAUSTED,              /* 53000 */
+    SQE_ERR_USAGE,    /* 42000: wrong use of a statement/flag that is not a syntax error */
+    SQE_ERR_INTERNAL, /* XX000 */
     SQE_ERR__COUNT
 } sqe_error_class;
 
@@ -116,13 +117,25 @@ size_t sqe_arena_used(const sqe_arena *a);
 /* A typed growable array: `SQE_ARRAY(int) xs = {0};`. With arena == NULL the
  * items are malloc'd and must be released with SQE_ARRAY_FREE; with an arena
  * they live as long as the arena. */
-#define SQE_ARRAY(T) struct { T *items; size_t len, cap; }
+#define SQE_ARRAY(T)                                                                               \
+    struct {                                                                                       \
+        T *items;                                                                                  \
+        size_t len, cap;                                                                           \
+    }
 void sqe_array_grow_(void **items, size_t *cap, size_t elem_size, size_t need, sqe_arena *arena);
-#define SQE_ARRAY_RESERVE(arena, arr, n) \
+#define SQE_ARRAY_RESERVE(arena, arr, n)                                                           \
     sqe_array_grow_((void **)&(arr).items, &(arr).cap, sizeof(*(arr).items), (n), (arena))
-#define SQE_ARRAY_PUSH(arena, arr, v) \
-    do { SQE_ARRAY_RESERVE(arena, arr, (arr).len + 1); (arr).items[(arr).len++] = (v); } while (0)
-#define SQE_ARRAY_FREE(arr) do { sqe_free((arr).items); (arr).items = NULL; (arr).len = (arr).cap = 0; } while (0)
+#define SQE_ARRAY_PUSH(arena, arr, v)                                                              \
+    do {                                                                                           \
+        SQE_ARRAY_RESERVE(arena, arr, (arr).len + 1);                                              \
+        (arr).items[(arr).len++] = (v);                                                            \
+    } while (0)
+#define SQE_ARRAY_FREE(arr)                                                                        \
+    do {                                                                                           \
+        sqe_free((arr).items);                                                                     \
+        (arr).items = NULL;                                                                        \
+        (arr).len = (arr).cap = 0;                                                                 \
+    } while (0)
 
 /* ------------------------------------------------------------- strings */
 
@@ -157,8 +170,12 @@ bool sqe_like_match(const char *s, size_t s_len, const char *p, size_t p_len, ch
 /* 64-bit hash of bytes (wyhash-style mix; stable within a process). */
 uint64_t sqe_hash_bytes(const void *p, size_t n, uint64_t seed);
 static inline uint64_t sqe_hash_u64(uint64_t x) {
-    x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL; x ^= x >> 33; return x;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
 }
 
 /* ------------------------------------------------------------ hash map */
@@ -180,7 +197,13 @@ bool sqe_strmap_next(const sqe_strmap *m, size_t *it, const char **key, void **v
 
 /* ------------------------------------------------------------- logging */
 
-typedef enum { SQE_LOG_DEBUG = 0, SQE_LOG_INFO, SQE_LOG_WARN, SQE_LOG_ERROR, SQE_LOG_OFF } sqe_log_level;
+typedef enum {
+    SQE_LOG_DEBUG = 0,
+    SQE_LOG_INFO,
+    SQE_LOG_WARN,
+    SQE_LOG_ERROR,
+    SQE_LOG_OFF
+} sqe_log_level;
 /* Level comes from the SQE_LOG environment variable (debug|info|warn|error|off),
  * default warn. Writes one line to stderr: "sqe <LEVEL> <module>: message". */
 void sqe_log(sqe_log_level level, const char *module, const char *fmt, ...) SQE_PRINTF(3, 4);

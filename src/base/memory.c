@@ -34,9 +34,13 @@ void *sqe_realloc(void *p, size_t n) {
     return q;
 }
 
-void sqe_free(void *p) { free(p); }
+void sqe_free(void *p) {
+    free(p);
+}
 
-char *sqe_strdup(const char *s) { return sqe_strndup(s, strlen(s)); }
+char *sqe_strdup(const char *s) {
+    return sqe_strndup(s, strlen(s));
+}
 
 char *sqe_strndup(const char *s, size_t n) {
     char *p = sqe_malloc(n + 1);
@@ -167,7 +171,9 @@ char *sqe_arena_sprintf(sqe_arena *a, const char *fmt, ...) {
     return p;
 }
 
-size_t sqe_arena_used(const sqe_arena *a) { return a->total_used; }
+size_t sqe_arena_used(const sqe_arena *a) {
+    return a->total_used;
+}
 
 void sqe_array_grow_(void **items, size_t *cap, size_t elem_size, size_t need, sqe_arena *arena) {
     if (need <= *cap) return;

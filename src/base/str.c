@@ -38,9 +38,13 @@ void sqe_strbuf_append(sqe_strbuf *sb, const char *s, size_t n) {
     sb->data[sb->len] = '\0';
 }
 
-void sqe_strbuf_puts(sqe_strbuf *sb, const char *s) { sqe_strbuf_append(sb, s, strlen(s)); }
+void sqe_strbuf_puts(sqe_strbuf *sb, const char *s) {
+    sqe_strbuf_append(sb, s, strlen(s));
+}
 
-void sqe_strbuf_putc(sqe_strbuf *sb, char c) { sqe_strbuf_append(sb, &c, 1); }
+void sqe_strbuf_putc(sqe_strbuf *sb, char c) {
+    sqe_strbuf_append(sb, &c, 1);
+}
 
 void sqe_strbuf_vprintf(sqe_strbuf *sb, const char *fmt, va_list ap) {
     va_list ap2;
@@ -95,7 +99,9 @@ char *sqe_str_lower(char *s) {
     return s;
 }
 
-static inline int fold(int c, bool ci) { return ci ? tolower(c) : c; }
+static inline int fold(int c, bool ci) {
+    return ci ? tolower(c) : c;
+}
 
 /* Iterative LIKE with single-star backtracking (the classic wildcard
  * algorithm): O(n*m) worst case, no recursion, no allocation. */

@@ -69,7 +69,8 @@ static void rehash(sqe_strmap *m, size_t ncap) {
 }
 
 void *sqe_strmap_put(sqe_strmap *m, const char *key, void *value) {
-    if ((m->used + 1) * 10 > m->cap * 7) rehash(m, m->len * 2 + 1 > m->cap / 2 ? m->cap * 2 : m->cap);
+    if ((m->used + 1) * 10 > m->cap * 7)
+        rehash(m, m->len * 2 + 1 > m->cap / 2 ? m->cap * 2 : m->cap);
     uint64_t h = sqe_hash_bytes(key, strlen(key), 0);
     bool found;
     size_t i = find(m, key, h, &found);
@@ -110,7 +111,9 @@ void *sqe_strmap_remove(sqe_strmap *m, const char *key) {
     return v;
 }
 
-size_t sqe_strmap_len(const sqe_strmap *m) { return m->len; }
+size_t sqe_strmap_len(const sqe_strmap *m) {
+    return m->len;
+}
 
 bool sqe_strmap_next(const sqe_strmap *m, size_t *it, const char **key, void **value) {
     while (*it < m->cap) {

@@ -53,7 +53,9 @@ sqe_threadpool *sqe_threadpool_new(int n_threads) {
     return p;
 }
 
-int sqe_threadpool_size(const sqe_threadpool *p) { return p->n_threads; }
+int sqe_threadpool_size(const sqe_threadpool *p) {
+    return p->n_threads;
+}
 
 void sqe_threadpool_submit(sqe_threadpool *p, sqe_task_fn fn, void *arg) {
     task *t = sqe_malloc(sizeof *t);
@@ -61,8 +63,10 @@ void sqe_threadpool_submit(sqe_threadpool *p, sqe_task_fn fn, void *arg) {
     t->fn = fn;
     t->arg = arg;
     pthread_mutex_lock(&p->mu);
-    if (p->tail) p->tail->next = t;
-    else p->head = t;
+    if (p->tail)
+        p->tail->next = t;
+    else
+        p->head = t;
     p->tail = t;
     pthread_cond_signal(&p->has_work);
     pthread_mutex_unlock(&p->mu);

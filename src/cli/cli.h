@@ -29,10 +29,10 @@ typedef enum sqe_cli_format {
 typedef struct sqe_cli {
     sqe_session *session;
     sqe_cli_format format;
-    bool timing;          /* print "Time: N ms" to stderr after each statement */
-    bool debug;           /* SQE_LOG=debug: print error class, SQLSTATE, location */
-    bool printed_result;  /* something was printed to stdout (blank line before the next) */
-    FILE *out;            /* stdout */
+    bool timing;         /* print "Time: N ms" to stderr after each statement */
+    bool debug;          /* SQE_LOG=debug: print error class, SQLSTATE, location */
+    bool printed_result; /* something was printed to stdout (blank line before the next) */
+    FILE *out;           /* stdout */
 } sqe_cli;
 
 /* ---------------------------------------------------------------- output.c */
@@ -51,8 +51,7 @@ void sqe_cli_print_rows(FILE *out, const sqe_result *r, sqe_cli_format fmt);
  * `where` names the source ("-c", a file name) and `line` the first line,
  * used only in debug output. Returns false if the statement failed.
  * Blank statements (only whitespace and comments) are skipped. */
-bool sqe_cli_run_statement(sqe_cli *cli, const char *sql, size_t len, const char *where,
-                           int line);
+bool sqe_cli_run_statement(sqe_cli *cli, const char *sql, size_t len, const char *where, int line);
 /* Splits a script into statements and runs them in order, stopping at the
  * first failure. Returns false if a statement failed. */
 bool sqe_cli_run_script(sqe_cli *cli, const char *script, const char *where);

@@ -190,10 +190,18 @@ static int parse_flags(int argc, char **argv, cli_flags *fl) {
         }
 
         static const char *const with_value[] = {
-            "--hive-root",     "-c",          "-f",
-            "--format",        "--threads",   "--memory-limit",
-            "--s3-endpoint",   "--s3-access-key", "--s3-secret-key",
-            "--s3-region",     "--file",      "--command",
+            "--hive-root",
+            "-c",
+            "-f",
+            "--format",
+            "--threads",
+            "--memory-limit",
+            "--s3-endpoint",
+            "--s3-access-key",
+            "--s3-secret-key",
+            "--s3-region",
+            "--file",
+            "--command",
         };
         bool takes_value = false;
         for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++)

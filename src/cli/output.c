@@ -151,7 +151,9 @@ typedef struct table_line {
     size_t pending; /* spaces owed before the next text */
 } table_line;
 
-static void tl_pad(table_line *tl, size_t n) { tl->pending += n; }
+static void tl_pad(table_line *tl, size_t n) {
+    tl->pending += n;
+}
 
 static void tl_flush_pad(table_line *tl) {
     static const char spaces[] = "                                ";
@@ -337,11 +339,20 @@ static void tsv_write(FILE *out, const char *v) {
     for (; *s; s++) {
         const char *esc = NULL;
         switch (*s) {
-        case '\t': esc = "\\t"; break;
-        case '\n': esc = "\\n"; break;
-        case '\r': esc = "\\r"; break;
-        case '\\': esc = "\\\\"; break;
-        default: break;
+        case '\t':
+            esc = "\\t";
+            break;
+        case '\n':
+            esc = "\\n";
+            break;
+        case '\r':
+            esc = "\\r";
+            break;
+        case '\\':
+            esc = "\\\\";
+            break;
+        default:
+            break;
         }
         if (esc) {
             fwrite(run, 1, (size_t)(s - run), out);
@@ -471,7 +482,9 @@ static void json_write_row(FILE *out, const sqe_result *r, uint64_t row, int n_c
             else
                 json_write_string(out, v);
             break;
-        default: json_write_string(out, v); break;
+        default:
+            json_write_string(out, v);
+            break;
         }
     }
     fputc('}', out);
@@ -544,11 +557,23 @@ static void print_markdown(FILE *out, const sqe_result *r) {
 
 void sqe_cli_print_rows(FILE *out, const sqe_result *r, sqe_cli_format fmt) {
     switch (fmt) {
-    case SQE_CLI_FORMAT_TABLE: print_table(out, r); break;
-    case SQE_CLI_FORMAT_CSV: print_csv(out, r); break;
-    case SQE_CLI_FORMAT_TSV: print_tsv(out, r); break;
-    case SQE_CLI_FORMAT_JSON: print_json(out, r); break;
-    case SQE_CLI_FORMAT_JSONL: print_jsonl(out, r); break;
-    case SQE_CLI_FORMAT_MARKDOWN: print_markdown(out, r); break;
+    case SQE_CLI_FORMAT_TABLE:
+        print_table(out, r);
+        break;
+    case SQE_CLI_FORMAT_CSV:
+        print_csv(out, r);
+        break;
+    case SQE_CLI_FORMAT_TSV:
+        print_tsv(out, r);
+        break;
+    case SQE_CLI_FORMAT_JSON:
+        print_json(out, r);
+        break;
+    case SQE_CLI_FORMAT_JSONL:
+        print_jsonl(out, r);
+        break;
+    case SQE_CLI_FORMAT_MARKDOWN:
+        print_markdown(out, r);
+        break;
     }
 }

@@ -65,8 +65,7 @@ static void separate(sqe_cli *cli) {
     cli->printed_result = true;
 }
 
-bool sqe_cli_run_statement(sqe_cli *cli, const char *sql, size_t len, const char *where,
-                           int line) {
+bool sqe_cli_run_statement(sqe_cli *cli, const char *sql, size_t len, const char *where, int line) {
     char *text = malloc(len + 1);
     if (!text) {
         fprintf(stderr, "Error: out of memory\n");

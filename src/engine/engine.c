@@ -37,11 +37,13 @@ struct sqe_result {
     char **types;
     sqe_value_kind *kinds;
     uint64_t n_rows;
-    char **cells;  /* n_rows * n_cols pointers into text (NULL = SQL NULL) */
-    char *text;    /* one buffer holding every cell */
+    char **cells; /* n_rows * n_cols pointers into text (NULL = SQL NULL) */
+    char *text;   /* one buffer holding every cell */
 };
 
-const char *sqe_version(void) { return SQE_VERSION; }
+const char *sqe_version(void) {
+    return SQE_VERSION;
+}
 
 sqe_session *sqe_session_open(const sqe_options *opts) {
     sqe_session *s = sqe_calloc(1, sizeof *s);
@@ -49,7 +51,8 @@ sqe_session *sqe_session_open(const sqe_options *opts) {
     sqe_hive_limits lim = {
         .manifest_max_bytes = s->opts.manifest_max_bytes ? s->opts.manifest_max_bytes : 1 << 20,
         .manifest_max_columns = s->opts.manifest_max_columns ? s->opts.manifest_max_columns : 4096,
-        .manifest_max_partition_keys = s->opts.manifest_max_partition_keys ? s->opts.manifest_max_partition_keys : 32,
+        .manifest_max_partition_keys =
+            s->opts.manifest_max_partition_keys ? s->opts.manifest_max_partition_keys : 32,
     };
     s->cat = sqe_hive_catalog_new(&lim);
     return s;
@@ -62,7 +65,9 @@ void sqe_session_close(sqe_session *s) {
     sqe_free(s);
 }
 
-sqe_hive_catalog *sqe_session_catalog(sqe_session *s) { return s->cat; }
+sqe_hive_catalog *sqe_session_catalog(sqe_session *s) {
+    return s->cat;
+}
 
 char *sqe_session_attach_root(sqe_session *s, const char *spec) {
     sqe_error err;
@@ -73,7 +78,9 @@ char *sqe_session_attach_root(sqe_session *s, const char *spec) {
 
 /* ---------------------------------------------------------- results */
 
-static sqe_result *result_new(void) { return sqe_calloc(1, sizeof(sqe_result)); }
+static sqe_result *result_new(void) {
+    return sqe_calloc(1, sizeof(sqe_result));
+}
 
 static sqe_result *result_error(const sqe_error *err) {
     sqe_result *r = result_new();
@@ -133,8 +140,8 @@ static sqe_result *result_from_resultset(const sqe_resultset *rs) {
 
 /* ---------------------------------------------------------- dispatch */
 
-static bool run_select(sqe_session *s, sqe_arena *arena, const sqe_ast_query *q, sqe_resultset **out,
-                       sqe_error *err) {
+static bool run_select(sqe_session *s, sqe_arena *arena, const sqe_ast_query *q,
+                       sqe_resultset **out, sqe_error *err) {
     sqe_plan *plan = sqe_plan_query(arena, s->cat, q, err);
     if (!plan) return false;
     if (!s->pool) s->pool = sqe_threadpool_new(s->opts.threads);
@@ -146,13 +153,15 @@ static bool run_select(sqe_session *s, sqe_arena *arena, const sqe_ast_query *q,
     return ok;
 }
 
-static bool run_explain(sqe_session *s, sqe_arena *arena, const sqe_ast_stmt *st, sqe_resultset **out,
-                        sqe_error *err) {
+static bool run_explain(sqe_session *s, sqe_arena *arena, const sqe_ast_stmt *st,
+                        sqe_resultset **out, sqe_error *err) {
     const sqe_ast_stmt *inner = st->u.explain.stmt;
     if (st->u.explain.analyze)
-        return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED, "EXPLAIN ANALYZE is not supported yet; use EXPLAIN");
+        return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
+                             "EXPLAIN ANALYZE is not supported yet; use EXPLAIN");
     if (inner->kind != SQE_STMT_SELECT)
-        return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED, "EXPLAIN is only supported for queries (SELECT)");
+        return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
+                             "EXPLAIN is only supported for queries (SELECT)");
     sqe_plan *plan = sqe_plan_query(arena, s->cat, inner->u.query, err);
     if (!plan) return false;
     sqe_strbuf sb;
@@ -192,13 +201,19 @@ sqe_result *sqe_session_execute(sqe_session *s, const char *sql) {
         ok = false;
     } else {
         switch (st->kind) {
-        case SQE_STMT_SELECT: ok = run_select(s, arena, st->u.query, &rs, &err); break;
-        case SQE_STMT_EXPLAIN: ok = run_explain(s, arena, st, &rs, &err); break;
+        case SQE_STMT_SELECT:
+            ok = run_select(s, arena, st->u.query, &rs, &err);
+            break;
+        case SQE_STMT_EXPLAIN:
+            ok = run_explain(s, arena, st, &rs, &err);
+            break;
         case SQE_STMT_UNSUPPORTED:
             ok = sqe_error_set(&err, SQE_ERR_NOT_SUPPORTED, "%s is not supported yet",
                                st->u.unsupported.what ? st->u.unsupported.what : "this statement");
             break;
-        default: ok = sqe_hive_execute(s->cat, st, &rs, &status, &notices, &err); break;
+        default:
+            ok = sqe_hive_execute(s->cat, st, &rs, &status, &notices, &err);
+            break;
         }
     }
 
@@ -214,7 +229,8 @@ sqe_result *sqe_session_execute(sqe_session *s, const char *sql) {
         r->status = status ? status : "OK";
     }
     if (notices.len) {
-        while (notices.len && notices.data[notices.len - 1] == '\n') notices.data[--notices.len] = '\0';
+        while (notices.len && notices.data[notices.len - 1] == '\n')
+            notices.data[--notices.len] = '\0';
         r->notices = sqe_strbuf_detach(&notices);
     } else {
         sqe_strbuf_free(&notices);
@@ -228,16 +244,34 @@ bool sqe_split_statements(const char *script, sqe_statement_cb cb, void *ctx) {
     return sqe_sql_split(script, (sqe_sql_stmt_cb)cb, ctx);
 }
 
-bool sqe_statement_complete(const char *text) { return sqe_sql_is_complete(text); }
+bool sqe_statement_complete(const char *text) {
+    return sqe_sql_is_complete(text);
+}
 
-bool sqe_result_ok(const sqe_result *r) { return r->cls == SQE_OK; }
-const char *sqe_result_error(const sqe_result *r) { return r->error; }
-const char *sqe_result_error_class(const sqe_result *r) { return sqe_error_class_name(r->cls); }
-const char *sqe_result_sqlstate(const sqe_result *r) { return sqe_error_sqlstate(r->cls); }
-const char *sqe_result_status(const sqe_result *r) { return r->status; }
-const char *sqe_result_notices(const sqe_result *r) { return r->notices; }
-double sqe_result_elapsed_ms(const sqe_result *r) { return r->elapsed_ms; }
-int sqe_result_column_count(const sqe_result *r) { return r->n_cols; }
+bool sqe_result_ok(const sqe_result *r) {
+    return r->cls == SQE_OK;
+}
+const char *sqe_result_error(const sqe_result *r) {
+    return r->error;
+}
+const char *sqe_result_error_class(const sqe_result *r) {
+    return sqe_error_class_name(r->cls);
+}
+const char *sqe_result_sqlstate(const sqe_result *r) {
+    return sqe_error_sqlstate(r->cls);
+}
+const char *sqe_result_status(const sqe_result *r) {
+    return r->status;
+}
+const char *sqe_result_notices(const sqe_result *r) {
+    return r->notices;
+}
+double sqe_result_elapsed_ms(const sqe_result *r) {
+    return r->elapsed_ms;
+}
+int sqe_result_column_count(const sqe_result *r) {
+    return r->n_cols;
+}
 
 const char *sqe_result_column_name(const sqe_result *r, int col) {
     return col >= 0 && col < r->n_cols ? r->names[col] : NULL;
@@ -251,7 +285,9 @@ sqe_value_kind sqe_result_column_kind(const sqe_result *r, int col) {
     return col >= 0 && col < r->n_cols ? r->kinds[col] : SQE_KIND_TEXT;
 }
 
-uint64_t sqe_result_row_count(const sqe_result *r) { return r->n_rows; }
+uint64_t sqe_result_row_count(const sqe_result *r) {
+    return r->n_rows;
+}
 
 const char *sqe_result_value(const sqe_result *r, uint64_t row, int col) {
     if (row >= r->n_rows || col < 0 || col >= r->n_cols) return NULL;

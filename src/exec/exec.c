@@ -65,7 +65,8 @@ bool sqe_exec_mem_track(sqe_exec_ctx *ctx, size_t *tracked, size_t now, const ch
     }
     size_t total = atomic_fetch_add(&ctx->mem_used, now - old) + (now - old);
     if (ctx->memory_limit > 0 && now > old && total > ctx->memory_limit)
-        return sqe_error_set(err, SQE_ERR_RESOURCE_EXHAUSTED, "query exceeded the memory limit of %zu bytes in %s",
+        return sqe_error_set(err, SQE_ERR_RESOURCE_EXHAUSTED,
+                             "query exceeded the memory limit of %zu bytes in %s",
                              ctx->memory_limit, op_name);
     return true;
 }
@@ -75,14 +76,28 @@ bool sqe_exec_mem_track(sqe_exec_ctx *ctx, size_t *tracked, size_t now, const ch
 sqe_op *sqe_op_build(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source *src, sqe_error *err) {
     sqe_op *op = NULL;
     switch (p->kind) {
-    case SQE_PLAN_SCAN: return sqe_exec_scan_new(ctx, p, src);
-    case SQE_PLAN_VALUES: return sqe_exec_values_new(ctx, p);
-    case SQE_PLAN_FILTER: op = sqe_exec_filter_new(ctx, p); break;
-    case SQE_PLAN_PROJECT: op = sqe_exec_project_new(ctx, p); break;
-    case SQE_PLAN_AGGREGATE: op = sqe_exec_hash_agg_new(ctx, p); break;
-    case SQE_PLAN_SORT: op = sqe_exec_sort_new(ctx, p); break;
-    case SQE_PLAN_TOPN: op = sqe_exec_topn_new(ctx, p); break;
-    case SQE_PLAN_LIMIT: op = sqe_exec_limit_new(ctx, p); break;
+    case SQE_PLAN_SCAN:
+        return sqe_exec_scan_new(ctx, p, src);
+    case SQE_PLAN_VALUES:
+        return sqe_exec_values_new(ctx, p);
+    case SQE_PLAN_FILTER:
+        op = sqe_exec_filter_new(ctx, p);
+        break;
+    case SQE_PLAN_PROJECT:
+        op = sqe_exec_project_new(ctx, p);
+        break;
+    case SQE_PLAN_AGGREGATE:
+        op = sqe_exec_hash_agg_new(ctx, p);
+        break;
+    case SQE_PLAN_SORT:
+        op = sqe_exec_sort_new(ctx, p);
+        break;
+    case SQE_PLAN_TOPN:
+        op = sqe_exec_topn_new(ctx, p);
+        break;
+    case SQE_PLAN_LIMIT:
+        op = sqe_exec_limit_new(ctx, p);
+        break;
     }
     if (!op) {
         sqe_error_set(err, SQE_ERR_INTERNAL, "unknown plan node kind %d", (int)p->kind);
@@ -293,8 +308,10 @@ static bool drain_parallel(sqe_op *op, const sqe_plan *pipe_plan, const sqe_plan
      * empty local, which merges as a no-op. */
     for (int i = 0; i < n; i++) {
         if (!workers[i].local) continue;
-        if (ok) ok = sink->merge(op, workers[i].local, err);
-        else sink->local_free(op, workers[i].local);
+        if (ok)
+            ok = sink->merge(op, workers[i].local, err);
+        else
+            sink->local_free(op, workers[i].local);
         workers[i].local = NULL;
     }
     for (int i = 0; i < n; i++) sqe_op_free(workers[i].pipe);
@@ -306,7 +323,8 @@ static bool drain_parallel(sqe_op *op, const sqe_plan *pipe_plan, const sqe_plan
 bool sqe_exec_drain(sqe_op *op, const sqe_sink_vtable *sink, sqe_error *err) {
     sqe_exec_ctx *ctx = op->ctx;
     const sqe_plan *scan = pipeline_scan(op->plan->child);
-    if (scan && ctx->n_threads > 1 && ctx->pool) return drain_parallel(op, op->plan->child, scan, sink, err);
+    if (scan && ctx->n_threads > 1 && ctx->pool)
+        return drain_parallel(op, op->plan->child, scan, sink, err);
     return drain_serial(op, op->child, sink, err);
 }
 
@@ -322,11 +340,11 @@ bool sqe_exec_drain(sqe_op *op, const sqe_sink_vtable *sink, sqe_error *err) {
  * further file is opened. Inputs below sqe_exec_parallel_min_bytes run as
  * one copy on this thread: rows come out in the serial order. */
 typedef struct gather_op {
-    sqe_op base;               /* plan = the root; vt unused */
-    sqe_resultset *rs;         /* the result being built (merge, calling thread) */
+    sqe_op base;                    /* plan = the root; vt unused */
+    sqe_resultset *rs;              /* the result being built (merge, calling thread) */
     SQE_ARRAY(sqe_batch *) partial; /* last, partly filled batches of the copies */
-    uint64_t need;             /* offset + limit (UINT64_MAX: no limit) */
-    uint64_t skip, left;       /* OFFSET still to skip, LIMIT rows still to keep */
+    uint64_t need;                  /* offset + limit (UINT64_MAX: no limit) */
+    uint64_t skip, left;            /* OFFSET still to skip, LIMIT rows still to keep */
     atomic_uint_least64_t produced; /* live rows consumed by all copies */
 } gather_op;
 
@@ -335,7 +353,8 @@ static void *gather_local_new(sqe_op *op) {
     return sqe_resultset_new(p->n_out, (const char *const *)p->out_names, p->out_types);
 }
 
-static bool gather_consume(sqe_op *op, void *local, sqe_batch *b, uint64_t tag_base, sqe_error *err) {
+static bool gather_consume(sqe_op *op, void *local, sqe_batch *b, uint64_t tag_base,
+                           sqe_error *err) {
     SQE_UNUSED(tag_base);
     SQE_UNUSED(err);
     gather_op *g = (gather_op *)op;
@@ -361,7 +380,8 @@ static void gather_take(gather_op *g, sqe_batch *b) {
         sqe_batch_free(b);
         return;
     }
-    bool last_full = rs->batches.len == 0 || rs->batches.items[rs->batches.len - 1]->n_rows == SQE_BATCH_ROWS;
+    bool last_full =
+        rs->batches.len == 0 || rs->batches.items[rs->batches.len - 1]->n_rows == SQE_BATCH_ROWS;
     if (s == 0 && t == n && n == SQE_BATCH_ROWS && last_full) {
         SQE_ARRAY_PUSH(NULL, rs->batches, b);
         rs->n_rows += n;
@@ -382,8 +402,10 @@ static bool gather_merge(sqe_op *op, void *local, sqe_error *err) {
     sqe_resultset *l = local;
     for (size_t i = 0; i < l->batches.len; i++) {
         sqe_batch *b = l->batches.items[i];
-        if (b->n_rows < SQE_BATCH_ROWS) SQE_ARRAY_PUSH(NULL, g->partial, b);
-        else gather_take(g, b);
+        if (b->n_rows < SQE_BATCH_ROWS)
+            SQE_ARRAY_PUSH(NULL, g->partial, b);
+        else
+            gather_take(g, b);
     }
     l->batches.len = 0;
     sqe_resultset_free(l);
@@ -395,7 +417,8 @@ static void gather_local_free(sqe_op *op, void *local) {
     sqe_resultset_free(local);
 }
 
-static const sqe_sink_vtable gather_sink = {gather_local_new, gather_consume, gather_merge, gather_local_free};
+static const sqe_sink_vtable gather_sink = {gather_local_new, gather_consume, gather_merge,
+                                            gather_local_free};
 
 /* Runs a streaming plan with pipeline copies when it has that shape and the
  * query may use several threads; *handled = false otherwise. */
@@ -425,8 +448,10 @@ static bool run_gather(sqe_exec_ctx *ctx, const sqe_plan *plan, sqe_resultset **
     atomic_init(&g.produced, 0);
     bool ok = drain_parallel(&g.base, pipe, scan, &gather_sink, err);
     for (size_t i = 0; i < g.partial.len; i++) {
-        if (ok) gather_take(&g, g.partial.items[i]);
-        else sqe_batch_free(g.partial.items[i]);
+        if (ok)
+            gather_take(&g, g.partial.items[i]);
+        else
+            sqe_batch_free(g.partial.items[i]);
     }
     SQE_ARRAY_FREE(g.partial);
     if (!ok) {
@@ -494,10 +519,15 @@ static void put_sort_keys(sqe_strbuf *sb, const sqe_plan *p) {
     for (int k = 0; k < p->u.sort.n_keys; k++) {
         const sqe_sort_key *key = &p->u.sort.keys[k];
         if (k) sqe_strbuf_puts(sb, ", ");
-        const char *name = in && key->col >= 0 && key->col < in->n_out && in->out_names ? in->out_names[key->col] : NULL;
-        if (name) sqe_strbuf_puts(sb, name);
-        else sqe_strbuf_printf(sb, "#%d", key->col);
-        sqe_strbuf_printf(sb, " %s NULLS %s", key->desc ? "DESC" : "ASC", key->nulls_first ? "FIRST" : "LAST");
+        const char *name = in && key->col >= 0 && key->col < in->n_out && in->out_names
+                               ? in->out_names[key->col]
+                               : NULL;
+        if (name)
+            sqe_strbuf_puts(sb, name);
+        else
+            sqe_strbuf_printf(sb, "#%d", key->col);
+        sqe_strbuf_printf(sb, " %s NULLS %s", key->desc ? "DESC" : "ASC",
+                          key->nulls_first ? "FIRST" : "LAST");
     }
     sqe_strbuf_putc(sb, ']');
 }
@@ -508,19 +538,23 @@ static void explain_node(const sqe_plan *p, int depth, sqe_strbuf *sb, sqe_arena
     case SQE_PLAN_SCAN: {
         const sqe_hive_table *t = p->u.scan.table;
         sqe_strbuf_printf(sb, "HiveScanExec: table=%s, format=%s, columns=[",
-                          p->u.scan.table_name ? p->u.scan.table_name : (t && t->name ? t->name : "?"),
+                          p->u.scan.table_name ? p->u.scan.table_name
+                                               : (t && t->name ? t->name : "?"),
                           t ? sqe_format_name(t->format) : "?");
         for (int i = 0; i < p->u.scan.n_cols; i++) {
             if (i) sqe_strbuf_puts(sb, ", ");
             const char *name = p->out_names && i < p->n_out ? p->out_names[i] : NULL;
             int c = p->u.scan.cols[i];
-            if (!name && t) name = c < t->n_cols ? t->cols[c].name : t->part_keys[c - t->n_cols].name;
+            if (!name && t)
+                name = c < t->n_cols ? t->cols[c].name : t->part_keys[c - t->n_cols].name;
             sqe_strbuf_puts(sb, name ? name : "?");
         }
         sqe_strbuf_putc(sb, ']');
         if (p->u.scan.partition_filter)
-            sqe_strbuf_printf(sb, ", partition_filter=%s", sqe_expr_to_string(a, p->u.scan.partition_filter));
-        if (p->u.scan.filter) sqe_strbuf_printf(sb, ", filter=%s", sqe_expr_to_string(a, p->u.scan.filter));
+            sqe_strbuf_printf(sb, ", partition_filter=%s",
+                              sqe_expr_to_string(a, p->u.scan.partition_filter));
+        if (p->u.scan.filter)
+            sqe_strbuf_printf(sb, ", filter=%s", sqe_expr_to_string(a, p->u.scan.filter));
         const sqe_hive_prune *pr = p->u.scan.prune;
         if (pr && t && pr->eq) {
             bool any = false;
@@ -546,8 +580,12 @@ static void explain_node(const sqe_plan *p, int depth, sqe_strbuf *sb, sqe_arena
         }
         break;
     }
-    case SQE_PLAN_VALUES: sqe_strbuf_printf(sb, "ValuesExec: rows=%d", p->u.values.n_rows); break;
-    case SQE_PLAN_FILTER: sqe_strbuf_printf(sb, "FilterExec: %s", sqe_expr_to_string(a, p->u.filter.pred)); break;
+    case SQE_PLAN_VALUES:
+        sqe_strbuf_printf(sb, "ValuesExec: rows=%d", p->u.values.n_rows);
+        break;
+    case SQE_PLAN_FILTER:
+        sqe_strbuf_printf(sb, "FilterExec: %s", sqe_expr_to_string(a, p->u.filter.pred));
+        break;
     case SQE_PLAN_PROJECT:
         sqe_strbuf_puts(sb, "ProjectExec: [");
         for (int i = 0; i < p->n_out; i++) {
@@ -575,18 +613,23 @@ static void explain_node(const sqe_plan *p, int depth, sqe_strbuf *sb, sqe_arena
         put_sort_keys(sb, p);
         break;
     case SQE_PLAN_TOPN:
-        sqe_strbuf_printf(sb, "TopNExec: limit=%llu offset=%llu ", (unsigned long long)p->u.sort.limit,
+        sqe_strbuf_printf(sb, "TopNExec: limit=%llu offset=%llu ",
+                          (unsigned long long)p->u.sort.limit,
                           (unsigned long long)p->u.sort.offset);
         put_sort_keys(sb, p);
         break;
     case SQE_PLAN_LIMIT:
         if (p->u.limit.has_limit)
-            sqe_strbuf_printf(sb, "LimitExec: limit=%llu offset=%llu", (unsigned long long)p->u.limit.limit,
+            sqe_strbuf_printf(sb, "LimitExec: limit=%llu offset=%llu",
+                              (unsigned long long)p->u.limit.limit,
                               (unsigned long long)p->u.limit.offset);
         else
-            sqe_strbuf_printf(sb, "LimitExec: limit=ALL offset=%llu", (unsigned long long)p->u.limit.offset);
+            sqe_strbuf_printf(sb, "LimitExec: limit=ALL offset=%llu",
+                              (unsigned long long)p->u.limit.offset);
         break;
-    default: sqe_strbuf_printf(sb, "UnknownExec: kind=%d", (int)p->kind); break;
+    default:
+        sqe_strbuf_printf(sb, "UnknownExec: kind=%d", (int)p->kind);
+        break;
     }
     sqe_strbuf_putc(sb, '\n');
     if (p->child) explain_node(p->child, depth + 1, sb, a);

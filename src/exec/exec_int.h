@@ -24,11 +24,11 @@
  * hand). Read-only after creation except the atomics; shared by every
  * worker thread of the query. */
 typedef struct sqe_exec_ctx {
-    int n_threads;         /* >= 1: pipeline copies a blocking operator may run */
-    sqe_threadpool *pool;  /* NULL: everything on the calling thread */
-    size_t memory_limit;   /* 0: none */
+    int n_threads;          /* >= 1: pipeline copies a blocking operator may run */
+    sqe_threadpool *pool;   /* NULL: everything on the calling thread */
+    size_t memory_limit;    /* 0: none */
     atomic_size_t mem_used; /* bytes tracked by hash aggregates, sorts, top-N (all threads) */
-    atomic_bool cancel;    /* set when a worker fails: everybody stops pulling */
+    atomic_bool cancel;     /* set when a worker fails: everybody stops pulling */
 } sqe_exec_ctx;
 
 void sqe_exec_ctx_init(sqe_exec_ctx *ctx, const sqe_exec_options *opts);
@@ -73,7 +73,9 @@ struct sqe_op {
 sqe_op *sqe_op_build(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source *src, sqe_error *err);
 /* close + free, the whole subtree. NULL is a no-op. */
 void sqe_op_free(sqe_op *op);
-static inline bool sqe_op_open(sqe_op *op, sqe_error *err) { return op->vt->open(op, err); }
+static inline bool sqe_op_open(sqe_op *op, sqe_error *err) {
+    return op->vt->open(op, err);
+}
 static inline bool sqe_op_next(sqe_op *op, sqe_batch **out, bool *eof, sqe_error *err) {
     return op->vt->next(op, out, eof, err);
 }
@@ -121,8 +123,8 @@ bool sqe_exec_drain(sqe_op *op, const sqe_sink_vtable *sink, sqe_error *err);
 typedef struct sqe_scan_morsel {
     const char *path;
     uint64_t size;
-    size_t part; /* index into the source's surviving partitions */
-    size_t seq;  /* position in listing order (partitions, paths, ranges) */
+    size_t part;         /* index into the source's surviving partitions */
+    size_t seq;          /* position in listing order (partitions, paths, ranges) */
     uint64_t start, end; /* byte range [start, end); end == 0: the whole file */
 } sqe_scan_morsel;
 
@@ -133,8 +135,8 @@ struct sqe_scan_source {
     const sqe_plan *plan;
     const sqe_hive_table *table;
     const sqe_reader_vtable *rvt;
-    sqe_reader_spec spec;  /* projection = distinct data columns of scan.cols */
-    int *out_to_proj;      /* per output column: index into spec.proj, or -1 (partition key) */
+    sqe_reader_spec spec; /* projection = distinct data columns of scan.cols */
+    int *out_to_proj;     /* per output column: index into spec.proj, or -1 (partition key) */
     sqe_hive_partition *parts;
     size_t n_parts;
     void *impl; /* scan.c private: mutex, store, listing cursor */
@@ -148,7 +150,8 @@ bool sqe_scan_source_next(sqe_scan_source *src, sqe_exec_ctx *ctx, sqe_scan_mors
                           sqe_error *err);
 /* Lists partitions ahead until min_bytes of files are known or all are
  * listed; *large tells whether the input reaches min_bytes. */
-bool sqe_scan_source_prefetch(sqe_scan_source *src, uint64_t min_bytes, bool *large, sqe_error *err);
+bool sqe_scan_source_prefetch(sqe_scan_source *src, uint64_t min_bytes, bool *large,
+                              sqe_error *err);
 /* Row order tag base of the batch a scan operator returned last: row r of
  * that batch is (morsel seq << 32) + rows of the file before the batch + r.
  * Increases in the order a serial scan produces rows. */
@@ -195,8 +198,10 @@ void sqe_key_store(sqe_vector *out, uint32_t dst_row, const sqe_key_slot *slots,
 static inline uint64_t sqe_key_hash(sqe_key_class kc, const sqe_key_slot *s) {
     switch (kc) {
     case SQE_KEY_I64:
-    case SQE_KEY_F64: return sqe_hash_u64((uint64_t)s->i);
-    case SQE_KEY_I128: return sqe_hash_u64(s->w[0] ^ sqe_hash_u64(s->w[1] + 0x9e3779b97f4a7c15ULL));
+    case SQE_KEY_F64:
+        return sqe_hash_u64((uint64_t)s->i);
+    case SQE_KEY_I128:
+        return sqe_hash_u64(s->w[0] ^ sqe_hash_u64(s->w[1] + 0x9e3779b97f4a7c15ULL));
     case SQE_KEY_STR:
         if (s->s.len <= SQE_STRING_INLINE)
             return sqe_hash_u64(s->w[0] ^ sqe_hash_u64(s->w[1] ^ 0x5bd1e9955bd1e995ULL));
@@ -208,8 +213,10 @@ static inline uint64_t sqe_key_hash(sqe_key_class kc, const sqe_key_slot *s) {
 static inline bool sqe_key_eq(sqe_key_class kc, const sqe_key_slot *a, const sqe_key_slot *b) {
     switch (kc) {
     case SQE_KEY_I64:
-    case SQE_KEY_F64: return a->i == b->i;
-    case SQE_KEY_I128: return a->x == b->x;
+    case SQE_KEY_F64:
+        return a->i == b->i;
+    case SQE_KEY_I128:
+        return a->x == b->x;
     case SQE_KEY_STR:
         if (a->w[0] != b->w[0]) return false; /* len + prefix */
         if (a->s.len <= SQE_STRING_INLINE) return a->w[1] == b->w[1];
@@ -228,7 +235,8 @@ static inline int sqe_key_cmp_str(const sqe_string *a, const sqe_string *b) {
 /* Three-way order of two non-NULL slots (NaN sorts after every number). */
 static inline int sqe_key_cmp(sqe_key_class kc, const sqe_key_slot *a, const sqe_key_slot *b) {
     switch (kc) {
-    case SQE_KEY_I64: return a->i < b->i ? -1 : a->i > b->i;
+    case SQE_KEY_I64:
+        return a->i < b->i ? -1 : a->i > b->i;
     case SQE_KEY_F64: {
         double x, y;
         memcpy(&x, &a->i, 8);
@@ -238,8 +246,10 @@ static inline int sqe_key_cmp(sqe_key_class kc, const sqe_key_slot *a, const sqe
         bool nx = isnan(x), ny = isnan(y);
         return nx == ny ? 0 : (nx ? 1 : -1);
     }
-    case SQE_KEY_I128: return a->x < b->x ? -1 : a->x > b->x;
-    case SQE_KEY_STR: return sqe_key_cmp_str(&a->s, &b->s);
+    case SQE_KEY_I128:
+        return a->x < b->x ? -1 : a->x > b->x;
+    case SQE_KEY_STR:
+        return sqe_key_cmp_str(&a->s, &b->s);
     }
     return 0;
 }
@@ -278,7 +288,7 @@ typedef struct sqe_rowstore_chunk {
 } sqe_rowstore_chunk;
 
 typedef struct sqe_rowstore {
-    int n_cols;            /* including the tag column when tagged */
+    int n_cols; /* including the tag column when tagged */
     bool tagged;
     const sqe_type *types; /* n_cols types (the tag's is BIGINT), not owned */
     SQE_ARRAY(sqe_rowstore_chunk) chunks;

@@ -117,13 +117,15 @@ static void put_value(sqe_strbuf *sb, const sqe_value *v) {
         sqe_value_format(v, sb);
         sqe_strbuf_putc(sb, '\'');
         return;
-    default: sqe_value_format(v, sb); return;
+    default:
+        sqe_value_format(v, sb);
+        return;
     }
 }
 
 static const char *infix_op(const sqe_expr *e) {
-    static const char *const ops[] = {"+", "-", "*", "/", "%", "=", "<>", "!=", "<", "<=", ">",
-                                      ">=", "||"};
+    static const char *const ops[] = {"+",  "-", "*",  "/", "%",  "=", "<>",
+                                      "!=", "<", "<=", ">", ">=", "||"};
     if (e->n_args != 2 || !e->fn.name) return NULL;
     for (size_t i = 0; i < SQE_ARRAY_LEN(ops); i++)
         if (strcmp(e->fn.name, ops[i]) == 0) return ops[i];
@@ -144,10 +146,14 @@ static void put_expr(sqe_strbuf *sb, const sqe_expr *e) {
     char tbuf[64];
     switch (e->kind) {
     case SQE_EXPR_COLUMN:
-        if (e->name) sqe_strbuf_puts(sb, e->name);
-        else sqe_strbuf_printf(sb, "#%d", e->col);
+        if (e->name)
+            sqe_strbuf_puts(sb, e->name);
+        else
+            sqe_strbuf_printf(sb, "#%d", e->col);
         return;
-    case SQE_EXPR_CONST: put_value(sb, &e->value); return;
+    case SQE_EXPR_CONST:
+        put_value(sb, &e->value);
+        return;
     case SQE_EXPR_CALL: {
         const char *op = infix_op(e);
         if (op) {
@@ -238,10 +244,10 @@ char *sqe_expr_to_string(sqe_arena *a, const sqe_expr *e) {
  * probed linearly (<= 8) or through an open-addressing table. */
 typedef struct in_set {
     sqe_key_class kc;
-    bool has_null;     /* a NULL constant: a miss is NULL, not FALSE */
-    uint32_t n;        /* non-NULL constants */
+    bool has_null; /* a NULL constant: a miss is NULL, not FALSE */
+    uint32_t n;    /* non-NULL constants */
     sqe_key_slot *keys;
-    uint32_t *table;   /* index+1 per slot, 0 empty; NULL when linear */
+    uint32_t *table; /* index+1 per slot, 0 empty; NULL when linear */
     uint32_t mask;
 } in_set;
 
@@ -250,7 +256,9 @@ typedef struct in_set {
 static void value_to_slot(const sqe_value *v, sqe_key_class kc, sqe_key_slot *s) {
     memset(s, 0, sizeof *s);
     switch (kc) {
-    case SQE_KEY_I64: s->i = v->type.id == SQE_T_BOOLEAN ? (int64_t)v->v.b : v->v.i; break;
+    case SQE_KEY_I64:
+        s->i = v->type.id == SQE_T_BOOLEAN ? (int64_t)v->v.b : v->v.i;
+        break;
     case SQE_KEY_F64: {
         double d = v->type.id == SQE_T_REAL ? (double)v->v.f : v->v.d;
         if (d == 0) d = 0.0;
@@ -258,11 +266,14 @@ static void value_to_slot(const sqe_value *v, sqe_key_class kc, sqe_key_slot *s)
         memcpy(&s->i, &d, 8);
         break;
     }
-    case SQE_KEY_I128: s->x = v->v.dec; break;
+    case SQE_KEY_I128:
+        s->x = v->v.dec;
+        break;
     case SQE_KEY_STR:
         s->s.len = v->v.s.len;
         if (v->v.s.len <= SQE_STRING_INLINE) {
-            if (v->v.s.len) memcpy((char *)s + offsetof(sqe_string, prefix), v->v.s.ptr, v->v.s.len);
+            if (v->v.s.len)
+                memcpy((char *)s + offsetof(sqe_string, prefix), v->v.s.ptr, v->v.s.len);
         } else {
             memcpy(s->s.prefix, v->v.s.ptr, 4);
             s->s.u.ptr = v->v.s.ptr;
@@ -324,7 +335,7 @@ static inline bool in_set_has(const in_set *set, const sqe_key_slot *k) {
 typedef struct node_st node_st;
 struct node_st {
     const sqe_expr *e;
-    sqe_vector *out;     /* scratch result; NULL for COLUMN */
+    sqe_vector *out; /* scratch result; NULL for COLUMN */
     int n_kids;
     node_st **kids;
     sqe_vector **argv;   /* CALL: argument vectors handed to the kernel */
@@ -362,18 +373,25 @@ static node_st *node_new(const sqe_expr *e) {
         for (int i = 0; i < e->n_args; i++) n->kids[i] = node_new(e->args[i]);
     }
     switch (e->kind) {
-    case SQE_EXPR_CONST: fill_const(n->out, &e->value); break;
-    case SQE_EXPR_CALL: n->argv = sqe_calloc((size_t)(e->n_args > 0 ? e->n_args : 1), sizeof *n->argv); break;
+    case SQE_EXPR_CONST:
+        fill_const(n->out, &e->value);
+        break;
+    case SQE_EXPR_CALL:
+        n->argv = sqe_calloc((size_t)(e->n_args > 0 ? e->n_args : 1), sizeof *n->argv);
+        break;
     case SQE_EXPR_AND:
     case SQE_EXPR_OR:
     case SQE_EXPR_CASE:
-    case SQE_EXPR_COALESCE: n->bufs = sqe_malloc(3 * SQE_BATCH_ROWS * sizeof *n->bufs); break;
+    case SQE_EXPR_COALESCE:
+        n->bufs = sqe_malloc(3 * SQE_BATCH_ROWS * sizeof *n->bufs);
+        break;
     case SQE_EXPR_IN:
         n->set = in_set_new(e);
         n->slots = sqe_malloc(SQE_BATCH_ROWS * sizeof *n->slots);
         n->nulls = sqe_malloc(SQE_BATCH_ROWS);
         break;
-    default: break;
+    default:
+        break;
     }
     return n;
 }
@@ -407,14 +425,14 @@ void sqe_expr_state_free(sqe_expr_state *st) {
 
 #define ROW(sel, i) ((sel) ? (uint32_t)(sel)[i] : (uint32_t)(i))
 
-#define COPY_LOOP(T)                                                \
-    do {                                                            \
-        T *d_ = (T *)dst->data;                                     \
-        const T *s_ = (const T *)src->data;                         \
-        if (sel)                                                    \
-            for (uint32_t i = 0; i < n; i++) d_[sel[i]] = s_[sel[i]]; \
-        else                                                        \
-            for (uint32_t i = 0; i < n; i++) d_[i] = s_[i];         \
+#define COPY_LOOP(T)                                                                               \
+    do {                                                                                           \
+        T *d_ = (T *)dst->data;                                                                    \
+        const T *s_ = (const T *)src->data;                                                        \
+        if (sel)                                                                                   \
+            for (uint32_t i = 0; i < n; i++) d_[sel[i]] = s_[sel[i]];                              \
+        else                                                                                       \
+            for (uint32_t i = 0; i < n; i++) d_[i] = s_[i];                                        \
     } while (0)
 
 void sqe_exec_copy_rows(sqe_vector *dst, const sqe_vector *src, const uint16_t *sel, uint32_t n) {
@@ -423,11 +441,21 @@ void sqe_exec_copy_rows(sqe_vector *dst, const sqe_vector *src, const uint16_t *
         return;
     }
     switch (sqe_type_width(dst->type)) {
-    case 1: COPY_LOOP(uint8_t); break;
-    case 2: COPY_LOOP(uint16_t); break;
-    case 4: COPY_LOOP(uint32_t); break;
-    case 8: COPY_LOOP(uint64_t); break;
-    case 16: COPY_LOOP(sqe_key_slot); break;
+    case 1:
+        COPY_LOOP(uint8_t);
+        break;
+    case 2:
+        COPY_LOOP(uint16_t);
+        break;
+    case 4:
+        COPY_LOOP(uint32_t);
+        break;
+    case 8:
+        COPY_LOOP(uint64_t);
+        break;
+    case 16:
+        COPY_LOOP(sqe_key_slot);
+        break;
     default: {
         size_t w = sqe_type_width(dst->type);
         for (uint32_t i = 0; i < n; i++) {
@@ -439,8 +467,10 @@ void sqe_exec_copy_rows(sqe_vector *dst, const sqe_vector *src, const uint16_t *
     if (src->has_nulls || dst->has_nulls) {
         for (uint32_t i = 0; i < n; i++) {
             uint32_t r = ROW(sel, i);
-            if (sqe_vector_is_null(src, r)) sqe_vector_set_null(dst, r);
-            else sqe_vector_set_valid(dst, r);
+            if (sqe_vector_is_null(src, r))
+                sqe_vector_set_null(dst, r);
+            else
+                sqe_vector_set_valid(dst, r);
         }
     }
 }
@@ -533,8 +563,10 @@ static sqe_vector *eval_case(node_st *ns, sqe_batch *in, const uint16_t *sel, ui
         bool typed = c->type.id != SQE_T_NULL;
         for (uint32_t i = 0; i < m; i++) {
             uint32_t r = ROW(cur, i);
-            if (typed && vec_valid(c, r) && d[r]) match[n_match++] = (uint16_t)r;
-            else rest[n_rest++] = (uint16_t)r;
+            if (typed && vec_valid(c, r) && d[r])
+                match[n_match++] = (uint16_t)r;
+            else
+                rest[n_rest++] = (uint16_t)r;
         }
         if (n_match) {
             sqe_vector *v = eval_node(ns->kids[2 * p + 1], in, match, n_match, err);
@@ -578,8 +610,10 @@ static sqe_vector *eval_coalesce(node_st *ns, sqe_batch *in, const uint16_t *sel
         uint32_t n_found = 0, n_rest = 0;
         for (uint32_t i = 0; i < m; i++) {
             uint32_t r = ROW(cur, i);
-            if (vec_valid(v, r)) found[n_found++] = (uint16_t)r;
-            else rest[n_rest++] = (uint16_t)r;
+            if (vec_valid(v, r))
+                found[n_found++] = (uint16_t)r;
+            else
+                rest[n_rest++] = (uint16_t)r;
         }
         if (n_found) sqe_exec_copy_rows(out, v, found, n_found);
         cur = rest;
@@ -625,12 +659,14 @@ static sqe_vector *eval_node(node_st *ns, sqe_batch *in, const uint16_t *sel, ui
     switch (e->kind) {
     case SQE_EXPR_COLUMN:
         if (e->col < 0 || e->col >= in->n_cols || !in->cols[e->col]) {
-            sqe_error_set(err, SQE_ERR_INTERNAL, "expression references column %d of a %d-column batch",
-                          e->col, in->n_cols);
+            sqe_error_set(err, SQE_ERR_INTERNAL,
+                          "expression references column %d of a %d-column batch", e->col,
+                          in->n_cols);
             return NULL;
         }
         return in->cols[e->col];
-    case SQE_EXPR_CONST: return ns->out;
+    case SQE_EXPR_CONST:
+        return ns->out;
     case SQE_EXPR_CALL: {
         for (int k = 0; k < ns->n_kids; k++) {
             ns->argv[k] = eval_node(ns->kids[k], in, sel, n, err);
@@ -639,7 +675,8 @@ static sqe_vector *eval_node(node_st *ns, sqe_batch *in, const uint16_t *sel, ui
         sqe_vector_reset(ns->out);
         if (n == 0) return ns->out;
         if (!e->fn.kernel) {
-            sqe_error_set(err, SQE_ERR_INTERNAL, "function %s has no kernel", e->fn.name ? e->fn.name : "?");
+            sqe_error_set(err, SQE_ERR_INTERNAL, "function %s has no kernel",
+                          e->fn.name ? e->fn.name : "?");
             return NULL;
         }
         if (!e->fn.kernel(&e->fn, ns->argv, sel, n, ns->out, err)) return NULL;
@@ -658,7 +695,8 @@ static sqe_vector *eval_node(node_st *ns, sqe_batch *in, const uint16_t *sel, ui
         return ns->out;
     }
     case SQE_EXPR_AND:
-    case SQE_EXPR_OR: return eval_andor(ns, in, sel, n, err);
+    case SQE_EXPR_OR:
+        return eval_andor(ns, in, sel, n, err);
     case SQE_EXPR_NOT: {
         sqe_vector *v = eval_node(ns->kids[0], in, sel, n, err);
         if (!v) return NULL;
@@ -695,9 +733,12 @@ static sqe_vector *eval_node(node_st *ns, sqe_batch *in, const uint16_t *sel, ui
         }
         return out;
     }
-    case SQE_EXPR_CASE: return eval_case(ns, in, sel, n, err);
-    case SQE_EXPR_COALESCE: return eval_coalesce(ns, in, sel, n, err);
-    case SQE_EXPR_IN: return eval_in(ns, in, sel, n, err);
+    case SQE_EXPR_CASE:
+        return eval_case(ns, in, sel, n, err);
+    case SQE_EXPR_COALESCE:
+        return eval_coalesce(ns, in, sel, n, err);
+    case SQE_EXPR_IN:
+        return eval_in(ns, in, sel, n, err);
     }
     sqe_error_set(err, SQE_ERR_INTERNAL, "unknown expression kind %d", (int)e->kind);
     return NULL;
@@ -768,7 +809,8 @@ bool sqe_expr_filter(sqe_expr_state *st, sqe_batch *in, const uint16_t *sel, uin
 
 bool sqe_expr_eval_const(const sqe_expr *e, sqe_arena *arena, sqe_value *out, sqe_error *err) {
     if (!sqe_expr_is_const(e))
-        return sqe_error_set(err, SQE_ERR_INTERNAL, "constant folding of an expression with column references");
+        return sqe_error_set(err, SQE_ERR_INTERNAL,
+                             "constant folding of an expression with column references");
     if (e->kind == SQE_EXPR_CONST) {
         *out = e->value;
         if (!out->is_null && (out->type.id == SQE_T_VARCHAR || out->type.id == SQE_T_VARBINARY))

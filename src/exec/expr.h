@@ -16,34 +16,34 @@
 #include "func/func.h"
 
 typedef enum sqe_expr_kind {
-    SQE_EXPR_COLUMN,      /* col */
-    SQE_EXPR_CONST,       /* value */
-    SQE_EXPR_CALL,        /* fn(args) */
-    SQE_EXPR_CAST,        /* args[0] cast to type; try_ */
-    SQE_EXPR_AND,         /* args[0..n) three-valued AND */
-    SQE_EXPR_OR,          /* args[0..n) three-valued OR */
-    SQE_EXPR_NOT,         /* args[0] */
-    SQE_EXPR_IS_NULL,     /* args[0] IS NULL (negated: IS NOT NULL) */
-    SQE_EXPR_CASE,        /* args = cond0, res0, cond1, res1, ..., [else]; has_else */
-    SQE_EXPR_COALESCE,    /* first non-null of args */
-    SQE_EXPR_IN,          /* args[0] IN (in_values) [negated]: constants of args[0]'s type */
+    SQE_EXPR_COLUMN,   /* col */
+    SQE_EXPR_CONST,    /* value */
+    SQE_EXPR_CALL,     /* fn(args) */
+    SQE_EXPR_CAST,     /* args[0] cast to type; try_ */
+    SQE_EXPR_AND,      /* args[0..n) three-valued AND */
+    SQE_EXPR_OR,       /* args[0..n) three-valued OR */
+    SQE_EXPR_NOT,      /* args[0] */
+    SQE_EXPR_IS_NULL,  /* args[0] IS NULL (negated: IS NOT NULL) */
+    SQE_EXPR_CASE,     /* args = cond0, res0, cond1, res1, ..., [else]; has_else */
+    SQE_EXPR_COALESCE, /* first non-null of args */
+    SQE_EXPR_IN,       /* args[0] IN (in_values) [negated]: constants of args[0]'s type */
 } sqe_expr_kind;
 
 typedef struct sqe_expr sqe_expr;
 struct sqe_expr {
     sqe_expr_kind kind;
-    sqe_type type;     /* result type */
+    sqe_type type; /* result type */
     int n_args;
     sqe_expr **args;
-    int col;           /* COLUMN: index into the input batch */
-    sqe_value value;   /* CONST (strings in the statement arena) */
+    int col;             /* COLUMN: index into the input batch */
+    sqe_value value;     /* CONST (strings in the statement arena) */
     sqe_func_binding fn; /* CALL */
-    bool try_;         /* CAST: TRY_CAST */
-    bool negated;      /* IS_NULL: IS NOT NULL; IN: NOT IN */
-    bool has_else;     /* CASE */
-    int n_in;          /* IN */
+    bool try_;           /* CAST: TRY_CAST */
+    bool negated;        /* IS_NULL: IS NOT NULL; IN: NOT IN */
+    bool has_else;       /* CASE */
+    int n_in;            /* IN */
     sqe_value *in_values;
-    const char *name;  /* COLUMN: column name (EXPLAIN/errors) */
+    const char *name; /* COLUMN: column name (EXPLAIN/errors) */
 };
 
 /* Constructors (arena-allocated). */

@@ -54,9 +54,9 @@ typedef struct agg_table {
     sqe_key_slot **keys;
     uint8_t **knull;
     uint64_t *hashes;
-    uint64_t *slots;   /* generic index */
-    i64_slot *islots;  /* single integer/float key: key inline */
-    uint32_t null_g1;  /* single integer/float key: the NULL group + 1, 0 = none */
+    uint64_t *slots;  /* generic index */
+    i64_slot *islots; /* single integer/float key: key inline */
+    uint32_t null_g1; /* single integer/float key: the NULL group + 1, 0 = none */
     bool i64_mode;
     size_t n_slots, mask;
     SQE_ARRAY(uint8_t *) chunks;
@@ -84,8 +84,8 @@ static inline uint8_t *group_state(const agg_table *t, size_t g) {
 static size_t table_bytes(const agg_table *t) {
     const hash_agg_op *op = t->op;
     return t->cap * ((size_t)op->n_keys * (sizeof(sqe_key_slot) + 1) + sizeof(uint64_t)) +
-           t->n_slots * (t->i64_mode ? sizeof(i64_slot) : sizeof(uint64_t)) + t->chunks.len * STATE_CHUNK * op->stride +
-           sqe_arena_used(t->strings);
+           t->n_slots * (t->i64_mode ? sizeof(i64_slot) : sizeof(uint64_t)) +
+           t->chunks.len * STATE_CHUNK * op->stride + sqe_arena_used(t->strings);
 }
 
 /* Rebuilds the index with twice the slots. */
@@ -229,8 +229,10 @@ static agg_table *table_new(const hash_agg_op *op) {
     t->n_slots = 256;
     t->mask = t->n_slots - 1;
     t->i64_mode = op->n_keys == 1 && (op->kc[0] == SQE_KEY_I64 || op->kc[0] == SQE_KEY_F64);
-    if (t->i64_mode) t->islots = sqe_calloc(t->n_slots, sizeof *t->islots);
-    else t->slots = sqe_calloc(t->n_slots, sizeof *t->slots);
+    if (t->i64_mode)
+        t->islots = sqe_calloc(t->n_slots, sizeof *t->islots);
+    else
+        t->slots = sqe_calloc(t->n_slots, sizeof *t->slots);
     t->strings = sqe_arena_new(0);
     if (op->n_keys == 0) { /* the single group of a global aggregate */
         uint64_t h = EMPTY_KEYS_HASH;
@@ -330,43 +332,47 @@ static void hash_column(agg_local *l, sqe_key_class kc, int k, uint32_t n) {
     const sqe_key_slot *s = l->tmp_keys[k];
     const uint8_t *nl = l->tmp_null[k];
     uint64_t *h = l->hash;
-#define HASH_LOOP(HEXPR)                                                         \
-    do {                                                                         \
-        if (k == 0)                                                              \
-            for (uint32_t i = 0; i < n; i++) h[i] = nl[i] ? NULL_HASH : (HEXPR); \
-        else                                                                     \
-            for (uint32_t i = 0; i < n; i++)                                     \
-                h[i] = sqe_hash_u64(h[i] * 0x100000001b3ULL ^ (nl[i] ? NULL_HASH : (HEXPR))); \
+#define HASH_LOOP(HEXPR)                                                                           \
+    do {                                                                                           \
+        if (k == 0)                                                                                \
+            for (uint32_t i = 0; i < n; i++) h[i] = nl[i] ? NULL_HASH : (HEXPR);                   \
+        else                                                                                       \
+            for (uint32_t i = 0; i < n; i++)                                                       \
+                h[i] = sqe_hash_u64(h[i] * 0x100000001b3ULL ^ (nl[i] ? NULL_HASH : (HEXPR)));      \
     } while (0)
     switch (kc) {
     case SQE_KEY_I64:
-    case SQE_KEY_F64: HASH_LOOP(sqe_hash_u64((uint64_t)s[i].i)); break;
-    default: HASH_LOOP(sqe_key_hash(kc, &s[i])); break;
+    case SQE_KEY_F64:
+        HASH_LOOP(sqe_hash_u64((uint64_t)s[i].i));
+        break;
+    default:
+        HASH_LOOP(sqe_key_hash(kc, &s[i]));
+        break;
     }
 #undef HASH_LOOP
 }
 
 /* Probe loop with an inlined equality test EQ (g = candidate group, i = row). */
-#define PROBE_LOOP(EQ)                                                     \
-    for (uint32_t i = 0; i < n; i++) {                                     \
-        if (i + 8 < n) __builtin_prefetch(&t->slots[l->hash[i + 8] & t->mask]); \
-        uint64_t h = l->hash[i];                                           \
-        size_t pos = h & t->mask;                                          \
-        uint32_t g;                                                        \
-        for (;;) {                                                         \
-            uint64_t s = t->slots[pos];                                    \
-            if (!s) {                                                      \
-                g = table_insert(t, h, l->tmp_keys, l->tmp_null, i, pos);  \
-                break;                                                     \
-            }                                                              \
-            if ((s >> 32) == (h >> 32)) {                                  \
-                g = (uint32_t)s - 1;                                       \
-                if (EQ) break;                                             \
-            }                                                              \
-            pos = (pos + 1) & t->mask;                                     \
-        }                                                                  \
-        l->gidx[i] = g;                                                    \
-        if (op->stride) __builtin_prefetch(group_state(t, g));             \
+#define PROBE_LOOP(EQ)                                                                             \
+    for (uint32_t i = 0; i < n; i++) {                                                             \
+        if (i + 8 < n) __builtin_prefetch(&t->slots[l->hash[i + 8] & t->mask]);                    \
+        uint64_t h = l->hash[i];                                                                   \
+        size_t pos = h & t->mask;                                                                  \
+        uint32_t g;                                                                                \
+        for (;;) {                                                                                 \
+            uint64_t s = t->slots[pos];                                                            \
+            if (!s) {                                                                              \
+                g = table_insert(t, h, l->tmp_keys, l->tmp_null, i, pos);                          \
+                break;                                                                             \
+            }                                                                                      \
+            if ((s >> 32) == (h >> 32)) {                                                          \
+                g = (uint32_t)s - 1;                                                               \
+                if (EQ) break;                                                                     \
+            }                                                                                      \
+            pos = (pos + 1) & t->mask;                                                             \
+        }                                                                                          \
+        l->gidx[i] = g;                                                                            \
+        if (op->stride) __builtin_prefetch(group_state(t, g));                                     \
     }
 
 static bool consume(sqe_op *op_, void *l_, sqe_batch *b, uint64_t tag_base, sqe_error *err) {
@@ -422,7 +428,8 @@ static bool consume(sqe_op *op_, void *l_, sqe_batch *b, uint64_t tag_base, sqe_
             const uint8_t *nl = l->tmp_null[0];
             switch (op->kc[0]) {
             case SQE_KEY_STR:
-                PROBE_LOOP(t->knull[0][g] == nl[i] && sqe_key_eq(SQE_KEY_STR, &t->keys[0][g], &kk[i]));
+                PROBE_LOOP(t->knull[0][g] == nl[i] &&
+                           sqe_key_eq(SQE_KEY_STR, &t->keys[0][g], &kk[i]));
                 break;
             default:
                 PROBE_LOOP(t->knull[0][g] == nl[i] && t->keys[0][g].x == kk[i].x);
@@ -462,14 +469,15 @@ static bool table_merge(hash_agg_op *op, agg_table *dst, agg_table *src, sqe_err
                 }
             }
         }
-        if ((g & 4095) == 4095 &&
-            !sqe_exec_mem_track(op->base.ctx, &dst->tracked, table_bytes(dst), "HashAggregateExec", err)) {
+        if ((g & 4095) == 4095 && !sqe_exec_mem_track(op->base.ctx, &dst->tracked, table_bytes(dst),
+                                                      "HashAggregateExec", err)) {
             table_free(src, g + 1);
             return false;
         }
     }
     table_free(src, src->n_groups);
-    return sqe_exec_mem_track(op->base.ctx, &dst->tracked, table_bytes(dst), "HashAggregateExec", err);
+    return sqe_exec_mem_track(op->base.ctx, &dst->tracked, table_bytes(dst), "HashAggregateExec",
+                              err);
 }
 
 static bool merge(sqe_op *op_, void *l_, sqe_error *err) {
@@ -497,7 +505,8 @@ static bool hash_agg_open(sqe_op *op_, sqe_error *err) {
     op->n_aggs = p->u.aggregate.n_aggs;
     op->aggs = p->u.aggregate.aggs;
     op->kc = sqe_calloc((size_t)(op->n_keys > 0 ? op->n_keys : 1), sizeof *op->kc);
-    for (int k = 0; k < op->n_keys; k++) op->kc[k] = sqe_key_class_of(p->u.aggregate.groups[k]->type);
+    for (int k = 0; k < op->n_keys; k++)
+        op->kc[k] = sqe_key_class_of(p->u.aggregate.groups[k]->type);
     op->offs = sqe_calloc((size_t)(op->n_aggs > 0 ? op->n_aggs : 1), sizeof *op->offs);
     size_t off = 0;
     for (int a = 0; a < op->n_aggs; a++) {
@@ -530,7 +539,8 @@ static bool hash_agg_next(sqe_op *op_, sqe_batch **out, bool *eof, sqe_error *er
         const sqe_agg_binding *ab = &op->aggs[a];
         sqe_vector *v = b->cols[op->n_keys + a];
         for (uint32_t r = 0; r < m; r++)
-            if (!ab->finalize(ab, group_state(t, op->out_pos + r) + op->offs[a], v, r, err)) return false;
+            if (!ab->finalize(ab, group_state(t, op->out_pos + r) + op->offs[a], v, r, err))
+                return false;
     }
     b->n_rows = m;
     op->out_pos += m;

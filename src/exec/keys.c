@@ -20,11 +20,15 @@
 sqe_key_class sqe_key_class_of(sqe_type t) {
     switch (t.id) {
     case SQE_T_REAL:
-    case SQE_T_DOUBLE: return SQE_KEY_F64;
-    case SQE_T_DECIMAL: return SQE_KEY_I128;
+    case SQE_T_DOUBLE:
+        return SQE_KEY_F64;
+    case SQE_T_DECIMAL:
+        return SQE_KEY_I128;
     case SQE_T_VARCHAR:
-    case SQE_T_VARBINARY: return SQE_KEY_STR;
-    default: return SQE_KEY_I64;
+    case SQE_T_VARBINARY:
+        return SQE_KEY_STR;
+    default:
+        return SQE_KEY_I64;
     }
 }
 
@@ -36,13 +40,13 @@ static inline int64_t norm_double_bits(double d) {
     return bits;
 }
 
-#define LOAD_INT(T)                                                      \
-    do {                                                                 \
-        const T *d_ = (const T *)v->data;                                \
-        if (sel)                                                         \
-            for (uint32_t i = 0; i < n; i++) slots[i].i = d_[sel[i]];    \
-        else                                                             \
-            for (uint32_t i = 0; i < n; i++) slots[i].i = d_[i];         \
+#define LOAD_INT(T)                                                                                \
+    do {                                                                                           \
+        const T *d_ = (const T *)v->data;                                                          \
+        if (sel)                                                                                   \
+            for (uint32_t i = 0; i < n; i++) slots[i].i = d_[sel[i]];                              \
+        else                                                                                       \
+            for (uint32_t i = 0; i < n; i++) slots[i].i = d_[i];                                   \
     } while (0)
 
 void sqe_key_load(const sqe_vector *v, const uint16_t *sel, uint32_t n, sqe_key_slot *slots,
@@ -53,13 +57,23 @@ void sqe_key_load(const sqe_vector *v, const uint16_t *sel, uint32_t n, sqe_key_
         return;
     }
     switch (v->type.id) {
-    case SQE_T_BOOLEAN: LOAD_INT(uint8_t); break;
-    case SQE_T_TINYINT: LOAD_INT(int8_t); break;
-    case SQE_T_SMALLINT: LOAD_INT(int16_t); break;
+    case SQE_T_BOOLEAN:
+        LOAD_INT(uint8_t);
+        break;
+    case SQE_T_TINYINT:
+        LOAD_INT(int8_t);
+        break;
+    case SQE_T_SMALLINT:
+        LOAD_INT(int16_t);
+        break;
     case SQE_T_INTEGER:
-    case SQE_T_DATE: LOAD_INT(int32_t); break;
+    case SQE_T_DATE:
+        LOAD_INT(int32_t);
+        break;
     case SQE_T_BIGINT:
-    case SQE_T_TIMESTAMP: LOAD_INT(int64_t); break;
+    case SQE_T_TIMESTAMP:
+        LOAD_INT(int64_t);
+        break;
     case SQE_T_REAL: {
         const float *d = v->data;
         for (uint32_t i = 0; i < n; i++) {
@@ -110,7 +124,9 @@ void sqe_key_load(const sqe_vector *v, const uint16_t *sel, uint32_t n, sqe_key_
         }
         break;
     }
-    default: memset(slots, 0, (size_t)n * sizeof *slots); break;
+    default:
+        memset(slots, 0, (size_t)n * sizeof *slots);
+        break;
     }
     if (v->has_nulls) {
         for (uint32_t i = 0; i < n; i++) {
@@ -124,30 +140,43 @@ void sqe_key_load(const sqe_vector *v, const uint16_t *sel, uint32_t n, sqe_key_
     }
 }
 
-#define STORE_INT(T)                                                       \
-    do {                                                                   \
-        T *d_ = (T *)out->data + dst_row;                                  \
-        for (uint32_t i = 0; i < n; i++) d_[i] = (T)slots[i].i;            \
+#define STORE_INT(T)                                                                               \
+    do {                                                                                           \
+        T *d_ = (T *)out->data + dst_row;                                                          \
+        for (uint32_t i = 0; i < n; i++) d_[i] = (T)slots[i].i;                                    \
     } while (0)
 
 void sqe_key_store(sqe_vector *out, uint32_t dst_row, const sqe_key_slot *slots,
                    const uint8_t *nulls, uint32_t n) {
     switch (out->type.id) {
-    case SQE_T_NULL: break;
-    case SQE_T_BOOLEAN: STORE_INT(uint8_t); break;
-    case SQE_T_TINYINT: STORE_INT(int8_t); break;
-    case SQE_T_SMALLINT: STORE_INT(int16_t); break;
+    case SQE_T_NULL:
+        break;
+    case SQE_T_BOOLEAN:
+        STORE_INT(uint8_t);
+        break;
+    case SQE_T_TINYINT:
+        STORE_INT(int8_t);
+        break;
+    case SQE_T_SMALLINT:
+        STORE_INT(int16_t);
+        break;
     case SQE_T_INTEGER:
-    case SQE_T_DATE: STORE_INT(int32_t); break;
+    case SQE_T_DATE:
+        STORE_INT(int32_t);
+        break;
     case SQE_T_BIGINT:
-    case SQE_T_TIMESTAMP: STORE_INT(int64_t); break;
+    case SQE_T_TIMESTAMP:
+        STORE_INT(int64_t);
+        break;
     case SQE_T_REAL:
     case SQE_T_DOUBLE:
         for (uint32_t i = 0; i < n; i++) {
             double d;
             memcpy(&d, &slots[i].i, 8);
-            if (out->type.id == SQE_T_REAL) SQE_VEC_DATA(out, float)[dst_row + i] = (float)d;
-            else SQE_VEC_DATA(out, double)[dst_row + i] = d;
+            if (out->type.id == SQE_T_REAL)
+                SQE_VEC_DATA(out, float)[dst_row + i] = (float)d;
+            else
+                SQE_VEC_DATA(out, double)[dst_row + i] = d;
         }
         break;
     case SQE_T_DECIMAL:
@@ -157,10 +186,13 @@ void sqe_key_store(sqe_vector *out, uint32_t dst_row, const sqe_key_slot *slots,
     case SQE_T_VARBINARY:
         for (uint32_t i = 0; i < n; i++) SQE_VEC_DATA(out, sqe_string)[dst_row + i] = slots[i].s;
         break;
-    default: break;
+    default:
+        break;
     }
     for (uint32_t i = 0; i < n; i++) {
-        if (out->type.id == SQE_T_NULL || (nulls && nulls[i])) sqe_vector_set_null(out, dst_row + i);
-        else sqe_vector_set_valid(out, dst_row + i);
+        if (out->type.id == SQE_T_NULL || (nulls && nulls[i]))
+            sqe_vector_set_null(out, dst_row + i);
+        else
+            sqe_vector_set_valid(out, dst_row + i);
     }
 }

@@ -53,7 +53,9 @@ static bool limit_next(sqe_op *op, sqe_batch **out, bool *eof, sqe_error *err) {
     }
 }
 
-static void limit_close(sqe_op *op) { SQE_UNUSED(op); }
+static void limit_close(sqe_op *op) {
+    SQE_UNUSED(op);
+}
 
 static const sqe_op_vtable limit_vtable = {"LimitExec", limit_open, limit_next, limit_close};
 

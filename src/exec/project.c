@@ -54,7 +54,8 @@ static void project_close(sqe_op *op) {
     p->out = NULL;
 }
 
-static const sqe_op_vtable project_vtable = {"ProjectExec", project_open, project_next, project_close};
+static const sqe_op_vtable project_vtable = {"ProjectExec", project_open, project_next,
+                                             project_close};
 
 sqe_op *sqe_exec_project_new(sqe_exec_ctx *ctx, const sqe_plan *p) {
     project_op *o = sqe_calloc(1, sizeof *o);

@@ -56,7 +56,9 @@ static sqe_rowstore_chunk *chunk_with_room(sqe_rowstore *rs) {
     return &rs->chunks.items[rs->chunks.len - 1];
 }
 
-static bool is_str(sqe_type t) { return t.id == SQE_T_VARCHAR || t.id == SQE_T_VARBINARY; }
+static bool is_str(sqe_type t) {
+    return t.id == SQE_T_VARCHAR || t.id == SQE_T_VARBINARY;
+}
 
 /* Copies src row sr into dst row dr (string bytes copied into dst's heap). */
 static inline size_t copy_cell(sqe_vector *dst, uint32_t dr, const sqe_vector *src, uint32_t sr,
@@ -88,7 +90,8 @@ void sqe_rowstore_append(sqe_rowstore *rs, const sqe_batch *b, const uint16_t *s
         uint32_t take = SQE_MIN(n - done, SQE_BATCH_ROWS - c->n);
         if (rs->tagged) {
             int64_t *tags = SQE_VEC_DATA(c->cols[n_data], int64_t) + c->n;
-            for (uint32_t i = 0; i < take; i++) tags[i] = (int64_t)(tag_base + (sel ? sel[done + i] : done + i));
+            for (uint32_t i = 0; i < take; i++)
+                tags[i] = (int64_t)(tag_base + (sel ? sel[done + i] : done + i));
         }
         for (int k = 0; k < n_data; k++) {
             sqe_vector *dst = c->cols[k];
@@ -102,12 +105,25 @@ void sqe_rowstore_append(sqe_rowstore *rs, const sqe_batch *b, const uint16_t *s
                     memcpy(d, s + (size_t)done * w, (size_t)take * w);
                 } else {
                     switch (w) {
-                    case 1: for (uint32_t i = 0; i < take; i++) ((uint8_t *)d)[i] = ((const uint8_t *)s)[sel[done + i]]; break;
-                    case 2: for (uint32_t i = 0; i < take; i++) ((uint16_t *)d)[i] = ((const uint16_t *)s)[sel[done + i]]; break;
-                    case 4: for (uint32_t i = 0; i < take; i++) ((uint32_t *)d)[i] = ((const uint32_t *)s)[sel[done + i]]; break;
-                    case 8: for (uint32_t i = 0; i < take; i++) ((uint64_t *)d)[i] = ((const uint64_t *)s)[sel[done + i]]; break;
+                    case 1:
+                        for (uint32_t i = 0; i < take; i++)
+                            ((uint8_t *)d)[i] = ((const uint8_t *)s)[sel[done + i]];
+                        break;
+                    case 2:
+                        for (uint32_t i = 0; i < take; i++)
+                            ((uint16_t *)d)[i] = ((const uint16_t *)s)[sel[done + i]];
+                        break;
+                    case 4:
+                        for (uint32_t i = 0; i < take; i++)
+                            ((uint32_t *)d)[i] = ((const uint32_t *)s)[sel[done + i]];
+                        break;
+                    case 8:
+                        for (uint32_t i = 0; i < take; i++)
+                            ((uint64_t *)d)[i] = ((const uint64_t *)s)[sel[done + i]];
+                        break;
                     default:
-                        for (uint32_t i = 0; i < take; i++) memcpy(d + i * w, s + (size_t)sel[done + i] * w, w);
+                        for (uint32_t i = 0; i < take; i++)
+                            memcpy(d + i * w, s + (size_t)sel[done + i] * w, w);
                     }
                 }
                 continue;
@@ -150,11 +166,13 @@ void sqe_rowstore_append_rows(sqe_rowstore *rs, const sqe_rowstore *src, const u
 }
 
 void sqe_rowstore_adopt(sqe_rowstore *rs, sqe_rowstore *src) {
-    if (rs->chunks.len > 0 && rs->chunks.items[rs->chunks.len - 1].n == 0) { /* drop an empty tail */
+    if (rs->chunks.len > 0 &&
+        rs->chunks.items[rs->chunks.len - 1].n == 0) { /* drop an empty tail */
         chunk_free(&rs->chunks.items[rs->chunks.len - 1], rs->n_cols);
         rs->chunks.len--;
     }
-    for (size_t i = 0; i < src->chunks.len; i++) SQE_ARRAY_PUSH(NULL, rs->chunks, src->chunks.items[i]);
+    for (size_t i = 0; i < src->chunks.len; i++)
+        SQE_ARRAY_PUSH(NULL, rs->chunks, src->chunks.items[i]);
     rs->n_rows += src->n_rows;
     rs->bytes += src->bytes;
     SQE_ARRAY_FREE(src->chunks);
@@ -165,7 +183,8 @@ void sqe_rowstore_adopt(sqe_rowstore *rs, sqe_rowstore *src) {
 void sqe_rowstore_indexes(const sqe_rowstore *rs, uint32_t *idx) {
     size_t k = 0;
     for (size_t c = 0; c < rs->chunks.len; c++)
-        for (uint32_t r = 0; r < rs->chunks.items[c].n; r++) idx[k++] = (uint32_t)(c << SQE_ROWSTORE_SHIFT) | r;
+        for (uint32_t r = 0; r < rs->chunks.items[c].n; r++)
+            idx[k++] = (uint32_t)(c << SQE_ROWSTORE_SHIFT) | r;
 }
 
 /* ---------------------------------------------------------------- sorting */
@@ -212,7 +231,8 @@ static void merge_sort(const sort_ctx *sc, uint32_t *pos, uint32_t *tmp, size_t 
                 memcpy(dst + lo, src + lo, (hi - lo) * sizeof *src);
                 continue;
             }
-            while (i < mid && j < hi) dst[k++] = cmp_pos(sc, src[j], src[i]) < 0 ? src[j++] : src[i++];
+            while (i < mid && j < hi)
+                dst[k++] = cmp_pos(sc, src[j], src[i]) < 0 ? src[j++] : src[i++];
             while (i < mid) dst[k++] = src[i++];
             while (j < hi) dst[k++] = src[j++];
         }
@@ -246,7 +266,8 @@ void sqe_rowstore_sort(const sqe_rowstore *rs, const sqe_sort_key *keys, int n_k
                 rows[m] = (uint16_t)(idx[i + m] & (SQE_BATCH_ROWS - 1));
                 m++;
             }
-            sqe_key_load(rs->chunks.items[chunk].cols[keys[k].col], rows, m, sc.slots[k] + i, sc.nulls[k] + i);
+            sqe_key_load(rs->chunks.items[chunk].cols[keys[k].col], rows, m, sc.slots[k] + i,
+                         sc.nulls[k] + i);
             i += m;
         }
     }
@@ -280,12 +301,23 @@ void sqe_rowstore_gather(const sqe_rowstore *rs, const uint32_t *idx, uint32_t n
             }
             sqe_vector_set_valid(dst, i);
             switch (w) {
-            case 1: ((uint8_t *)dst->data)[i] = ((const uint8_t *)src->data)[sr]; break;
-            case 2: ((uint16_t *)dst->data)[i] = ((const uint16_t *)src->data)[sr]; break;
-            case 4: ((uint32_t *)dst->data)[i] = ((const uint32_t *)src->data)[sr]; break;
-            case 8: ((uint64_t *)dst->data)[i] = ((const uint64_t *)src->data)[sr]; break;
-            case 16: ((sqe_key_slot *)dst->data)[i] = ((const sqe_key_slot *)src->data)[sr]; break;
-            default: memcpy((char *)dst->data + i * w, (const char *)src->data + (size_t)sr * w, w);
+            case 1:
+                ((uint8_t *)dst->data)[i] = ((const uint8_t *)src->data)[sr];
+                break;
+            case 2:
+                ((uint16_t *)dst->data)[i] = ((const uint16_t *)src->data)[sr];
+                break;
+            case 4:
+                ((uint32_t *)dst->data)[i] = ((const uint32_t *)src->data)[sr];
+                break;
+            case 8:
+                ((uint64_t *)dst->data)[i] = ((const uint64_t *)src->data)[sr];
+                break;
+            case 16:
+                ((sqe_key_slot *)dst->data)[i] = ((const sqe_key_slot *)src->data)[sr];
+                break;
+            default:
+                memcpy((char *)dst->data + i * w, (const char *)src->data + (size_t)sr * w, w);
             }
         }
     }

@@ -36,14 +36,14 @@ uint64_t sqe_exec_text_split_bytes = (uint64_t)32 << 20;
 
 typedef struct source_impl {
     pthread_mutex_t mu;
-    sqe_store *store;  /* listing (under mu) */
-    sqe_arena *arena;  /* partitions, listings, spec arrays (under mu after creation) */
-    size_t next_part;  /* next partition to list */
+    sqe_store *store; /* listing (under mu) */
+    sqe_arena *arena; /* partitions, listings, spec arrays (under mu after creation) */
+    size_t next_part; /* next partition to list */
     SQE_ARRAY(sqe_scan_morsel) queue; /* listed files, in order; seq = index */
-    size_t next;       /* next morsel to hand out */
+    size_t next;                      /* next morsel to hand out */
     uint64_t listed_bytes;
-    bool splittable;   /* the table's files may be read in byte ranges */
-    bool failed;       /* a listing failed: hand out nothing more */
+    bool splittable; /* the table's files may be read in byte ranges */
+    bool failed;     /* a listing failed: hand out nothing more */
 } source_impl;
 
 /* Lists the next partition's files onto the queue. Called under mu. */
@@ -93,8 +93,10 @@ static bool filter_partitions(sqe_exec_ctx *ctx, sqe_scan_source *src, const sqe
         for (int k = 0; k < nk; k++)
             for (uint32_t r = 0; r < n; r++) {
                 const sqe_value *v = &src->parts[base + r].values[k];
-                if (v->is_null) sqe_vector_set_null(b->cols[k], r);
-                else sqe_vector_set_value(b->cols[k], r, v);
+                if (v->is_null)
+                    sqe_vector_set_null(b->cols[k], r);
+                else
+                    sqe_vector_set_value(b->cols[k], r, v);
             }
         b->n_rows = n;
         uint32_t n_keep = 0;
@@ -166,7 +168,8 @@ bool sqe_scan_source_new(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source *
     src->spec.proj = proj;
     im->splittable = sqe_format_splittable(&src->spec, NULL);
 
-    if (!sqe_hive_list_partitions(im->store, t, p->u.scan.prune, im->arena, &src->parts, &src->n_parts, err))
+    if (!sqe_hive_list_partitions(im->store, t, p->u.scan.prune, im->arena, &src->parts,
+                                  &src->n_parts, err))
         goto fail;
     if (p->u.scan.partition_filter && t->n_part_keys > 0 && src->n_parts > 0)
         if (!filter_partitions(ctx, src, p->u.scan.partition_filter, err)) goto fail;
@@ -218,7 +221,8 @@ bool sqe_scan_source_next(sqe_scan_source *src, sqe_exec_ctx *ctx, sqe_scan_mors
     return ok;
 }
 
-bool sqe_scan_source_prefetch(sqe_scan_source *src, uint64_t min_bytes, bool *large, sqe_error *err) {
+bool sqe_scan_source_prefetch(sqe_scan_source *src, uint64_t min_bytes, bool *large,
+                              sqe_error *err) {
     source_impl *im = src->impl;
     bool ok = true;
     pthread_mutex_lock(&im->mu);
@@ -233,11 +237,11 @@ bool sqe_scan_source_prefetch(sqe_scan_source *src, uint64_t min_bytes, bool *la
 
 typedef struct scan_op {
     sqe_op base;
-    sqe_scan_source *src;   /* base.src or own_src */
+    sqe_scan_source *src; /* base.src or own_src */
     sqe_scan_source *own_src;
-    sqe_store *store;       /* this copy's store for reading */
+    sqe_store *store; /* this copy's store for reading */
     sqe_reader *reader;
-    bool reader_done;       /* close the reader at the next call */
+    bool reader_done; /* close the reader at the next call */
     size_t cur_part;
     uint64_t cur_seq;       /* morsel being read */
     uint64_t rows_in_file;  /* rows of that file handed out before */
@@ -357,7 +361,8 @@ static bool scan_next(sqe_op *op, sqe_batch **out, bool *eof, sqe_error *err) {
                 return true;
             }
             if (m.end > 0)
-                s->reader = sqe_format_open_range(rvt, s->store, m.path, m.size, m.start, m.end, &s->src->spec, err);
+                s->reader = sqe_format_open_range(rvt, s->store, m.path, m.size, m.start, m.end,
+                                                  &s->src->spec, err);
             else
                 s->reader = rvt->open(s->store, m.path, m.size, &s->src->spec, err);
             if (!s->reader) return false;

@@ -17,8 +17,8 @@
 
 typedef struct sort_op {
     sqe_op base;
-    sqe_type *types;     /* n_out + 1: the output columns, then the tag */
-    sqe_sort_key *keys;  /* n_keys + 1: ORDER BY, then the tag */
+    sqe_type *types;    /* n_out + 1: the output columns, then the tag */
+    sqe_sort_key *keys; /* n_keys + 1: ORDER BY, then the tag */
     sqe_rowstore rows;
     size_t tracked;
     bool built;
@@ -62,7 +62,8 @@ static bool sort_merge(sqe_op *op_, void *l_, sqe_error *err) {
     return sqe_exec_mem_track(op_->ctx, &op->tracked, op->rows.bytes, "SortExec", err);
 }
 
-static const sqe_sink_vtable sort_sink = {sort_local_new, sort_consume, sort_merge, sort_local_free};
+static const sqe_sink_vtable sort_sink = {sort_local_new, sort_consume, sort_merge,
+                                          sort_local_free};
 
 static bool sort_open(sqe_op *op_, sqe_error *err) {
     SQE_UNUSED(err);
@@ -87,8 +88,10 @@ static bool sort_next(sqe_op *op_, sqe_batch **out, bool *eof, sqe_error *err) {
         op->built = true;
         size_t n = op->rows.n_rows;
         op->idx = sqe_malloc((n > 0 ? n : 1) * sizeof *op->idx);
-        if (!sqe_exec_mem_track(op_->ctx, &op->tracked, op->rows.bytes + n * 3 * sizeof(uint32_t) +
-                                n * p->u.sort.n_keys * (sizeof(sqe_key_slot) + 1), "SortExec", err))
+        if (!sqe_exec_mem_track(op_->ctx, &op->tracked,
+                                op->rows.bytes + n * 3 * sizeof(uint32_t) +
+                                    n * p->u.sort.n_keys * (sizeof(sqe_key_slot) + 1),
+                                "SortExec", err))
             return false;
         sqe_rowstore_indexes(&op->rows, op->idx);
         sqe_rowstore_sort(&op->rows, op->keys, p->u.sort.n_keys + 1, op->idx, n);

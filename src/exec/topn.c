@@ -8,8 +8,8 @@
  * Every row carries its order tag (hidden last column, see sqe_sink_vtable)
  * and the tag is the last sort key, so ties on the ORDER BY keys go to the
  * earlier row, with one thread or many. An incoming row is a candidate only
- * when best is not yet full or the row sorts strictly before `worst`; most rows of a large input are rejected by one key
- * comparison without being copied. When cand reaches max(K, 2048) rows,
+ * when best is not yet full or the row sorts strictly before `worst`; most rows of a large input
+ * are rejected by one key comparison without being copied. When cand reaches max(K, 2048) rows,
  * compact() appends it to best, sorts (stable merge sort), keeps the first K
  * rows in a fresh store and recomputes `worst`.
  *
@@ -34,9 +34,9 @@ typedef struct topn_state {
 typedef struct topn_op {
     sqe_op base;
     uint64_t k;
-    int n_keys;          /* ORDER BY keys + the tag key */
+    int n_keys; /* ORDER BY keys + the tag key */
     sqe_sort_key *keys;
-    sqe_type *types;     /* n_out + 1 */
+    sqe_type *types; /* n_out + 1 */
     sqe_key_class *kc;
     topn_state *global;
     bool built;
@@ -112,8 +112,12 @@ static size_t compact_threshold(const topn_op *op) {
     return (size_t)SQE_MAX(op->k, (uint64_t)SQE_BATCH_ROWS);
 }
 
-static void *topn_local_new(sqe_op *op) { return state_new((topn_op *)op); }
-static void topn_local_free(sqe_op *op, void *l) { state_free((topn_op *)op, l); }
+static void *topn_local_new(sqe_op *op) {
+    return state_new((topn_op *)op);
+}
+static void topn_local_free(sqe_op *op, void *l) {
+    state_free((topn_op *)op, l);
+}
 
 static bool topn_consume(sqe_op *op_, void *l, sqe_batch *b, uint64_t tag_base, sqe_error *err) {
     topn_op *op = (topn_op *)op_;
@@ -134,14 +138,15 @@ static bool topn_consume(sqe_op *op_, void *l, sqe_batch *b, uint64_t tag_base, 
         for (uint32_t i = 0; i < n; i++) {
             int c = 0;
             for (int k = 0; k < op->n_keys && c == 0; k++)
-                c = sqe_key_cmp_sort(&op->keys[k], op->kc[k], &s->tmp[k][i], s->tmpn[k][i], &s->worst[k],
-                                     s->worst_null[k]);
+                c = sqe_key_cmp_sort(&op->keys[k], op->kc[k], &s->tmp[k][i], s->tmpn[k][i],
+                                     &s->worst[k], s->worst_null[k]);
             if (c < 0) s->pass[np++] = (uint16_t)sqe_batch_row(b, i);
         }
         if (np) sqe_rowstore_append(&s->cand, b, s->pass, np, tag_base);
     }
     if (s->cand.n_rows >= compact_threshold(op)) compact(op, s);
-    return sqe_exec_mem_track(op_->ctx, &s->tracked, s->best.bytes + s->cand.bytes, "TopNExec", err);
+    return sqe_exec_mem_track(op_->ctx, &s->tracked, s->best.bytes + s->cand.bytes, "TopNExec",
+                              err);
 }
 
 static bool topn_merge(sqe_op *op_, void *l, sqe_error *err) {
@@ -156,10 +161,12 @@ static bool topn_merge(sqe_op *op_, void *l, sqe_error *err) {
     state_free(op, s);
     topn_state *g = op->global;
     if (g->cand.n_rows >= compact_threshold(op)) compact(op, g);
-    return sqe_exec_mem_track(op_->ctx, &g->tracked, g->best.bytes + g->cand.bytes, "TopNExec", err);
+    return sqe_exec_mem_track(op_->ctx, &g->tracked, g->best.bytes + g->cand.bytes, "TopNExec",
+                              err);
 }
 
-static const sqe_sink_vtable topn_sink = {topn_local_new, topn_consume, topn_merge, topn_local_free};
+static const sqe_sink_vtable topn_sink = {topn_local_new, topn_consume, topn_merge,
+                                          topn_local_free};
 
 static bool topn_open(sqe_op *op_, sqe_error *err) {
     SQE_UNUSED(err);

@@ -15,18 +15,22 @@ typedef struct format_entry {
     const char *name;        /* STORED AS spelling */
     const char *input_class; /* Hadoop InputFormat */
     const sqe_reader_vtable *vt;
-    const char *not_yet;     /* readable later: the NOT_SUPPORTED message */
+    const char *not_yet; /* readable later: the NOT_SUPPORTED message */
 } format_entry;
 
 static const format_entry k_formats[] = {
-    [SQE_FORMAT_TEXT] = {"TEXTFILE", "org.apache.hadoop.mapred.TextInputFormat", &sqe_text_reader_vtable, NULL},
+    [SQE_FORMAT_TEXT] = {"TEXTFILE", "org.apache.hadoop.mapred.TextInputFormat",
+                         &sqe_text_reader_vtable, NULL},
     [SQE_FORMAT_JSON] = {"JSONFILE", "org.apache.hadoop.mapred.TextInputFormat", NULL,
                          "reading JSON tables is not supported yet"},
-    [SQE_FORMAT_PARQUET] = {"PARQUET", "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat", NULL,
+    [SQE_FORMAT_PARQUET] = {"PARQUET",
+                            "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat", NULL,
                             "reading Parquet tables is not supported yet"},
     [SQE_FORMAT_ORC] = {"ORC", "org.apache.hadoop.hive.ql.io.orc.OrcInputFormat", NULL, NULL},
-    [SQE_FORMAT_AVRO] = {"AVRO", "org.apache.hadoop.hive.ql.io.avro.AvroContainerInputFormat", NULL, NULL},
-    [SQE_FORMAT_SEQUENCEFILE] = {"SEQUENCEFILE", "org.apache.hadoop.mapred.SequenceFileInputFormat", NULL, NULL},
+    [SQE_FORMAT_AVRO] = {"AVRO", "org.apache.hadoop.hive.ql.io.avro.AvroContainerInputFormat", NULL,
+                         NULL},
+    [SQE_FORMAT_SEQUENCEFILE] = {"SEQUENCEFILE", "org.apache.hadoop.mapred.SequenceFileInputFormat",
+                                 NULL, NULL},
     [SQE_FORMAT_RCFILE] = {"RCFILE", "org.apache.hadoop.hive.ql.io.RCFileInputFormat", NULL, NULL},
 };
 
@@ -46,8 +50,8 @@ const sqe_reader_vtable *sqe_format_reader_for(sqe_format_kind kind, sqe_error *
         sqe_error_set(err, SQE_ERR_NOT_SUPPORTED, "%s", e->not_yet);
     else
         sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
-                      "cannot read %s table: format %s (%s) is not readable by sqe", e->name, e->name,
-                      e->input_class);
+                      "cannot read %s table: format %s (%s) is not readable by sqe", e->name,
+                      e->name, e->input_class);
     return NULL;
 }
 
@@ -64,7 +68,8 @@ static bool has_suffix(const char *s, const char *suf) {
 }
 
 bool sqe_format_splittable(const sqe_reader_spec *spec, const char *path) {
-    static const char *const k_compressed[] = {".gz", ".bz2", ".zst", ".snappy", ".deflate", ".lz4", ".xz", ".lzo"};
+    static const char *const k_compressed[] = {".gz",      ".bz2", ".zst", ".snappy",
+                                               ".deflate", ".lz4", ".xz",  ".lzo"};
     if (!spec || spec->format != SQE_FORMAT_TEXT) return false;
     const sqe_text_options *o = &spec->text;
     if (o->serde != SQE_SERDE_LAZY_SIMPLE) return false;
@@ -81,6 +86,7 @@ sqe_reader *sqe_format_open_range(const sqe_reader_vtable *vt, sqe_store *store,
                                   const sqe_reader_spec *spec, sqe_error *err) {
     if (vt == &sqe_text_reader_vtable)
         return sqe_text_reader_open_range(store, path, size, start, end, spec, err);
-    sqe_error_set(err, SQE_ERR_INTERNAL, "reader %s cannot read byte ranges of '%s'", vt ? vt->name : "?", path);
+    sqe_error_set(err, SQE_ERR_INTERNAL, "reader %s cannot read byte ranges of '%s'",
+                  vt ? vt->name : "?", path);
     return NULL;
 }

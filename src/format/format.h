@@ -36,11 +36,13 @@ typedef enum sqe_text_serde {
  * (delimiters are single bytes). */
 typedef struct sqe_text_options {
     sqe_text_serde serde;
-    char field_delim;   /* LazySimple: field.delim (default \001); OpenCSV: separatorChar (default ',') */
-    char escape_char;   /* LazySimple: escape.delim (0 = none); OpenCSV: escapeChar (default '\\') */
-    char quote_char;    /* OpenCSV: quoteChar (default '"'); unused for LazySimple */
-    char line_delim;    /* '\n' (a trailing '\r' is stripped for '\n') */
-    const char *null_format; /* LazySimple: serialization.null.format (default "\\N"); OpenCSV: NULL (no null marker) */
+    char field_delim; /* LazySimple: field.delim (default \001); OpenCSV: separatorChar (default
+                         ',') */
+    char escape_char; /* LazySimple: escape.delim (0 = none); OpenCSV: escapeChar (default '\\') */
+    char quote_char;  /* OpenCSV: quoteChar (default '"'); unused for LazySimple */
+    char line_delim;  /* '\n' (a trailing '\r' is stripped for '\n') */
+    const char *null_format; /* LazySimple: serialization.null.format (default "\\N"); OpenCSV: NULL
+                                (no null marker) */
     uint32_t skip_header_lines;
     uint32_t skip_footer_lines;
 } sqe_text_options;
@@ -48,12 +50,12 @@ typedef struct sqe_text_options {
 /* What a reader needs to know about the table. */
 typedef struct sqe_reader_spec {
     sqe_format_kind format;
-    int n_table_cols;                /* data columns of the table, in declared order */
-    const char *const *col_names;    /* lower-case names */
+    int n_table_cols;             /* data columns of the table, in declared order */
+    const char *const *col_names; /* lower-case names */
     const sqe_type *col_types;
-    int n_proj;                      /* columns wanted, as indexes into the table columns */
-    const int *proj;                 /* batch vector i holds table column proj[i] */
-    sqe_text_options text;           /* SQE_FORMAT_TEXT */
+    int n_proj;            /* columns wanted, as indexes into the table columns */
+    const int *proj;       /* batch vector i holds table column proj[i] */
+    sqe_text_options text; /* SQE_FORMAT_TEXT */
 } sqe_reader_spec;
 
 /* Counters a reader reports (EXPLAIN ANALYZE). */
@@ -113,7 +115,8 @@ bool sqe_format_splittable(const sqe_reader_spec *spec, const char *path);
 sqe_reader *sqe_format_open_range(const sqe_reader_vtable *vt, sqe_store *store, const char *path,
                                   uint64_t size, uint64_t start, uint64_t end,
                                   const sqe_reader_spec *spec, sqe_error *err);
-sqe_reader *sqe_text_reader_open_range(sqe_store *store, const char *path, uint64_t size, uint64_t start,
-                                       uint64_t end, const sqe_reader_spec *spec, sqe_error *err);
+sqe_reader *sqe_text_reader_open_range(sqe_store *store, const char *path, uint64_t size,
+                                       uint64_t start, uint64_t end, const sqe_reader_spec *spec,
+                                       sqe_error *err);
 
 #endif

@@ -27,8 +27,8 @@
  * LazySimpleSerDe. Fields are split on field_delim with find_byte (eight
  * bytes per step in a register, memchr for long fields; the buffer keeps
  * BUF_PAD readable bytes after its end for this); with an escape char a byte
- * loop instead, the escape making the next byte literal (and being removed). A field equal to null_format (raw bytes, before
- * unescaping, as Hive compares) is NULL. Only fields up to the last
+ * loop instead, the escape making the next byte literal (and being removed). A field equal to
+ * null_format (raw bytes, before unescaping, as Hive compares) is NULL. Only fields up to the last
  * projected one are looked at.
  *
  * OpenCSVSerde (opencsv 2.3 as Hive uses it). A record may span lines when a
@@ -59,13 +59,13 @@ size_t sqe_text_reader_max_line = (size_t)64 << 20;
 #define VALUE_SHOWN_MAX 64
 
 typedef struct text_slot {
-    sqe_vector *v;        /* the batch vector being filled (set per next) */
-    uint8_t type_id;      /* sqe_type_id */
+    sqe_vector *v;   /* the batch vector being filled (set per next) */
+    uint8_t type_id; /* sqe_type_id */
     uint8_t precision, scale;
-    uint32_t max_chars;   /* VARCHAR(n)/CHAR(n): n; 0 = unbounded */
-    int field;            /* 0-based field index (= table column index) */
-    int next_dup;         /* another slot reading the same field, or -1 */
-    char *col_name;       /* owned */
+    uint32_t max_chars; /* VARCHAR(n)/CHAR(n): n; 0 = unbounded */
+    int field;          /* 0-based field index (= table column index) */
+    int next_dup;       /* another slot reading the same field, or -1 */
+    char *col_name;     /* owned */
     sqe_type type;
 } text_slot;
 
@@ -98,7 +98,7 @@ typedef struct text_reader {
     /* Byte range (sqe_text_reader_open_range): lines starting in
      * [file_off at open + skip, range_end); errors give byte offsets. */
     bool split;
-    bool skip_partial;      /* drop bytes up to and including the first '\n' */
+    bool skip_partial; /* drop bytes up to and including the first '\n' */
     uint64_t range_end;
     const char *line_start; /* LazySimple: the line being decoded (error offsets) */
 
@@ -113,7 +113,8 @@ static const char *type_text(const text_slot *s, char *buf, size_t n) {
     return sqe_type_sql_name(s->type, buf, n);
 }
 
-static bool parse_error(const text_reader *r, const text_slot *s, const char *p, size_t n, sqe_error *err) {
+static bool parse_error(const text_reader *r, const text_slot *s, const char *p, size_t n,
+                        sqe_error *err) {
     char tbuf[48];
     size_t shown = n;
     const char *more = "";
@@ -123,15 +124,17 @@ static bool parse_error(const text_reader *r, const text_slot *s, const char *p,
         more = "...";
     }
     if (r->split)
-        return sqe_error_set(err, SQE_ERR_INVALID_DATA,
-                             "cannot parse '%.*s%s' as %s in file '%s' at byte offset %llu, column '%s' (field %d)",
-                             (int)shown, p, more, type_text(s, tbuf, sizeof tbuf), r->path,
-                             (unsigned long long)(r->file_off - r->len + (uint64_t)(r->line_start - r->buf)),
-                             s->col_name, s->field + 1);
-    return sqe_error_set(err, SQE_ERR_INVALID_DATA,
-                         "cannot parse '%.*s%s' as %s in file '%s' line %llu, column '%s' (field %d)",
-                         (int)shown, p, more, type_text(s, tbuf, sizeof tbuf), r->path,
-                         (unsigned long long)r->line_no, s->col_name, s->field + 1);
+        return sqe_error_set(
+            err, SQE_ERR_INVALID_DATA,
+            "cannot parse '%.*s%s' as %s in file '%s' at byte offset %llu, column '%s' (field %d)",
+            (int)shown, p, more, type_text(s, tbuf, sizeof tbuf), r->path,
+            (unsigned long long)(r->file_off - r->len + (uint64_t)(r->line_start - r->buf)),
+            s->col_name, s->field + 1);
+    return sqe_error_set(
+        err, SQE_ERR_INVALID_DATA,
+        "cannot parse '%.*s%s' as %s in file '%s' line %llu, column '%s' (field %d)", (int)shown, p,
+        more, type_text(s, tbuf, sizeof tbuf), r->path, (unsigned long long)r->line_no, s->col_name,
+        s->field + 1);
 }
 
 /* ------------------------------------------------------------- values */
@@ -150,8 +153,8 @@ static size_t utf8_prefix(const char *p, size_t n, uint32_t max_chars) {
 }
 
 /* Decodes one non-NULL field into row `row` of the slot's vector. */
-static inline bool decode_value(const text_reader *r, text_slot *s, uint32_t row, const char *p, size_t n,
-                                sqe_error *err) {
+static inline bool decode_value(const text_reader *r, text_slot *s, uint32_t row, const char *p,
+                                size_t n, sqe_error *err) {
     sqe_vector *v = s->v;
     int64_t i64;
     double d;
@@ -174,15 +177,18 @@ static inline bool decode_value(const text_reader *r, text_slot *s, uint32_t row
         SQE_VEC_DATA(v, int64_t)[row] = i64;
         return true;
     case SQE_T_INTEGER:
-        if (!sqe_parse_int64(p, n, &i64) || i64 < INT32_MIN || i64 > INT32_MAX) return parse_error(r, s, p, n, err);
+        if (!sqe_parse_int64(p, n, &i64) || i64 < INT32_MIN || i64 > INT32_MAX)
+            return parse_error(r, s, p, n, err);
         SQE_VEC_DATA(v, int32_t)[row] = (int32_t)i64;
         return true;
     case SQE_T_SMALLINT:
-        if (!sqe_parse_int64(p, n, &i64) || i64 < INT16_MIN || i64 > INT16_MAX) return parse_error(r, s, p, n, err);
+        if (!sqe_parse_int64(p, n, &i64) || i64 < INT16_MIN || i64 > INT16_MAX)
+            return parse_error(r, s, p, n, err);
         SQE_VEC_DATA(v, int16_t)[row] = (int16_t)i64;
         return true;
     case SQE_T_TINYINT:
-        if (!sqe_parse_int64(p, n, &i64) || i64 < INT8_MIN || i64 > INT8_MAX) return parse_error(r, s, p, n, err);
+        if (!sqe_parse_int64(p, n, &i64) || i64 < INT8_MIN || i64 > INT8_MAX)
+            return parse_error(r, s, p, n, err);
         SQE_VEC_DATA(v, int8_t)[row] = (int8_t)i64;
         return true;
     case SQE_T_DOUBLE:
@@ -195,7 +201,8 @@ static inline bool decode_value(const text_reader *r, text_slot *s, uint32_t row
         return true;
     case SQE_T_DECIMAL: {
         sqe_i128 dec;
-        if (!sqe_parse_decimal(p, n, s->precision, s->scale, &dec)) return parse_error(r, s, p, n, err);
+        if (!sqe_parse_decimal(p, n, s->precision, s->scale, &dec))
+            return parse_error(r, s, p, n, err);
         SQE_VEC_DATA(v, sqe_i128)[row] = dec;
         return true;
     }
@@ -229,7 +236,8 @@ static void set_null_chain(text_reader *r, int s, uint32_t row) {
 static inline bool put_field(text_reader *r, int s, uint32_t row, const char *raw, size_t raw_len,
                              const char *val, size_t val_len, sqe_error *err) {
     /* raw may be NULL when empty (the scratch buffer before its first use) */
-    if (r->has_null_format && raw_len == r->null_len && (raw_len == 0 || memcmp(raw, r->null_format, raw_len) == 0)) {
+    if (r->has_null_format && raw_len == r->null_len &&
+        (raw_len == 0 || memcmp(raw, r->null_format, raw_len) == 0)) {
         set_null_chain(r, s, row);
         return true;
     }
@@ -268,7 +276,8 @@ static inline const char *find_byte(const char *p, const char *end, char c, uint
         uint64_t w;
         memcpy(&w, p, 8);
         w ^= pattern;
-        uint64_t hit = (w - ONES) & ~w & HIGHS; /* lowest set bit marks the first zero byte exactly */
+        uint64_t hit =
+            (w - ONES) & ~w & HIGHS; /* lowest set bit marks the first zero byte exactly */
         if (hit) {
             const char *q = p + (__builtin_ctzll(hit) >> 3);
             return q < end ? q : end;
@@ -289,7 +298,8 @@ static bool lazy_line(text_reader *r, const char *p, const char *le, uint32_t ro
         for (; f < nf; f++) {
             const char *fe = find_byte(p, le, delim, pattern);
             int s = r->field_slot[f];
-            if (s >= 0 && !put_field(r, s, row, p, (size_t)(fe - p), p, (size_t)(fe - p), err)) return false;
+            if (s >= 0 && !put_field(r, s, row, p, (size_t)(fe - p), p, (size_t)(fe - p), err))
+                return false;
             if (fe == le) {
                 f++;
                 break;
@@ -362,7 +372,8 @@ static int csv_field_slow(text_reader *r, const char **pp, const char *lim, uint
         char c = *p;
         if (c == '\n') {
             /* a '\r' right before a line end belongs to the terminator */
-            bool cr = p > fstart && p[-1] == '\r' && r->scratch_len && r->scratch[r->scratch_len - 1] == '\r';
+            bool cr = p > fstart && p[-1] == '\r' && r->scratch_len &&
+                      r->scratch[r->scratch_len - 1] == '\r';
             if (cr) r->scratch_len--;
             p++;
             if (!in_q) {
@@ -406,7 +417,8 @@ static int csv_field_slow(text_reader *r, const char **pp, const char *lim, uint
         scratch_put(r, c);
         p++;
     }
-    if (*record_done && p == lim && r->scratch_len && r->scratch[r->scratch_len - 1] == '\r' && lim[-1] == '\r')
+    if (*record_done && p == lim && r->scratch_len && r->scratch[r->scratch_len - 1] == '\r' &&
+        lim[-1] == '\r')
         r->scratch_len--; /* last line of the file: "...\r" without '\n' */
     *pp = p;
     return 1;
@@ -415,8 +427,8 @@ static int csv_field_slow(text_reader *r, const char **pp, const char *lim, uint
 /* Decodes the record starting at p into `row`. Returns 1 and sets *next and
  * *lines (physical lines consumed) on success, 0 when the record continues
  * past `lim`, -1 on error. */
-static int csv_record(text_reader *r, const char *p, const char *lim, uint32_t row, const char **next,
-                      uint32_t *lines, sqe_error *err) {
+static int csv_record(text_reader *r, const char *p, const char *lim, uint32_t row,
+                      const char **next, uint32_t *lines, sqe_error *err) {
     const int nf = r->n_fields_needed;
     const uint8_t *special = r->csv_special;
     const char sep = r->delim;
@@ -441,7 +453,8 @@ static int csv_record(text_reader *r, const char *p, const char *lim, uint32_t r
             val = r->scratch;
             val_len = r->scratch_len;
         }
-        if (f < nf && r->field_slot[f] >= 0 && !put_field(r, r->field_slot[f], row, val, val_len, val, val_len, err))
+        if (f < nf && r->field_slot[f] >= 0 &&
+            !put_field(r, r->field_slot[f], row, val, val_len, val, val_len, err))
             return -1;
         f++;
     }
@@ -480,20 +493,24 @@ static void compute_limit(text_reader *r) {
 static bool too_long_error(text_reader *r, sqe_error *err) {
     size_t keep = r->len - r->pos;
     if (r->split)
-        return sqe_error_set(err, SQE_ERR_INVALID_DATA,
-                             "line at byte offset %llu in file '%s' is longer than the limit of %zu bytes",
-                             (unsigned long long)(r->file_off - r->len + r->pos), r->path, r->max_line);
+        return sqe_error_set(
+            err, SQE_ERR_INVALID_DATA,
+            "line at byte offset %llu in file '%s' is longer than the limit of %zu bytes",
+            (unsigned long long)(r->file_off - r->len + r->pos), r->path, r->max_line);
     if (!memchr(r->buf + r->pos, '\n', SQE_MIN(keep, r->max_line + 1))) /* the line at pos itself */
-        return sqe_error_set(err, SQE_ERR_INVALID_DATA, "line %llu in file '%s' is longer than the limit of %zu bytes",
+        return sqe_error_set(err, SQE_ERR_INVALID_DATA,
+                             "line %llu in file '%s' is longer than the limit of %zu bytes",
                              (unsigned long long)r->line_no, r->path, r->max_line);
     if (r->csv && r->pos < r->limit)
         return sqe_error_set(err, SQE_ERR_INVALID_DATA,
-                             "quoted field starting on line %llu in file '%s' runs longer than the limit of %zu bytes",
+                             "quoted field starting on line %llu in file '%s' runs longer than the "
+                             "limit of %zu bytes",
                              (unsigned long long)r->line_no, r->path, r->max_line);
-    return sqe_error_set(err, SQE_ERR_INVALID_DATA,
-                         "the last %u lines (skip.footer.line.count) after line %llu in file '%s' are longer than "
-                         "the limit of %zu bytes",
-                         r->footer, (unsigned long long)r->line_no, r->path, r->max_line);
+    return sqe_error_set(
+        err, SQE_ERR_INVALID_DATA,
+        "the last %u lines (skip.footer.line.count) after line %llu in file '%s' are longer than "
+        "the limit of %zu bytes",
+        r->footer, (unsigned long long)r->line_no, r->path, r->max_line);
 }
 
 /* The line (or record) starting at `line` is longer than max_line. */
@@ -529,7 +546,9 @@ static bool refill(text_reader *r, sqe_error *err) {
             r->buf = sqe_realloc(r->buf, r->cap + BUF_PAD);
         }
         size_t n = 0;
-        if (!r->store->vt->get_range(r->store, r->path, r->file_off, want, r->buf + r->len, &n, err)) return false;
+        if (!r->store->vt->get_range(r->store, r->path, r->file_off, want, r->buf + r->len, &n,
+                                     err))
+            return false;
         r->file_off += n;
         r->len += n;
         r->base.stats.bytes_read += n;
@@ -547,8 +566,9 @@ static bool text_next(sqe_reader *rd, sqe_batch *out, bool *eof, sqe_error *err)
     *eof = false;
     out->n_rows = 0;
     if (out->n_cols < r->n_slots)
-        return sqe_error_set(err, SQE_ERR_INTERNAL, "text reader for '%s': batch has %d columns, %d projected",
-                             r->path, out->n_cols, r->n_slots);
+        return sqe_error_set(err, SQE_ERR_INTERNAL,
+                             "text reader for '%s': batch has %d columns, %d projected", r->path,
+                             out->n_cols, r->n_slots);
     for (int i = 0; i < r->n_slots; i++) r->slots[i].v = out->cols[i];
 
     uint32_t rows = 0;
@@ -575,7 +595,7 @@ static bool text_next(sqe_reader *rd, sqe_batch *out, bool *eof, sqe_error *err)
             continue;
         }
         if (!r->csv) {
-            const char *stop = lim; /* lines starting before it are decoded */
+            const char *stop = lim;               /* lines starting before it are decoded */
             uint64_t base = r->file_off - r->len; /* file offset of buf[0] */
             if (r->split && r->range_end < base + r->limit)
                 stop = r->range_end > base ? r->buf + (r->range_end - base) : r->buf;
@@ -606,7 +626,8 @@ static bool text_next(sqe_reader *rd, sqe_batch *out, bool *eof, sqe_error *err)
             const char *next;
             uint32_t lines;
             int rc = csv_record(r, p, lim, rows, &next, &lines, err);
-            if (rc < 0) { /* a first line over the limit fails as such, however the file is chunked */
+            if (rc <
+                0) { /* a first line over the limit fails as such, however the file is chunked */
                 const char *nl = memchr(p, '\n', (size_t)(lim - p));
                 if ((size_t)((nl ? nl : lim) - p) > r->max_line) return line_too_long(r, p, err);
                 return false;
@@ -615,12 +636,13 @@ static bool text_next(sqe_reader *rd, sqe_batch *out, bool *eof, sqe_error *err)
                 if (r->file_eof && (size_t)(lim - p) > r->max_line) return line_too_long(r, p, err);
                 if (r->file_eof)
                     return sqe_error_set(err, SQE_ERR_INVALID_DATA,
-                                         "unterminated quoted field in file '%s' line %llu", r->path,
-                                         (unsigned long long)r->line_no);
+                                         "unterminated quoted field in file '%s' line %llu",
+                                         r->path, (unsigned long long)r->line_no);
                 retry_row = true;
                 break;
             }
-            if ((size_t)(next - p) - (next > p && next[-1] == '\n') > r->max_line) return line_too_long(r, p, err);
+            if ((size_t)(next - p) - (next > p && next[-1] == '\n') > r->max_line)
+                return line_too_long(r, p, err);
             rows++;
             r->line_no += lines;
             p = next;
@@ -649,8 +671,8 @@ static void text_close(sqe_reader *rd) {
     sqe_free(r);
 }
 
-static sqe_reader *text_open(sqe_store *store, const char *path, uint64_t size, const sqe_reader_spec *spec,
-                             sqe_error *err) {
+static sqe_reader *text_open(sqe_store *store, const char *path, uint64_t size,
+                             const sqe_reader_spec *spec, sqe_error *err) {
     const sqe_text_options *o = &spec->text;
     if (o->line_delim != '\n' && o->line_delim != 0) {
         sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
@@ -664,8 +686,8 @@ static sqe_reader *text_open(sqe_store *store, const char *path, uint64_t size, 
     }
     for (int i = 0; i < spec->n_proj; i++) {
         if (spec->proj[i] < 0 || spec->proj[i] >= spec->n_table_cols) {
-            sqe_error_set(err, SQE_ERR_INTERNAL, "text reader for '%s': projected column %d of %d", path,
-                          spec->proj[i], spec->n_table_cols);
+            sqe_error_set(err, SQE_ERR_INTERNAL, "text reader for '%s': projected column %d of %d",
+                          path, spec->proj[i], spec->n_table_cols);
             return NULL;
         }
     }
@@ -705,7 +727,9 @@ static sqe_reader *text_open(sqe_store *store, const char *path, uint64_t size, 
         s->type_id = s->type.id;
         s->precision = s->type.precision;
         s->scale = s->type.scale;
-        s->max_chars = (s->type.id == SQE_T_VARCHAR && s->type.str_kind != SQE_STRKIND_STRING) ? s->type.length : 0;
+        s->max_chars = (s->type.id == SQE_T_VARCHAR && s->type.str_kind != SQE_STRKIND_STRING)
+                           ? s->type.length
+                           : 0;
         s->field = c;
         s->next_dup = -1;
         s->col_name = sqe_strdup(spec->col_names && spec->col_names[c] ? spec->col_names[c] : "?");
@@ -727,10 +751,12 @@ static sqe_reader *text_open(sqe_store *store, const char *path, uint64_t size, 
     return &r->base;
 }
 
-sqe_reader *sqe_text_reader_open_range(sqe_store *store, const char *path, uint64_t size, uint64_t start,
-                                       uint64_t end, const sqe_reader_spec *spec, sqe_error *err) {
+sqe_reader *sqe_text_reader_open_range(sqe_store *store, const char *path, uint64_t size,
+                                       uint64_t start, uint64_t end, const sqe_reader_spec *spec,
+                                       sqe_error *err) {
     if (!sqe_format_splittable(spec, NULL) || end < start) {
-        sqe_error_set(err, SQE_ERR_INTERNAL, "text reader: '%s' cannot be read as byte range [%llu, %llu)", path,
+        sqe_error_set(err, SQE_ERR_INTERNAL,
+                      "text reader: '%s' cannot be read as byte range [%llu, %llu)", path,
                       (unsigned long long)start, (unsigned long long)end);
         return NULL;
     }

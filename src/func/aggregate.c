@@ -54,33 +54,45 @@
 
 /* Runs the statements for every selected, non-NULL row of arg, with `i`
  * (index into states) and `v` (the value) bound. */
-#define AGG_FOR(arg, sel, n, T, ...)                                          \
-    do {                                                                      \
-        const T *x_ = SQE_VEC_DATA(arg, T);                                   \
-        bool hn_ = (arg)->has_nulls;                                          \
-        for (uint32_t i = 0; i < (n); i++) {                                  \
-            uint32_t row_ = (sel) ? (sel)[i] : i;                             \
-            if (hn_ && !sqe_func_row_valid(arg, row_)) continue;              \
-            T v = x_[row_];                                                   \
-            __VA_ARGS__                                                       \
-        }                                                                     \
+#define AGG_FOR(arg, sel, n, T, ...)                                                               \
+    do {                                                                                           \
+        const T *x_ = SQE_VEC_DATA(arg, T);                                                        \
+        bool hn_ = (arg)->has_nulls;                                                               \
+        for (uint32_t i = 0; i < (n); i++) {                                                       \
+            uint32_t row_ = (sel) ? (sel)[i] : i;                                                  \
+            if (hn_ && !sqe_func_row_valid(arg, row_)) continue;                                   \
+            T v = x_[row_];                                                                        \
+            __VA_ARGS__                                                                            \
+        }                                                                                          \
     } while (0)
 
 /* Expands BODY_MACRO(T) for the physical type of an integer-like type id. */
-#define SWITCH_INT_TYPES(id, M)                      \
-    switch (id) {                                    \
-    case SQE_T_BOOLEAN: M(uint8_t); break;           \
-    case SQE_T_TINYINT: M(int8_t); break;            \
-    case SQE_T_SMALLINT: M(int16_t); break;          \
-    case SQE_T_INTEGER:                              \
-    case SQE_T_DATE: M(int32_t); break;              \
-    case SQE_T_BIGINT:                               \
-    case SQE_T_TIMESTAMP: M(int64_t); break;         \
-    default: break;                                  \
+#define SWITCH_INT_TYPES(id, M)                                                                    \
+    switch (id) {                                                                                  \
+    case SQE_T_BOOLEAN:                                                                            \
+        M(uint8_t);                                                                                \
+        break;                                                                                     \
+    case SQE_T_TINYINT:                                                                            \
+        M(int8_t);                                                                                 \
+        break;                                                                                     \
+    case SQE_T_SMALLINT:                                                                           \
+        M(int16_t);                                                                                \
+        break;                                                                                     \
+    case SQE_T_INTEGER:                                                                            \
+    case SQE_T_DATE:                                                                               \
+        M(int32_t);                                                                                \
+        break;                                                                                     \
+    case SQE_T_BIGINT:                                                                             \
+    case SQE_T_TIMESTAMP:                                                                          \
+        M(int64_t);                                                                                \
+        break;                                                                                     \
+    default:                                                                                       \
+        break;                                                                                     \
     }
 
-static void set_null(sqe_vector *out, uint32_t row) { sqe_vector_set_null(out, row); }
-
+static void set_null(sqe_vector *out, uint32_t row) {
+    sqe_vector_set_null(out, row);
+}
 
 /* ---------------------------------------------------------------- count */
 
@@ -88,10 +100,12 @@ typedef struct count_state {
     int64_t n;
 } count_state;
 
-static void count_init(const sqe_agg_binding *b, void *s) { ((count_state *)s)->n = 0; }
+static void count_init(const sqe_agg_binding *b, void *s) {
+    ((count_state *)s)->n = 0;
+}
 
-static bool count_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg, const uint16_t *sel,
-                         uint32_t n, sqe_error *err) {
+static bool count_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg,
+                         const uint16_t *sel, uint32_t n, sqe_error *err) {
     if (!arg || !arg->has_nulls) {
         for (uint32_t i = 0; i < n; i++) ((count_state *)states[i])->n++;
         return true;
@@ -114,7 +128,8 @@ static bool count_combine(const sqe_agg_binding *b, void *dst, void *src, sqe_er
     return true;
 }
 
-static bool count_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+static bool count_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row,
+                           sqe_error *err) {
     SQE_VEC_DATA(out, int64_t)[row] = ((count_state *)s)->n;
     sqe_vector_set_valid(out, row);
     return true;
@@ -133,21 +148,22 @@ static void isum_init(const sqe_agg_binding *b, void *s) {
     st->n = 0;
 }
 
-#define ISUM_BODY(T)                                                           \
-    AGG_FOR(arg, sel, n, T, {                                                  \
-        isum_state *st = states[i];                                            \
-        st->sum += v;                                                          \
-        st->n++;                                                               \
+#define ISUM_BODY(T)                                                                               \
+    AGG_FOR(arg, sel, n, T, {                                                                      \
+        isum_state *st = states[i];                                                                \
+        st->sum += v;                                                                              \
+        st->n++;                                                                                   \
     })
 
-static bool isum_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg, const uint16_t *sel,
-                        uint32_t n, sqe_error *err) {
+static bool isum_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg,
+                        const uint16_t *sel, uint32_t n, sqe_error *err) {
     SWITCH_INT_TYPES(arg->type.id, ISUM_BODY);
     return true;
 }
 
 static bool dec_sum_overflow(sqe_error *err, const char *fn) {
-    return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE, "decimal overflow in %s(): the result exceeds 38 digits", fn);
+    return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE,
+                         "decimal overflow in %s(): the result exceeds 38 digits", fn);
 }
 
 /* Decimal sum: value = hi * 2^128 + lo (two's complement over 192 bits). */
@@ -171,8 +187,8 @@ static inline void dsum_add(dsum_state *st, dsum_u128 lo, int64_t hi) {
     st->lo = r;
 }
 
-static bool dsum_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg, const uint16_t *sel,
-                        uint32_t n, sqe_error *err) {
+static bool dsum_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg,
+                        const uint16_t *sel, uint32_t n, sqe_error *err) {
     AGG_FOR(arg, sel, n, sqe_i128, {
         dsum_state *st = states[i];
         dsum_add(st, (dsum_u128)v, v < 0 ? -1 : 0);
@@ -229,7 +245,8 @@ static bool isum_combine(const sqe_agg_binding *b, void *dst, void *src, sqe_err
     return true;
 }
 
-static bool sum_int_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+static bool sum_int_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row,
+                             sqe_error *err) {
     isum_state *st = s;
     if (st->n == 0) {
         set_null(out, row);
@@ -242,20 +259,23 @@ static bool sum_int_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out,
     return true;
 }
 
-static bool sum_dec_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+static bool sum_dec_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row,
+                             sqe_error *err) {
     dsum_state *st = s;
     if (st->n == 0) {
         set_null(out, row);
         return true;
     }
     sqe_i128 sum;
-    if (!dsum_value(st, &sum) || !sqe_decimal_fits(sum, SQE_DECIMAL_MAX_PRECISION)) return dec_sum_overflow(err, "sum");
+    if (!dsum_value(st, &sum) || !sqe_decimal_fits(sum, SQE_DECIMAL_MAX_PRECISION))
+        return dec_sum_overflow(err, "sum");
     SQE_VEC_DATA(out, sqe_i128)[row] = sum;
     sqe_vector_set_valid(out, row);
     return true;
 }
 
-static bool avg_int_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+static bool avg_int_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row,
+                             sqe_error *err) {
     isum_state *st = s;
     if (st->n == 0) {
         set_null(out, row);
@@ -266,7 +286,8 @@ static bool avg_int_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out,
     return true;
 }
 
-static bool avg_dec_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+static bool avg_dec_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row,
+                             sqe_error *err) {
     dsum_state *st = s;
     if (st->n == 0) {
         set_null(out, row);
@@ -274,7 +295,8 @@ static bool avg_dec_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out,
     }
     sqe_i128 avg;
     /* |avg| <= max |value| < 10^38: this only fails on corrupt states */
-    if (!dsum_avg(st, &avg) || !sqe_decimal_fits(avg, SQE_DECIMAL_MAX_PRECISION)) return dec_sum_overflow(err, "avg");
+    if (!dsum_avg(st, &avg) || !sqe_decimal_fits(avg, SQE_DECIMAL_MAX_PRECISION))
+        return dec_sum_overflow(err, "avg");
     SQE_VEC_DATA(out, sqe_i128)[row] = avg;
     sqe_vector_set_valid(out, row);
     return true;
@@ -293,8 +315,8 @@ static void fsum_init(const sqe_agg_binding *b, void *s) {
     st->n = 0;
 }
 
-static bool fsum_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg, const uint16_t *sel,
-                        uint32_t n, sqe_error *err) {
+static bool fsum_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg,
+                        const uint16_t *sel, uint32_t n, sqe_error *err) {
     if (arg->type.id == SQE_T_REAL)
         AGG_FOR(arg, sel, n, float, {
             fsum_state *st = states[i];
@@ -333,11 +355,13 @@ static bool fsum_finalize_impl(void *s, sqe_vector *out, uint32_t row, bool avg)
     return true;
 }
 
-static bool fsum_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+static bool fsum_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row,
+                          sqe_error *err) {
     return fsum_finalize_impl(s, out, row, false);
 }
 
-static bool favg_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+static bool favg_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row,
+                          sqe_error *err) {
     return fsum_finalize_impl(s, out, row, true);
 }
 
@@ -350,10 +374,12 @@ typedef struct var_state {
 
 typedef enum { VAR_SAMP, VAR_POP, STDDEV_SAMP, STDDEV_POP } var_kind;
 
-static void var_init(const sqe_agg_binding *b, void *s) { memset(s, 0, sizeof(var_state)); }
+static void var_init(const sqe_agg_binding *b, void *s) {
+    memset(s, 0, sizeof(var_state));
+}
 
-static bool var_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg, const uint16_t *sel,
-                       uint32_t n, sqe_error *err) {
+static bool var_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg,
+                       const uint16_t *sel, uint32_t n, sqe_error *err) {
     AGG_FOR(arg, sel, n, double, {
         var_state *st = states[i];
         st->n++;
@@ -379,7 +405,8 @@ static bool var_combine(const sqe_agg_binding *b, void *dst, void *src, sqe_erro
     return true;
 }
 
-static bool var_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+static bool var_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row,
+                         sqe_error *err) {
     var_state *st = s;
     var_kind k = (var_kind)(intptr_t)b->data;
     bool samp = k == VAR_SAMP || k == STDDEV_SAMP;
@@ -451,7 +478,8 @@ static bool bool_or_combine(const sqe_agg_binding *b, void *dst, void *src, sqe_
     return true;
 }
 
-static bool bool_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+static bool bool_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row,
+                          sqe_error *err) {
     bool_state *st = s;
     if (!st->has) {
         set_null(out, row);
@@ -480,55 +508,74 @@ typedef struct mm_state {
     bool has;
 } mm_state;
 
-static void mm_init(const sqe_agg_binding *b, void *s) { memset(s, 0, sizeof(mm_state)); }
+static void mm_init(const sqe_agg_binding *b, void *s) {
+    memset(s, 0, sizeof(mm_state));
+}
 
-#define MM_LOOP(T, FIELD, BETTER)                                              \
-    AGG_FOR(arg, sel, n, T, {                                                  \
-        mm_state *st = states[i];                                              \
-        if (!st->has || (BETTER)) {                                            \
-            st->v.FIELD = v;                                                   \
-            st->has = true;                                                    \
-        }                                                                      \
+#define MM_LOOP(T, FIELD, BETTER)                                                                  \
+    AGG_FOR(arg, sel, n, T, {                                                                      \
+        mm_state *st = states[i];                                                                  \
+        if (!st->has || (BETTER)) {                                                                \
+            st->v.FIELD = v;                                                                       \
+            st->has = true;                                                                        \
+        }                                                                                          \
     })
 
-#define MM_MODES(T, FIELD)                                                     \
-    do {                                                                       \
-        if (mode == MM_MIN)                                                    \
-            MM_LOOP(T, FIELD, v < st->v.FIELD);                                \
-        else if (mode == MM_MAX)                                               \
-            MM_LOOP(T, FIELD, v > st->v.FIELD);                                \
-        else                                                                   \
-            MM_LOOP(T, FIELD, false);                                          \
+#define MM_MODES(T, FIELD)                                                                         \
+    do {                                                                                           \
+        if (mode == MM_MIN)                                                                        \
+            MM_LOOP(T, FIELD, v < st->v.FIELD);                                                    \
+        else if (mode == MM_MAX)                                                                   \
+            MM_LOOP(T, FIELD, v > st->v.FIELD);                                                    \
+        else                                                                                       \
+            MM_LOOP(T, FIELD, false);                                                              \
     } while (0)
 
 /* REAL/DOUBLE: a NaN never replaces a number and a number always replaces a
  * NaN, so min/max ignore NaN unless every value is NaN (Trino), whatever the
  * input order. */
-#define MM_MODES_FLOAT(T, FIELD)                                                          \
-    do {                                                                                  \
-        if (mode == MM_MIN)                                                               \
-            MM_LOOP(T, FIELD, v < st->v.FIELD || (isnan(st->v.FIELD) && !isnan(v)));      \
-        else if (mode == MM_MAX)                                                          \
-            MM_LOOP(T, FIELD, v > st->v.FIELD || (isnan(st->v.FIELD) && !isnan(v)));      \
-        else                                                                              \
-            MM_LOOP(T, FIELD, false);                                                     \
+#define MM_MODES_FLOAT(T, FIELD)                                                                   \
+    do {                                                                                           \
+        if (mode == MM_MIN)                                                                        \
+            MM_LOOP(T, FIELD, v < st->v.FIELD || (isnan(st->v.FIELD) && !isnan(v)));               \
+        else if (mode == MM_MAX)                                                                   \
+            MM_LOOP(T, FIELD, v > st->v.FIELD || (isnan(st->v.FIELD) && !isnan(v)));               \
+        else                                                                                       \
+            MM_LOOP(T, FIELD, false);                                                              \
     } while (0)
 
-static bool mm_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg, const uint16_t *sel,
-                      uint32_t n, sqe_error *err) {
+static bool mm_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg,
+                      const uint16_t *sel, uint32_t n, sqe_error *err) {
     minmax_mode mode = (minmax_mode)(intptr_t)b->data;
     switch (arg->type.id) {
-    case SQE_T_BOOLEAN: MM_MODES(uint8_t, u8); break;
-    case SQE_T_TINYINT: MM_MODES(int8_t, i8); break;
-    case SQE_T_SMALLINT: MM_MODES(int16_t, i16); break;
+    case SQE_T_BOOLEAN:
+        MM_MODES(uint8_t, u8);
+        break;
+    case SQE_T_TINYINT:
+        MM_MODES(int8_t, i8);
+        break;
+    case SQE_T_SMALLINT:
+        MM_MODES(int16_t, i16);
+        break;
     case SQE_T_INTEGER:
-    case SQE_T_DATE: MM_MODES(int32_t, i32); break;
+    case SQE_T_DATE:
+        MM_MODES(int32_t, i32);
+        break;
     case SQE_T_BIGINT:
-    case SQE_T_TIMESTAMP: MM_MODES(int64_t, i64); break;
-    case SQE_T_REAL: MM_MODES_FLOAT(float, f32); break;
-    case SQE_T_DOUBLE: MM_MODES_FLOAT(double, f64); break;
-    case SQE_T_DECIMAL: MM_MODES(sqe_i128, i128); break;
-    default: return sqe_error_set(err, SQE_ERR_INTERNAL, "%s: unsupported state type", b->name);
+    case SQE_T_TIMESTAMP:
+        MM_MODES(int64_t, i64);
+        break;
+    case SQE_T_REAL:
+        MM_MODES_FLOAT(float, f32);
+        break;
+    case SQE_T_DOUBLE:
+        MM_MODES_FLOAT(double, f64);
+        break;
+    case SQE_T_DECIMAL:
+        MM_MODES(sqe_i128, i128);
+        break;
+    default:
+        return sqe_error_set(err, SQE_ERR_INTERNAL, "%s: unsupported state type", b->name);
     }
     return true;
 }
@@ -537,33 +584,50 @@ static bool mm_update(const sqe_agg_binding *b, void *const *states, const sqe_v
 static bool mm_better(sqe_type_id id, minmax_mode mode, const mm_state *s, const mm_state *d) {
     int c;
     switch (id) {
-    case SQE_T_BOOLEAN: c = (s->v.u8 > d->v.u8) - (s->v.u8 < d->v.u8); break;
-    case SQE_T_TINYINT: c = (s->v.i8 > d->v.i8) - (s->v.i8 < d->v.i8); break;
-    case SQE_T_SMALLINT: c = (s->v.i16 > d->v.i16) - (s->v.i16 < d->v.i16); break;
+    case SQE_T_BOOLEAN:
+        c = (s->v.u8 > d->v.u8) - (s->v.u8 < d->v.u8);
+        break;
+    case SQE_T_TINYINT:
+        c = (s->v.i8 > d->v.i8) - (s->v.i8 < d->v.i8);
+        break;
+    case SQE_T_SMALLINT:
+        c = (s->v.i16 > d->v.i16) - (s->v.i16 < d->v.i16);
+        break;
     case SQE_T_INTEGER:
-    case SQE_T_DATE: c = (s->v.i32 > d->v.i32) - (s->v.i32 < d->v.i32); break;
+    case SQE_T_DATE:
+        c = (s->v.i32 > d->v.i32) - (s->v.i32 < d->v.i32);
+        break;
     case SQE_T_BIGINT:
-    case SQE_T_TIMESTAMP: c = (s->v.i64 > d->v.i64) - (s->v.i64 < d->v.i64); break;
+    case SQE_T_TIMESTAMP:
+        c = (s->v.i64 > d->v.i64) - (s->v.i64 < d->v.i64);
+        break;
     case SQE_T_REAL:
-        if (isnan(s->v.f32) || isnan(d->v.f32)) return mode != MM_FIRST && isnan(d->v.f32) && !isnan(s->v.f32);
+        if (isnan(s->v.f32) || isnan(d->v.f32))
+            return mode != MM_FIRST && isnan(d->v.f32) && !isnan(s->v.f32);
         c = (s->v.f32 > d->v.f32) - (s->v.f32 < d->v.f32);
         break;
     case SQE_T_DOUBLE:
-        if (isnan(s->v.f64) || isnan(d->v.f64)) return mode != MM_FIRST && isnan(d->v.f64) && !isnan(s->v.f64);
+        if (isnan(s->v.f64) || isnan(d->v.f64))
+            return mode != MM_FIRST && isnan(d->v.f64) && !isnan(s->v.f64);
         c = (s->v.f64 > d->v.f64) - (s->v.f64 < d->v.f64);
         break;
-    default: c = (s->v.i128 > d->v.i128) - (s->v.i128 < d->v.i128); break;
+    default:
+        c = (s->v.i128 > d->v.i128) - (s->v.i128 < d->v.i128);
+        break;
     }
     return mode == MM_MIN ? c < 0 : mode == MM_MAX ? c > 0 : false;
 }
 
 static bool mm_combine(const sqe_agg_binding *b, void *dst, void *src, sqe_error *err) {
     mm_state *d = dst, *s = src;
-    if (s->has && (!d->has || mm_better((sqe_type_id)b->arg_type.id, (minmax_mode)(intptr_t)b->data, s, d))) *d = *s;
+    if (s->has &&
+        (!d->has || mm_better((sqe_type_id)b->arg_type.id, (minmax_mode)(intptr_t)b->data, s, d)))
+        *d = *s;
     return true;
 }
 
-static bool mm_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+static bool mm_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row,
+                        sqe_error *err) {
     mm_state *st = s;
     if (!st->has) {
         set_null(out, row);
@@ -583,7 +647,9 @@ typedef struct smm_state {
     bool has;
 } smm_state;
 
-static void smm_init(const sqe_agg_binding *b, void *s) { memset(s, 0, sizeof(smm_state)); }
+static void smm_init(const sqe_agg_binding *b, void *s) {
+    memset(s, 0, sizeof(smm_state));
+}
 
 static int bytes_cmp(const char *a, size_t an, const char *b, size_t bn) {
     size_t n = SQE_MIN(an, bn);
@@ -604,8 +670,8 @@ static void smm_store(smm_state *st, const char *p, uint32_t len) {
     st->has = true;
 }
 
-static bool smm_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg, const uint16_t *sel,
-                       uint32_t n, sqe_error *err) {
+static bool smm_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg,
+                       const uint16_t *sel, uint32_t n, sqe_error *err) {
     minmax_mode mode = (minmax_mode)(intptr_t)b->data;
     AGG_FOR(arg, sel, n, sqe_string, {
         smm_state *st = states[i];
@@ -643,7 +709,8 @@ static bool smm_combine(const sqe_agg_binding *b, void *dst, void *src, sqe_erro
     return true;
 }
 
-static bool smm_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+static bool smm_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row,
+                         sqe_error *err) {
     smm_state *st = s;
     if (!st->has) {
         set_null(out, row);
@@ -672,13 +739,13 @@ typedef struct dslot {
 
 /* Owned by one distinct_state; everything malloc'd. */
 typedef struct dset {
-    uint32_t cap, size;  /* slots; distinct values (including a FIXED zero) */
-    bool has_zero;       /* FIXED: the value with key 0 was seen (0 marks empty slots) */
-    uint64_t *keys;      /* FIXED: cap normalised 64-bit values, 0 = empty */
-    dslot *slots;        /* WIDE/STR: cap slots */
-    sqe_i128 *wide;      /* WIDE: values in insertion order */
+    uint32_t cap, size; /* slots; distinct values (including a FIXED zero) */
+    bool has_zero;      /* FIXED: the value with key 0 was seen (0 marks empty slots) */
+    uint64_t *keys;     /* FIXED: cap normalised 64-bit values, 0 = empty */
+    dslot *slots;       /* WIDE/STR: cap slots */
+    sqe_i128 *wide;     /* WIDE: values in insertion order */
     size_t wide_len, wide_cap;
-    char *bytes;         /* STR: [uint32 len][bytes] ... */
+    char *bytes; /* STR: [uint32 len][bytes] ... */
     size_t bytes_len, bytes_cap;
 } dset;
 
@@ -693,7 +760,9 @@ typedef struct distinct_data {
 
 #define DSET_INITIAL_CAP 16
 
-static inline uint64_t nonzero(uint64_t h) { return h ? h : 0x9e3779b97f4a7c15ULL; }
+static inline uint64_t nonzero(uint64_t h) {
+    return h ? h : 0x9e3779b97f4a7c15ULL;
+}
 
 static dset *dset_new(dset_kind kind) {
     dset *s = sqe_calloc(1, sizeof *s);
@@ -715,7 +784,9 @@ static void dset_free(dset *s) {
 }
 
 /* Used slots (the FIXED zero lives outside the table). */
-static inline uint32_t dset_used(const dset *s) { return s->size - (s->has_zero ? 1u : 0u); }
+static inline uint32_t dset_used(const dset *s) {
+    return s->size - (s->has_zero ? 1u : 0u);
+}
 
 static void dset_grow(dset *s) {
     uint32_t ncap = s->cap * 2, mask = ncap - 1;
@@ -835,9 +906,12 @@ static inline uint64_t key_of_float(float f) {
     return k;
 }
 
-static inline uint64_t str_hash(const char *p, uint32_t len) { return nonzero(sqe_hash_bytes(p, len, 0)); }
+static inline uint64_t str_hash(const char *p, uint32_t len) {
+    return nonzero(sqe_hash_bytes(p, len, 0));
+}
 static inline uint64_t wide_hash(sqe_i128 v) {
-    return nonzero(sqe_hash_u64((uint64_t)v ^ sqe_hash_u64((uint64_t)((unsigned __int128)v >> 64))));
+    return nonzero(
+        sqe_hash_u64((uint64_t)v ^ sqe_hash_u64((uint64_t)((unsigned __int128)v >> 64))));
 }
 
 static inline dset *state_set(void *state, dset_kind kind) {
@@ -850,12 +924,12 @@ static inline dset *state_set(void *state, dset_kind kind) {
  * with many groups the sets do not fit in cache, and a probe is a miss. */
 #define DSET_PREFETCH 16
 
-#define GATHER_FIXED(T, KEY)                                                   \
-    AGG_FOR(arg, sel, n, T, {                                                  \
-        sets[m] = state_set(states[i], DK_FIXED);                              \
-        keys[m] = (KEY);                                                       \
-        hashes[m] = sqe_hash_u64(keys[m]);                                     \
-        m++;                                                                   \
+#define GATHER_FIXED(T, KEY)                                                                       \
+    AGG_FOR(arg, sel, n, T, {                                                                      \
+        sets[m] = state_set(states[i], DK_FIXED);                                                  \
+        keys[m] = (KEY);                                                                           \
+        hashes[m] = sqe_hash_u64(keys[m]);                                                         \
+        m++;                                                                                       \
     })
 #define GATHER_INT(T) GATHER_FIXED(T, (uint64_t)(int64_t)v)
 
@@ -885,11 +959,18 @@ static bool distinct_update(const sqe_agg_binding *b, void *const *states, const
         return true;
     }
     case SQE_T_DECIMAL:
-        AGG_FOR(arg, sel, n, sqe_i128, dset_insert_wide(state_set(states[i], DK_WIDE), wide_hash(v), v););
+        AGG_FOR(arg, sel, n, sqe_i128,
+                dset_insert_wide(state_set(states[i], DK_WIDE), wide_hash(v), v););
         return true;
-    case SQE_T_REAL: GATHER_FIXED(float, key_of_float(v)); break;
-    case SQE_T_DOUBLE: GATHER_FIXED(double, key_of_double(v)); break;
-    default: SWITCH_INT_TYPES(arg->type.id, GATHER_INT); break;
+    case SQE_T_REAL:
+        GATHER_FIXED(float, key_of_float(v));
+        break;
+    case SQE_T_DOUBLE:
+        GATHER_FIXED(double, key_of_double(v));
+        break;
+    default:
+        SWITCH_INT_TYPES(arg->type.id, GATHER_INT);
+        break;
     }
     for (uint32_t k = 0; k < m; k++) {
         if (k + DSET_PREFETCH < m) {
@@ -901,7 +982,9 @@ static bool distinct_update(const sqe_agg_binding *b, void *const *states, const
     return true;
 }
 
-static void distinct_init(const sqe_agg_binding *b, void *s) { ((distinct_state *)s)->set = NULL; }
+static void distinct_init(const sqe_agg_binding *b, void *s) {
+    ((distinct_state *)s)->set = NULL;
+}
 
 static void distinct_destroy(const sqe_agg_binding *b, void *s) {
     distinct_state *st = s;
@@ -946,17 +1029,27 @@ static bool distinct_combine(const sqe_agg_binding *b, void *dst, void *src, sqe
 /* Writes FIXED key k as a value of v's type at row r. */
 static void put_fixed(uint64_t k, sqe_vector *v, uint32_t r) {
     switch (v->type.id) {
-    case SQE_T_BOOLEAN: SQE_VEC_DATA(v, uint8_t)[r] = (uint8_t)k; break;
-    case SQE_T_TINYINT: SQE_VEC_DATA(v, int8_t)[r] = (int8_t)(int64_t)k; break;
-    case SQE_T_SMALLINT: SQE_VEC_DATA(v, int16_t)[r] = (int16_t)(int64_t)k; break;
+    case SQE_T_BOOLEAN:
+        SQE_VEC_DATA(v, uint8_t)[r] = (uint8_t)k;
+        break;
+    case SQE_T_TINYINT:
+        SQE_VEC_DATA(v, int8_t)[r] = (int8_t)(int64_t)k;
+        break;
+    case SQE_T_SMALLINT:
+        SQE_VEC_DATA(v, int16_t)[r] = (int16_t)(int64_t)k;
+        break;
     case SQE_T_INTEGER:
-    case SQE_T_DATE: SQE_VEC_DATA(v, int32_t)[r] = (int32_t)(int64_t)k; break;
+    case SQE_T_DATE:
+        SQE_VEC_DATA(v, int32_t)[r] = (int32_t)(int64_t)k;
+        break;
     case SQE_T_REAL: {
         uint32_t bits = (uint32_t)k;
         memcpy(&SQE_VEC_DATA(v, float)[r], &bits, sizeof bits);
         break;
     }
-    default: SQE_VEC_DATA(v, int64_t)[r] = (int64_t)k; break; /* bigint, timestamp, double bits */
+    default:
+        SQE_VEC_DATA(v, int64_t)[r] = (int64_t)k;
+        break; /* bigint, timestamp, double bits */
     }
 }
 
@@ -977,7 +1070,8 @@ static bool feed_flush(feed *f) {
     return ok;
 }
 
-static bool distinct_finalize(const sqe_agg_binding *b, void *state, sqe_vector *out, uint32_t row, sqe_error *err) {
+static bool distinct_finalize(const sqe_agg_binding *b, void *state, sqe_vector *out, uint32_t row,
+                              sqe_error *err) {
     const distinct_data *dd = b->data;
     const sqe_agg_binding *base = &dd->base;
     dset *s = ((distinct_state *)state)->set;
@@ -1029,9 +1123,9 @@ static bool distinct_finalize(const sqe_agg_binding *b, void *state, sqe_vector 
 /* --------------------------------------------------------------- binding */
 
 static const char *const k_agg_names[] = {
-    "count",  "sum",     "avg",      "min",       "max",        "count_if",   "bool_and", "bool_or",
-    "every",  "arbitrary", "any_value", "approx_distinct", "stddev", "stddev_samp", "stddev_pop", "variance",
-    "var_samp", "var_pop",
+    "count",    "sum",         "avg",        "min",       "max",       "count_if",
+    "bool_and", "bool_or",     "every",      "arbitrary", "any_value", "approx_distinct",
+    "stddev",   "stddev_samp", "stddev_pop", "variance",  "var_samp",  "var_pop",
 };
 
 bool sqe_func_is_aggregate(const char *name) {
@@ -1042,16 +1136,18 @@ bool sqe_func_is_aggregate(const char *name) {
 
 static bool agg_mismatch(const char *name, sqe_type t, const char *expected, sqe_error *err) {
     char tn[48];
-    return sqe_error_set(err, SQE_ERR_TYPE_MISMATCH, "unexpected parameters (%s) for function %s; expected: %s",
+    return sqe_error_set(err, SQE_ERR_TYPE_MISMATCH,
+                         "unexpected parameters (%s) for function %s; expected: %s",
                          sqe_func_type_name(t, tn, sizeof tn), name, expected);
 }
 
 static bool is_fixed_orderable(sqe_type_id id) {
-    return id == SQE_T_BOOLEAN || (id >= SQE_T_TINYINT && id <= SQE_T_DECIMAL) || id == SQE_T_DATE ||
-           id == SQE_T_TIMESTAMP;
+    return id == SQE_T_BOOLEAN || (id >= SQE_T_TINYINT && id <= SQE_T_DECIMAL) ||
+           id == SQE_T_DATE || id == SQE_T_TIMESTAMP;
 }
 
-static bool bind_minmax(sqe_agg_binding *out, sqe_type t, minmax_mode mode, const char *name, sqe_error *err) {
+static bool bind_minmax(sqe_agg_binding *out, sqe_type t, minmax_mode mode, const char *name,
+                        sqe_error *err) {
     out->arg_type = t;
     out->ret = t;
     out->data = (void *)(intptr_t)mode;
@@ -1065,7 +1161,8 @@ static bool bind_minmax(sqe_agg_binding *out, sqe_type t, minmax_mode mode, cons
         return true;
     }
     if (!is_fixed_orderable((sqe_type_id)t.id))
-        return agg_mismatch(name, t, "a comparable type (number, boolean, varchar, date, timestamp)", err);
+        return agg_mismatch(name, t,
+                            "a comparable type (number, boolean, varchar, date, timestamp)", err);
     out->state_size = sizeof(mm_state);
     out->init = mm_init;
     out->update = mm_update;
@@ -1127,8 +1224,9 @@ static bool bind_plain(const char *name, sqe_type t, sqe_agg_binding *out, sqe_e
             out->finalize = is_sum ? fsum_finalize : favg_finalize;
             return true;
         }
-        return agg_mismatch(name, t, is_sum ? "sum(bigint), sum(decimal(p,s)), sum(real), sum(double)"
-                                            : "avg(bigint), avg(decimal(p,s)), avg(real), avg(double)",
+        return agg_mismatch(name, t,
+                            is_sum ? "sum(bigint), sum(decimal(p,s)), sum(real), sum(double)"
+                                   : "avg(bigint), avg(decimal(p,s)), avg(real), avg(double)",
                             err);
     }
     if (strcmp(name, "min") == 0) return bind_minmax(out, t, MM_MIN, name, err);
@@ -1149,8 +1247,8 @@ static bool bind_plain(const char *name, sqe_type t, sqe_agg_binding *out, sqe_e
     static const struct {
         const char *name;
         var_kind kind;
-    } k_var[] = {{"stddev", STDDEV_SAMP},    {"stddev_samp", STDDEV_SAMP}, {"stddev_pop", STDDEV_POP},
-                 {"variance", VAR_SAMP},     {"var_samp", VAR_SAMP},       {"var_pop", VAR_POP}};
+    } k_var[] = {{"stddev", STDDEV_SAMP}, {"stddev_samp", STDDEV_SAMP}, {"stddev_pop", STDDEV_POP},
+                 {"variance", VAR_SAMP},  {"var_samp", VAR_SAMP},       {"var_pop", VAR_POP}};
     for (size_t i = 0; i < SQE_ARRAY_LEN(k_var); i++) {
         if (strcmp(name, k_var[i].name) != 0) continue;
         if (t.id != SQE_T_DOUBLE) return agg_mismatch(name, t, "(double)", err);
@@ -1170,19 +1268,22 @@ static bool bind_plain(const char *name, sqe_type t, sqe_agg_binding *out, sqe_e
  * (the binder casts to it). */
 static sqe_type wanted_arg_type(const char *name, sqe_type t) {
     bool numeric_double = strncmp(name, "stddev", 6) == 0 || strncmp(name, "var", 3) == 0;
-    if (numeric_double) return sqe_type_is_numeric(t) || t.id == SQE_T_NULL ? sqe_type_make(SQE_T_DOUBLE) : t;
+    if (numeric_double)
+        return sqe_type_is_numeric(t) || t.id == SQE_T_NULL ? sqe_type_make(SQE_T_DOUBLE) : t;
     if (t.id != SQE_T_NULL) return t;
     if (strcmp(name, "sum") == 0) return sqe_type_make(SQE_T_BIGINT);
     if (strcmp(name, "avg") == 0) return sqe_type_make(SQE_T_DOUBLE);
     return sqe_type_make(SQE_T_BOOLEAN);
 }
 
-bool sqe_func_bind_aggregate(sqe_arena *arena, const char *name_in, bool distinct, bool star, int n_args,
-                             const sqe_type *arg_types, sqe_agg_binding *out, sqe_error *err) {
+bool sqe_func_bind_aggregate(sqe_arena *arena, const char *name_in, bool distinct, bool star,
+                             int n_args, const sqe_type *arg_types, sqe_agg_binding *out,
+                             sqe_error *err) {
     char name[32];
     size_t len = strlen(name_in);
     if (len >= sizeof name || !sqe_func_is_aggregate(name_in))
-        return sqe_error_set(err, SQE_ERR_NOT_FOUND, "aggregate function '%s' not registered", name_in);
+        return sqe_error_set(err, SQE_ERR_NOT_FOUND, "aggregate function '%s' not registered",
+                             name_in);
     memcpy(name, name_in, len + 1);
     sqe_str_lower(name);
     memset(out, 0, sizeof *out);
@@ -1198,28 +1299,33 @@ bool sqe_func_bind_aggregate(sqe_arena *arena, const char *name_in, bool distinc
         return true;
     }
     if (n_args != 1)
-        return sqe_error_set(err, SQE_ERR_TYPE_MISMATCH, "function %s takes exactly one argument, got %d", name,
-                             n_args);
+        return sqe_error_set(err, SQE_ERR_TYPE_MISMATCH,
+                             "function %s takes exactly one argument, got %d", name, n_args);
     sqe_type t = wanted_arg_type(name, arg_types[0]);
     if (!bind_plain(name, t, out, err)) return false;
     out->name = out->name ? out->name : "aggregate";
-    bool distinct_matters = strcmp(name, "count") == 0 || strcmp(name, "sum") == 0 || strcmp(name, "avg") == 0 ||
-                            strcmp(name, "count_if") == 0 || strncmp(name, "stddev", 6) == 0 ||
-                            strncmp(name, "var", 3) == 0 || strcmp(name, "approx_distinct") == 0;
+    bool distinct_matters = strcmp(name, "count") == 0 || strcmp(name, "sum") == 0 ||
+                            strcmp(name, "avg") == 0 || strcmp(name, "count_if") == 0 ||
+                            strncmp(name, "stddev", 6) == 0 || strncmp(name, "var", 3) == 0 ||
+                            strcmp(name, "approx_distinct") == 0;
     if (strcmp(name, "approx_distinct") == 0) distinct = true; /* computed exactly */
     if (!distinct || !distinct_matters) return true;
 
     distinct_data *dd = sqe_arena_alloc(arena, sizeof *dd);
     dd->base = *out;
     switch (t.id) {
-    case SQE_T_DECIMAL: dd->kind = DK_WIDE; break;
+    case SQE_T_DECIMAL:
+        dd->kind = DK_WIDE;
+        break;
     case SQE_T_VARCHAR:
-    case SQE_T_VARBINARY: dd->kind = DK_STR; break;
+    case SQE_T_VARBINARY:
+        dd->kind = DK_STR;
+        break;
     default:
         if (!is_fixed_orderable((sqe_type_id)t.id)) {
             char tn[48];
-            return sqe_error_set(err, SQE_ERR_TYPE_MISMATCH, "%s(DISTINCT) does not accept %s", name,
-                                 sqe_func_type_name(t, tn, sizeof tn));
+            return sqe_error_set(err, SQE_ERR_TYPE_MISMATCH, "%s(DISTINCT) does not accept %s",
+                                 name, sqe_func_type_name(t, tn, sizeof tn));
         }
         dd->kind = DK_FIXED;
         break;

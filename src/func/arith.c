@@ -36,71 +36,71 @@ static bool div_zero(sqe_error *err) {
 }
 
 static bool int_overflow(sqe_error *err, const char *type, int64_t a, const char *op, int64_t b) {
-    return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE, "%s overflow: %lld %s %lld", type, (long long)a, op,
-                         (long long)b);
+    return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE, "%s overflow: %lld %s %lld", type, (long long)a,
+                         op, (long long)b);
 }
 
 /* ------------------------------------------------------------ integers */
 
-#define INT_CHECKED_OP(FN, T, TNAME, BUILTIN, SYM)                                              \
-    static SQE_KERNEL(FN) {                                                                     \
-        const T *x = SQE_VEC_DATA(args[0], T), *y = SQE_VEC_DATA(args[1], T);                   \
-        T *o = SQE_VEC_DATA(out, T);                                                            \
-        bool nulls = sqe_func_propagate_nulls(args, 2, sel, n, out);                            \
-        bool ovf = false;                                                                       \
-        SQE_FOR_ROWS(sel, n, row, ovf |= BUILTIN(x[row], y[row], &o[row]););                    \
-        if (SQE_LIKELY(!ovf)) return true;                                                      \
-        SQE_FOR_ROWS(sel, n, row, {                                                             \
-            T t_;                                                                               \
-            if ((!nulls || sqe_func_row_valid(out, row)) && BUILTIN(x[row], y[row], &t_))       \
-                return int_overflow(err, TNAME, x[row], SYM, y[row]);                           \
-        });                                                                                     \
-        return true;                                                                            \
+#define INT_CHECKED_OP(FN, T, TNAME, BUILTIN, SYM)                                                 \
+    static SQE_KERNEL(FN) {                                                                        \
+        const T *x = SQE_VEC_DATA(args[0], T), *y = SQE_VEC_DATA(args[1], T);                      \
+        T *o = SQE_VEC_DATA(out, T);                                                               \
+        bool nulls = sqe_func_propagate_nulls(args, 2, sel, n, out);                               \
+        bool ovf = false;                                                                          \
+        SQE_FOR_ROWS(sel, n, row, ovf |= BUILTIN(x[row], y[row], &o[row]););                       \
+        if (SQE_LIKELY(!ovf)) return true;                                                         \
+        SQE_FOR_ROWS(sel, n, row, {                                                                \
+            T t_;                                                                                  \
+            if ((!nulls || sqe_func_row_valid(out, row)) && BUILTIN(x[row], y[row], &t_))          \
+                return int_overflow(err, TNAME, x[row], SYM, y[row]);                              \
+        });                                                                                        \
+        return true;                                                                               \
     }
 
-#define INT_DIV_OP(FN, T, TNAME, TMIN, IS_MOD)                                                  \
-    static SQE_KERNEL(FN) {                                                                     \
-        const T *x = SQE_VEC_DATA(args[0], T), *y = SQE_VEC_DATA(args[1], T);                   \
-        T *o = SQE_VEC_DATA(out, T);                                                            \
-        bool nulls = sqe_func_propagate_nulls(args, 2, sel, n, out);                            \
-        SQE_FOR_ROWS(sel, n, row, {                                                             \
-            if (nulls && !sqe_func_row_valid(out, row)) continue;                               \
-            T d = y[row];                                                                       \
-            if (SQE_UNLIKELY(d == 0)) return div_zero(err);                                     \
-            if (SQE_UNLIKELY(d == -1)) {                                                        \
-                if (IS_MOD) {                                                                   \
-                    o[row] = 0;                                                                 \
-                } else {                                                                        \
-                    if (x[row] == TMIN) return int_overflow(err, TNAME, x[row], "/", d);        \
-                    o[row] = (T)-x[row];                                                        \
-                }                                                                               \
-            } else {                                                                            \
-                o[row] = IS_MOD ? (T)(x[row] % d) : (T)(x[row] / d);                            \
-            }                                                                                   \
-        });                                                                                     \
-        return true;                                                                            \
+#define INT_DIV_OP(FN, T, TNAME, TMIN, IS_MOD)                                                     \
+    static SQE_KERNEL(FN) {                                                                        \
+        const T *x = SQE_VEC_DATA(args[0], T), *y = SQE_VEC_DATA(args[1], T);                      \
+        T *o = SQE_VEC_DATA(out, T);                                                               \
+        bool nulls = sqe_func_propagate_nulls(args, 2, sel, n, out);                               \
+        SQE_FOR_ROWS(sel, n, row, {                                                                \
+            if (nulls && !sqe_func_row_valid(out, row)) continue;                                  \
+            T d = y[row];                                                                          \
+            if (SQE_UNLIKELY(d == 0)) return div_zero(err);                                        \
+            if (SQE_UNLIKELY(d == -1)) {                                                           \
+                if (IS_MOD) {                                                                      \
+                    o[row] = 0;                                                                    \
+                } else {                                                                           \
+                    if (x[row] == TMIN) return int_overflow(err, TNAME, x[row], "/", d);           \
+                    o[row] = (T)-x[row];                                                           \
+                }                                                                                  \
+            } else {                                                                               \
+                o[row] = IS_MOD ? (T)(x[row] % d) : (T)(x[row] / d);                               \
+            }                                                                                      \
+        });                                                                                        \
+        return true;                                                                               \
     }
 
-#define INT_NEG_OP(FN, T, TNAME, TMIN)                                                          \
-    static SQE_KERNEL(FN) {                                                                     \
-        const T *x = SQE_VEC_DATA(args[0], T);                                                  \
-        T *o = SQE_VEC_DATA(out, T);                                                            \
-        bool nulls = sqe_func_propagate_nulls(args, 1, sel, n, out);                            \
-        SQE_FOR_ROWS(sel, n, row, {                                                             \
-            if (SQE_UNLIKELY(x[row] == TMIN) && (!nulls || sqe_func_row_valid(out, row)))       \
-                return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE, "%s overflow: -(%lld)", TNAME,  \
-                                     (long long)x[row]);                                        \
-            o[row] = x[row] == TMIN ? x[row] : (T)-x[row];                                      \
-        });                                                                                     \
-        return true;                                                                            \
+#define INT_NEG_OP(FN, T, TNAME, TMIN)                                                             \
+    static SQE_KERNEL(FN) {                                                                        \
+        const T *x = SQE_VEC_DATA(args[0], T);                                                     \
+        T *o = SQE_VEC_DATA(out, T);                                                               \
+        bool nulls = sqe_func_propagate_nulls(args, 1, sel, n, out);                               \
+        SQE_FOR_ROWS(sel, n, row, {                                                                \
+            if (SQE_UNLIKELY(x[row] == TMIN) && (!nulls || sqe_func_row_valid(out, row)))          \
+                return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE, "%s overflow: -(%lld)", TNAME,     \
+                                     (long long)x[row]);                                           \
+            o[row] = x[row] == TMIN ? x[row] : (T)-x[row];                                         \
+        });                                                                                        \
+        return true;                                                                               \
     }
 
-#define INT_FAMILY(SUFFIX, T, TNAME, TMIN)                                        \
-    INT_CHECKED_OP(add_##SUFFIX, T, TNAME, __builtin_add_overflow, "+")           \
-    INT_CHECKED_OP(sub_##SUFFIX, T, TNAME, __builtin_sub_overflow, "-")           \
-    INT_CHECKED_OP(mul_##SUFFIX, T, TNAME, __builtin_mul_overflow, "*")           \
-    INT_DIV_OP(div_##SUFFIX, T, TNAME, TMIN, 0)                                   \
-    INT_DIV_OP(mod_##SUFFIX, T, TNAME, TMIN, 1)                                   \
+#define INT_FAMILY(SUFFIX, T, TNAME, TMIN)                                                         \
+    INT_CHECKED_OP(add_##SUFFIX, T, TNAME, __builtin_add_overflow, "+")                            \
+    INT_CHECKED_OP(sub_##SUFFIX, T, TNAME, __builtin_sub_overflow, "-")                            \
+    INT_CHECKED_OP(mul_##SUFFIX, T, TNAME, __builtin_mul_overflow, "*")                            \
+    INT_DIV_OP(div_##SUFFIX, T, TNAME, TMIN, 0)                                                    \
+    INT_DIV_OP(mod_##SUFFIX, T, TNAME, TMIN, 1)                                                    \
     INT_NEG_OP(neg_##SUFFIX, T, TNAME, TMIN)
 
 INT_FAMILY(i8, int8_t, "tinyint", INT8_MIN)
@@ -110,26 +110,26 @@ INT_FAMILY(i64, int64_t, "bigint", INT64_MIN)
 
 /* ------------------------------------------------------- real / double */
 
-#define FLOAT_OP(FN, T, EXPR)                                                 \
-    static SQE_KERNEL(FN) {                                                   \
-        const T *x = SQE_VEC_DATA(args[0], T), *y = SQE_VEC_DATA(args[1], T); \
-        T *o = SQE_VEC_DATA(out, T);                                          \
-        sqe_func_propagate_nulls(args, 2, sel, n, out);                       \
-        SQE_FOR_ROWS(sel, n, row, {                                           \
-            T a = x[row], c = y[row];                                         \
-            o[row] = (EXPR);                                                  \
-        });                                                                   \
-        return true;                                                          \
+#define FLOAT_OP(FN, T, EXPR)                                                                      \
+    static SQE_KERNEL(FN) {                                                                        \
+        const T *x = SQE_VEC_DATA(args[0], T), *y = SQE_VEC_DATA(args[1], T);                      \
+        T *o = SQE_VEC_DATA(out, T);                                                               \
+        sqe_func_propagate_nulls(args, 2, sel, n, out);                                            \
+        SQE_FOR_ROWS(sel, n, row, {                                                                \
+            T a = x[row], c = y[row];                                                              \
+            o[row] = (EXPR);                                                                       \
+        });                                                                                        \
+        return true;                                                                               \
     }
 
 FLOAT_OP(add_f64, double, a + c)
 FLOAT_OP(sub_f64, double, a - c)
-FLOAT_OP(mul_f64, double, a * c)
+FLOAT_OP(mul_f64, double, a *c)
 FLOAT_OP(div_f64, double, a / c)
 FLOAT_OP(mod_f64, double, fmod(a, c))
 FLOAT_OP(add_f32, float, a + c)
 FLOAT_OP(sub_f32, float, a - c)
-FLOAT_OP(mul_f32, float, a * c)
+FLOAT_OP(mul_f32, float, a *c)
 FLOAT_OP(div_f32, float, a / c)
 FLOAT_OP(mod_f32, float, fmodf(a, c))
 
@@ -151,7 +151,9 @@ static SQE_KERNEL(neg_f32) {
 
 /* ------------------------------------------------------- 256-bit helpers */
 
-static u128 uabs128(sqe_i128 v) { return v < 0 ? (u128)0 - (u128)v : (u128)v; }
+static u128 uabs128(sqe_i128 v) {
+    return v < 0 ? (u128)0 - (u128)v : (u128)v;
+}
 
 /* (hi, lo) = a * b */
 static void mul_u128(u128 a, u128 b, u128 *hi, u128 *lo) {
@@ -210,7 +212,8 @@ bool sqe_func_decimal_div(sqe_i128 a, int k, sqe_i128 d, sqe_i128 *out) {
 
 /* ------------------------------------------------------------- decimal */
 
-static bool dec_overflow(sqe_error *err, const sqe_func_binding *b, sqe_i128 x, const char *op, sqe_i128 y) {
+static bool dec_overflow(sqe_error *err, const sqe_func_binding *b, sqe_i128 x, const char *op,
+                         sqe_i128 y) {
     char xs[64], ys[64];
     sqe_decimal_format(x, b->arg_types[0].scale, xs, sizeof xs);
     sqe_decimal_format(y, b->arg_types[1].scale, ys, sizeof ys);
@@ -218,12 +221,13 @@ static bool dec_overflow(sqe_error *err, const sqe_func_binding *b, sqe_i128 x, 
 }
 
 /* Add or subtract after bringing both sides to the result scale. */
-static bool dec_addsub(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel, uint32_t n,
-                       sqe_vector *out, bool sub, sqe_error *err) {
+static bool dec_addsub(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,
+                       uint32_t n, sqe_vector *out, bool sub, sqe_error *err) {
     const sqe_i128 *x = SQE_VEC_DATA(args[0], sqe_i128), *y = SQE_VEC_DATA(args[1], sqe_i128);
     sqe_i128 *o = SQE_VEC_DATA(out, sqe_i128);
     int rs = b->ret.scale, rp = b->ret.precision;
-    sqe_i128 m1 = sqe_pow10_i128[rs - b->arg_types[0].scale], m2 = sqe_pow10_i128[rs - b->arg_types[1].scale];
+    sqe_i128 m1 = sqe_pow10_i128[rs - b->arg_types[0].scale],
+             m2 = sqe_pow10_i128[rs - b->arg_types[1].scale];
     bool nulls = sqe_func_propagate_nulls(args, 2, sel, n, out);
     SQE_FOR_ROWS(sel, n, row, {
         if (nulls && !sqe_func_row_valid(out, row)) continue;
@@ -238,8 +242,12 @@ static bool dec_addsub(const sqe_func_binding *b, sqe_vector *const *args, const
     return true;
 }
 
-static SQE_KERNEL(add_dec) { return dec_addsub(b, args, sel, n, out, false, err); }
-static SQE_KERNEL(sub_dec) { return dec_addsub(b, args, sel, n, out, true, err); }
+static SQE_KERNEL(add_dec) {
+    return dec_addsub(b, args, sel, n, out, false, err);
+}
+static SQE_KERNEL(sub_dec) {
+    return dec_addsub(b, args, sel, n, out, true, err);
+}
 
 static SQE_KERNEL(mul_dec) {
     const sqe_i128 *x = SQE_VEC_DATA(args[0], sqe_i128), *y = SQE_VEC_DATA(args[1], sqe_i128);
@@ -299,14 +307,16 @@ static bool dec_mod_one(sqe_i128 x, int s1, sqe_i128 y, int s2, int rs, sqe_i128
 static SQE_KERNEL(mod_dec) {
     const sqe_i128 *x = SQE_VEC_DATA(args[0], sqe_i128), *y = SQE_VEC_DATA(args[1], sqe_i128);
     sqe_i128 *o = SQE_VEC_DATA(out, sqe_i128);
-    int s1 = b->arg_types[0].scale, s2 = b->arg_types[1].scale, rs = b->ret.scale, rp = b->ret.precision;
+    int s1 = b->arg_types[0].scale, s2 = b->arg_types[1].scale, rs = b->ret.scale,
+        rp = b->ret.precision;
     bool nulls = sqe_func_propagate_nulls(args, 2, sel, n, out);
     SQE_FOR_ROWS(sel, n, row, {
         if (nulls && !sqe_func_row_valid(out, row)) continue;
         if (SQE_UNLIKELY(y[row] == 0)) return div_zero(err);
         sqe_i128 r;
         dec_mod_one(x[row], s1, y[row], s2, rs, &r);
-        if (SQE_UNLIKELY(!sqe_decimal_fits(r, rp))) return dec_overflow(err, b, x[row], "%", y[row]);
+        if (SQE_UNLIKELY(!sqe_decimal_fits(r, rp)))
+            return dec_overflow(err, b, x[row], "%", y[row]);
         o[row] = r;
     });
     return true;
@@ -365,27 +375,25 @@ static bool bind_dec_mod(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_bin
 
 /* --------------------------------------------------------------- table */
 
-#define BIN(NAME, ID, K) {NAME, 2, false, {ID, ID}, ID, K, NULL}
-#define BIN_DEC(NAME, K, BIND) {NAME, 2, false, {SQE_T_DECIMAL, SQE_T_DECIMAL}, SQE_FR_BIND, K, BIND}
-#define OP_FAMILY(NAME, OP, BIND)                                                               \
-    BIN(NAME, SQE_T_TINYINT, OP##_i8), BIN(NAME, SQE_T_SMALLINT, OP##_i16),                      \
-        BIN(NAME, SQE_T_INTEGER, OP##_i32), BIN(NAME, SQE_T_BIGINT, OP##_i64),                   \
-        BIN_DEC(NAME, OP##_dec, BIND), BIN(NAME, SQE_T_REAL, OP##_f32), BIN(NAME, SQE_T_DOUBLE, OP##_f64)
-#define NEG(ID, K) {"-", 1, false, {ID}, SQE_FR_ARG0, K, NULL}
+#define BIN(NAME, ID, K)                                                                           \
+    { NAME, 2, false, {ID, ID}, ID, K, NULL }
+#define BIN_DEC(NAME, K, BIND)                                                                     \
+    { NAME, 2, false, {SQE_T_DECIMAL, SQE_T_DECIMAL}, SQE_FR_BIND, K, BIND }
+#define OP_FAMILY(NAME, OP, BIND)                                                                  \
+    BIN(NAME, SQE_T_TINYINT, OP##_i8), BIN(NAME, SQE_T_SMALLINT, OP##_i16),                        \
+        BIN(NAME, SQE_T_INTEGER, OP##_i32), BIN(NAME, SQE_T_BIGINT, OP##_i64),                     \
+        BIN_DEC(NAME, OP##_dec, BIND), BIN(NAME, SQE_T_REAL, OP##_f32),                            \
+        BIN(NAME, SQE_T_DOUBLE, OP##_f64)
+#define NEG(ID, K)                                                                                 \
+    { "-", 1, false, {ID}, SQE_FR_ARG0, K, NULL }
 
 static const sqe_func_sig k_sigs[] = {
-    OP_FAMILY("+", add, bind_dec_addsub),
-    OP_FAMILY("-", sub, bind_dec_addsub),
-    OP_FAMILY("*", mul, bind_dec_mul),
-    OP_FAMILY("/", div, bind_dec_div),
-    OP_FAMILY("%", mod, bind_dec_mod),
-    OP_FAMILY("mod", mod, bind_dec_mod),
-    NEG(SQE_T_TINYINT, neg_i8),
-    NEG(SQE_T_SMALLINT, neg_i16),
-    NEG(SQE_T_INTEGER, neg_i32),
-    NEG(SQE_T_BIGINT, neg_i64),
-    NEG(SQE_T_DECIMAL, neg_dec),
-    NEG(SQE_T_REAL, neg_f32),
+    OP_FAMILY("+", add, bind_dec_addsub), OP_FAMILY("-", sub, bind_dec_addsub),
+    OP_FAMILY("*", mul, bind_dec_mul),    OP_FAMILY("/", div, bind_dec_div),
+    OP_FAMILY("%", mod, bind_dec_mod),    OP_FAMILY("mod", mod, bind_dec_mod),
+    NEG(SQE_T_TINYINT, neg_i8),           NEG(SQE_T_SMALLINT, neg_i16),
+    NEG(SQE_T_INTEGER, neg_i32),          NEG(SQE_T_BIGINT, neg_i64),
+    NEG(SQE_T_DECIMAL, neg_dec),          NEG(SQE_T_REAL, neg_f32),
     NEG(SQE_T_DOUBLE, neg_f64),
 };
 

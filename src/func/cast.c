@@ -55,67 +55,87 @@ static inline void trim(const char **p, uint32_t *n) {
 
 /* Loop skeleton: V is the input value; OK decides the fast path, CONV the
  * output value. */
-#define CAST_LOOP(TIN, TOUT, OK, CONV)                                              \
-    do {                                                                            \
-        const TIN *x_ = SQE_VEC_DATA(c->in, TIN);                                   \
-        TOUT *o_ = SQE_VEC_DATA(c->out, TOUT);                                      \
-        SQE_FOR_ROWS(sel, n, row, {                                                 \
-            if (nulls && !sqe_func_row_valid(c->out, row)) continue;                \
-            TIN v = x_[row];                                                        \
-            if (SQE_LIKELY(OK))                                                     \
-                o_[row] = (TOUT)(CONV);                                             \
-            else if (!slow_row(c, row))                                             \
-                return false;                                                       \
-        });                                                                         \
-        return true;                                                                \
+#define CAST_LOOP(TIN, TOUT, OK, CONV)                                                             \
+    do {                                                                                           \
+        const TIN *x_ = SQE_VEC_DATA(c->in, TIN);                                                  \
+        TOUT *o_ = SQE_VEC_DATA(c->out, TOUT);                                                     \
+        SQE_FOR_ROWS(sel, n, row, {                                                                \
+            if (nulls && !sqe_func_row_valid(c->out, row)) continue;                               \
+            TIN v = x_[row];                                                                       \
+            if (SQE_LIKELY(OK))                                                                    \
+                o_[row] = (TOUT)(CONV);                                                            \
+            else if (!slow_row(c, row))                                                            \
+                return false;                                                                      \
+        });                                                                                        \
+        return true;                                                                               \
     } while (0)
 
 /* Parses trimmed varchar text straight into the output array with PARSE
  * (a sqe_parse_* function); a row it rejects takes the exact slow path. */
-#define PARSE_LOOP(TOUT, PARSE)                                                     \
-    do {                                                                            \
-        const sqe_string *x_ = SQE_VEC_DATA(c->in, sqe_string);                     \
-        TOUT *o_ = SQE_VEC_DATA(c->out, TOUT);                                      \
-        SQE_FOR_ROWS(sel, n, row, {                                                 \
-            if (nulls && !sqe_func_row_valid(c->out, row)) continue;                \
-            const char *p = sqe_string_data(&x_[row]);                              \
-            uint32_t len = x_[row].len;                                             \
-            trim(&p, &len);                                                         \
-            if (SQE_UNLIKELY(!PARSE(p, len, &o_[row])) && !slow_row(c, row))       \
-                return false;                                                       \
-        });                                                                         \
-        return true;                                                                \
+#define PARSE_LOOP(TOUT, PARSE)                                                                    \
+    do {                                                                                           \
+        const sqe_string *x_ = SQE_VEC_DATA(c->in, sqe_string);                                    \
+        TOUT *o_ = SQE_VEC_DATA(c->out, TOUT);                                                     \
+        SQE_FOR_ROWS(sel, n, row, {                                                                \
+            if (nulls && !sqe_func_row_valid(c->out, row)) continue;                               \
+            const char *p = sqe_string_data(&x_[row]);                                             \
+            uint32_t len = x_[row].len;                                                            \
+            trim(&p, &len);                                                                        \
+            if (SQE_UNLIKELY(!PARSE(p, len, &o_[row])) && !slow_row(c, row)) return false;         \
+        });                                                                                        \
+        return true;                                                                               \
     } while (0)
 
 static void int_range(sqe_type_id id, int64_t *lo, int64_t *hi) {
     switch (id) {
-    case SQE_T_TINYINT: *lo = INT8_MIN; *hi = INT8_MAX; break;
-    case SQE_T_SMALLINT: *lo = INT16_MIN; *hi = INT16_MAX; break;
-    case SQE_T_INTEGER: *lo = INT32_MIN; *hi = INT32_MAX; break;
-    default: *lo = INT64_MIN; *hi = INT64_MAX; break;
+    case SQE_T_TINYINT:
+        *lo = INT8_MIN;
+        *hi = INT8_MAX;
+        break;
+    case SQE_T_SMALLINT:
+        *lo = INT16_MIN;
+        *hi = INT16_MAX;
+        break;
+    case SQE_T_INTEGER:
+        *lo = INT32_MIN;
+        *hi = INT32_MAX;
+        break;
+    default:
+        *lo = INT64_MIN;
+        *hi = INT64_MAX;
+        break;
     }
 }
 
 /* ----------------------------------------------------- integer targets */
 
-#define INT_FROM_INTS(TOUT)                                                                            \
-    switch (c->in->type.id) {                                                                          \
-    case SQE_T_TINYINT: CAST_LOOP(int8_t, TOUT, ((int64_t)v >= lo && (int64_t)v <= hi), v);            \
-    case SQE_T_SMALLINT: CAST_LOOP(int16_t, TOUT, ((int64_t)v >= lo && (int64_t)v <= hi), v);          \
-    case SQE_T_INTEGER: CAST_LOOP(int32_t, TOUT, ((int64_t)v >= lo && (int64_t)v <= hi), v);           \
-    case SQE_T_BIGINT: CAST_LOOP(int64_t, TOUT, ((int64_t)v >= lo && (int64_t)v <= hi), v);            \
-    case SQE_T_DOUBLE:                                                                                 \
-        CAST_LOOP(double, TOUT, (isfinite(v) && round(v) >= (double)lo && round(v) < -(double)lo &&    \
-                                 (int64_t)round(v) >= lo && (int64_t)round(v) <= hi),                  \
-                  (int64_t)round(v));                                                                  \
-    case SQE_T_REAL:                                                                                   \
-        CAST_LOOP(float, TOUT, (isfinite(v) && round(v) >= (double)lo && round(v) < -(double)lo &&     \
-                                (int64_t)round(v) >= lo && (int64_t)round(v) <= hi),                   \
-                  (int64_t)round(v));                                                                  \
-    case SQE_T_BOOLEAN: CAST_LOOP(uint8_t, TOUT, true, v != 0);                                        \
-    case SQE_T_DECIMAL:                                                                                \
-        CAST_LOOP(sqe_i128, TOUT, (sqe_decimal_rescale(v, scale, 0, &r) && r >= lo && r <= hi), r);    \
-    default: break;                                                                                    \
+#define INT_FROM_INTS(TOUT)                                                                        \
+    switch (c->in->type.id) {                                                                      \
+    case SQE_T_TINYINT:                                                                            \
+        CAST_LOOP(int8_t, TOUT, ((int64_t)v >= lo && (int64_t)v <= hi), v);                        \
+    case SQE_T_SMALLINT:                                                                           \
+        CAST_LOOP(int16_t, TOUT, ((int64_t)v >= lo && (int64_t)v <= hi), v);                       \
+    case SQE_T_INTEGER:                                                                            \
+        CAST_LOOP(int32_t, TOUT, ((int64_t)v >= lo && (int64_t)v <= hi), v);                       \
+    case SQE_T_BIGINT:                                                                             \
+        CAST_LOOP(int64_t, TOUT, ((int64_t)v >= lo && (int64_t)v <= hi), v);                       \
+    case SQE_T_DOUBLE:                                                                             \
+        CAST_LOOP(double, TOUT,                                                                    \
+                  (isfinite(v) && round(v) >= (double)lo && round(v) < -(double)lo &&              \
+                   (int64_t)round(v) >= lo && (int64_t)round(v) <= hi),                            \
+                  (int64_t)round(v));                                                              \
+    case SQE_T_REAL:                                                                               \
+        CAST_LOOP(float, TOUT,                                                                     \
+                  (isfinite(v) && round(v) >= (double)lo && round(v) < -(double)lo &&              \
+                   (int64_t)round(v) >= lo && (int64_t)round(v) <= hi),                            \
+                  (int64_t)round(v));                                                              \
+    case SQE_T_BOOLEAN:                                                                            \
+        CAST_LOOP(uint8_t, TOUT, true, v != 0);                                                    \
+    case SQE_T_DECIMAL:                                                                            \
+        CAST_LOOP(sqe_i128, TOUT, (sqe_decimal_rescale(v, scale, 0, &r) && r >= lo && r <= hi),    \
+                  r);                                                                              \
+    default:                                                                                       \
+        break;                                                                                     \
     }
 
 static bool to_integer(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls) {
@@ -124,11 +144,20 @@ static bool to_integer(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls)
     int scale = c->in->type.scale;
     sqe_i128 r;
     switch (c->out->type.id) {
-    case SQE_T_TINYINT: INT_FROM_INTS(int8_t); break;
-    case SQE_T_SMALLINT: INT_FROM_INTS(int16_t); break;
-    case SQE_T_INTEGER: INT_FROM_INTS(int32_t); break;
-    case SQE_T_BIGINT: INT_FROM_INTS(int64_t); break;
-    default: break;
+    case SQE_T_TINYINT:
+        INT_FROM_INTS(int8_t);
+        break;
+    case SQE_T_SMALLINT:
+        INT_FROM_INTS(int16_t);
+        break;
+    case SQE_T_INTEGER:
+        INT_FROM_INTS(int32_t);
+        break;
+    case SQE_T_BIGINT:
+        INT_FROM_INTS(int64_t);
+        break;
+    default:
+        break;
     }
     if (c->in->type.id == SQE_T_VARCHAR) {
         const sqe_string *x = SQE_VEC_DATA(c->in, sqe_string);
@@ -145,10 +174,18 @@ static bool to_integer(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls)
                 continue;
             }
             switch (to) {
-            case SQE_T_TINYINT: ((int8_t *)o)[row] = (int8_t)v; break;
-            case SQE_T_SMALLINT: ((int16_t *)o)[row] = (int16_t)v; break;
-            case SQE_T_INTEGER: ((int32_t *)o)[row] = (int32_t)v; break;
-            default: ((int64_t *)o)[row] = v; break;
+            case SQE_T_TINYINT:
+                ((int8_t *)o)[row] = (int8_t)v;
+                break;
+            case SQE_T_SMALLINT:
+                ((int16_t *)o)[row] = (int16_t)v;
+                break;
+            case SQE_T_INTEGER:
+                ((int32_t *)o)[row] = (int32_t)v;
+                break;
+            default:
+                ((int64_t *)o)[row] = v;
+                break;
             }
         });
         return true;
@@ -164,17 +201,24 @@ static bool to_integer(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls)
 
 static bool to_double(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls) {
     switch (c->in->type.id) {
-    case SQE_T_TINYINT: CAST_LOOP(int8_t, double, true, v);
-    case SQE_T_SMALLINT: CAST_LOOP(int16_t, double, true, v);
-    case SQE_T_INTEGER: CAST_LOOP(int32_t, double, true, v);
-    case SQE_T_BIGINT: CAST_LOOP(int64_t, double, true, v);
-    case SQE_T_REAL: CAST_LOOP(float, double, true, v);
+    case SQE_T_TINYINT:
+        CAST_LOOP(int8_t, double, true, v);
+    case SQE_T_SMALLINT:
+        CAST_LOOP(int16_t, double, true, v);
+    case SQE_T_INTEGER:
+        CAST_LOOP(int32_t, double, true, v);
+    case SQE_T_BIGINT:
+        CAST_LOOP(int64_t, double, true, v);
+    case SQE_T_REAL:
+        CAST_LOOP(float, double, true, v);
     case SQE_T_DECIMAL: {
         int scale = c->in->type.scale;
         CAST_LOOP(sqe_i128, double, true, sqe_decimal_to_double(v, scale));
     }
-    case SQE_T_VARCHAR: PARSE_LOOP(double, sqe_parse_double);
-    default: break;
+    case SQE_T_VARCHAR:
+        PARSE_LOOP(double, sqe_parse_double);
+    default:
+        break;
     }
     SQE_FOR_ROWS(sel, n, row, {
         if (nulls && !sqe_func_row_valid(c->out, row)) continue;
@@ -185,12 +229,18 @@ static bool to_double(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls) 
 
 static bool to_real(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls) {
     switch (c->in->type.id) {
-    case SQE_T_TINYINT: CAST_LOOP(int8_t, float, true, v);
-    case SQE_T_SMALLINT: CAST_LOOP(int16_t, float, true, v);
-    case SQE_T_INTEGER: CAST_LOOP(int32_t, float, true, v);
-    case SQE_T_BIGINT: CAST_LOOP(int64_t, float, true, v);
-    case SQE_T_DOUBLE: CAST_LOOP(double, float, (!isfinite(v) || fabs(v) <= 3.4028234663852886e38), v);
-    default: break;
+    case SQE_T_TINYINT:
+        CAST_LOOP(int8_t, float, true, v);
+    case SQE_T_SMALLINT:
+        CAST_LOOP(int16_t, float, true, v);
+    case SQE_T_INTEGER:
+        CAST_LOOP(int32_t, float, true, v);
+    case SQE_T_BIGINT:
+        CAST_LOOP(int64_t, float, true, v);
+    case SQE_T_DOUBLE:
+        CAST_LOOP(double, float, (!isfinite(v) || fabs(v) <= 3.4028234663852886e38), v);
+    default:
+        break;
     }
     SQE_FOR_ROWS(sel, n, row, {
         if (nulls && !sqe_func_row_valid(c->out, row)) continue;
@@ -207,16 +257,21 @@ static bool to_decimal(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls)
     sqe_i128 r;
     switch (c->in->type.id) {
     case SQE_T_TINYINT:
-        CAST_LOOP(int8_t, sqe_i128, (!__builtin_mul_overflow((sqe_i128)v, m, &r) && sqe_decimal_fits(r, p)), r);
+        CAST_LOOP(int8_t, sqe_i128,
+                  (!__builtin_mul_overflow((sqe_i128)v, m, &r) && sqe_decimal_fits(r, p)), r);
     case SQE_T_SMALLINT:
-        CAST_LOOP(int16_t, sqe_i128, (!__builtin_mul_overflow((sqe_i128)v, m, &r) && sqe_decimal_fits(r, p)), r);
+        CAST_LOOP(int16_t, sqe_i128,
+                  (!__builtin_mul_overflow((sqe_i128)v, m, &r) && sqe_decimal_fits(r, p)), r);
     case SQE_T_INTEGER:
-        CAST_LOOP(int32_t, sqe_i128, (!__builtin_mul_overflow((sqe_i128)v, m, &r) && sqe_decimal_fits(r, p)), r);
+        CAST_LOOP(int32_t, sqe_i128,
+                  (!__builtin_mul_overflow((sqe_i128)v, m, &r) && sqe_decimal_fits(r, p)), r);
     case SQE_T_BIGINT:
-        CAST_LOOP(int64_t, sqe_i128, (!__builtin_mul_overflow((sqe_i128)v, m, &r) && sqe_decimal_fits(r, p)), r);
+        CAST_LOOP(int64_t, sqe_i128,
+                  (!__builtin_mul_overflow((sqe_i128)v, m, &r) && sqe_decimal_fits(r, p)), r);
     case SQE_T_DECIMAL: {
         int from = c->in->type.scale;
-        CAST_LOOP(sqe_i128, sqe_i128, (sqe_decimal_rescale(v, from, s, &r) && sqe_decimal_fits(r, p)), r);
+        CAST_LOOP(sqe_i128, sqe_i128,
+                  (sqe_decimal_rescale(v, from, s, &r) && sqe_decimal_fits(r, p)), r);
     }
     case SQE_T_VARCHAR: {
         const sqe_string *x = SQE_VEC_DATA(c->in, sqe_string);
@@ -226,11 +281,13 @@ static bool to_decimal(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls)
             const char *q = sqe_string_data(&x[row]);
             uint32_t len = x[row].len;
             trim(&q, &len);
-            if (SQE_UNLIKELY(!sqe_parse_decimal(q, len, p, s, &o[row])) && !slow_row(c, row)) return false;
+            if (SQE_UNLIKELY(!sqe_parse_decimal(q, len, p, s, &o[row])) && !slow_row(c, row))
+                return false;
         });
         return true;
     }
-    default: break;
+    default:
+        break;
     }
     SQE_FOR_ROWS(sel, n, row, {
         if (nulls && !sqe_func_row_valid(c->out, row)) continue;
@@ -243,9 +300,12 @@ static bool to_decimal(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls)
 
 static bool to_date(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls) {
     switch (c->in->type.id) {
-    case SQE_T_TIMESTAMP: CAST_LOOP(int64_t, int32_t, true, sqe_floor_div(v, SQE_MICROS_PER_DAY));
-    case SQE_T_VARCHAR: PARSE_LOOP(int32_t, sqe_parse_date);
-    default: break;
+    case SQE_T_TIMESTAMP:
+        CAST_LOOP(int64_t, int32_t, true, sqe_floor_div(v, SQE_MICROS_PER_DAY));
+    case SQE_T_VARCHAR:
+        PARSE_LOOP(int32_t, sqe_parse_date);
+    default:
+        break;
     }
     SQE_FOR_ROWS(sel, n, row, {
         if (nulls && !sqe_func_row_valid(c->out, row)) continue;
@@ -257,9 +317,12 @@ static bool to_date(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls) {
 static bool to_timestamp(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls) {
     int64_t r;
     switch (c->in->type.id) {
-    case SQE_T_DATE: CAST_LOOP(int32_t, int64_t, !__builtin_mul_overflow((int64_t)v, SQE_MICROS_PER_DAY, &r), r);
-    case SQE_T_VARCHAR: PARSE_LOOP(int64_t, sqe_parse_timestamp);
-    default: break;
+    case SQE_T_DATE:
+        CAST_LOOP(int32_t, int64_t, !__builtin_mul_overflow((int64_t)v, SQE_MICROS_PER_DAY, &r), r);
+    case SQE_T_VARCHAR:
+        PARSE_LOOP(int64_t, sqe_parse_timestamp);
+    default:
+        break;
     }
     SQE_FOR_ROWS(sel, n, row, {
         if (nulls && !sqe_func_row_valid(c->out, row)) continue;
@@ -288,7 +351,8 @@ static size_t format_i64(int64_t v, char *buf) {
 static bool to_varchar(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls) {
     sqe_vector *out = c->out;
     const sqe_vector *in = c->in;
-    bool bounded = out->type.id == SQE_T_VARCHAR && out->type.str_kind != SQE_STRKIND_STRING && out->type.length > 0;
+    bool bounded = out->type.id == SQE_T_VARCHAR && out->type.str_kind != SQE_STRKIND_STRING &&
+                   out->type.length > 0;
     char buf[128];
     if (!bounded) {
         switch (in->type.id) {
@@ -319,11 +383,21 @@ static bool to_varchar(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls)
                 if (nulls && !sqe_func_row_valid(out, row)) continue;
                 size_t len;
                 switch (id) {
-                case SQE_T_TINYINT: len = format_i64(SQE_VEC_DATA(in, int8_t)[row], buf); break;
-                case SQE_T_SMALLINT: len = format_i64(SQE_VEC_DATA(in, int16_t)[row], buf); break;
-                case SQE_T_INTEGER: len = format_i64(SQE_VEC_DATA(in, int32_t)[row], buf); break;
-                case SQE_T_BIGINT: len = format_i64(SQE_VEC_DATA(in, int64_t)[row], buf); break;
-                case SQE_T_DATE: len = sqe_date_format(SQE_VEC_DATA(in, int32_t)[row], buf, sizeof buf); break;
+                case SQE_T_TINYINT:
+                    len = format_i64(SQE_VEC_DATA(in, int8_t)[row], buf);
+                    break;
+                case SQE_T_SMALLINT:
+                    len = format_i64(SQE_VEC_DATA(in, int16_t)[row], buf);
+                    break;
+                case SQE_T_INTEGER:
+                    len = format_i64(SQE_VEC_DATA(in, int32_t)[row], buf);
+                    break;
+                case SQE_T_BIGINT:
+                    len = format_i64(SQE_VEC_DATA(in, int64_t)[row], buf);
+                    break;
+                case SQE_T_DATE:
+                    len = sqe_date_format(SQE_VEC_DATA(in, int32_t)[row], buf, sizeof buf);
+                    break;
                 case SQE_T_TIMESTAMP:
                     len = sqe_timestamp_format(SQE_VEC_DATA(in, int64_t)[row], buf, sizeof buf);
                     break;
@@ -332,7 +406,8 @@ static bool to_varchar(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls)
                     memcpy(buf, SQE_VEC_DATA(in, uint8_t)[row] ? "true" : "false", len);
                     break;
                 default:
-                    len = sqe_decimal_format(SQE_VEC_DATA(in, sqe_i128)[row], scale, buf, sizeof buf);
+                    len =
+                        sqe_decimal_format(SQE_VEC_DATA(in, sqe_i128)[row], scale, buf, sizeof buf);
                     break;
                 }
                 sqe_vector_set_string(out, row, buf, len);
@@ -354,7 +429,8 @@ static bool to_varchar(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls)
             sqe_strbuf_free(&sb);
             return true;
         }
-        default: break;
+        default:
+            break;
         }
     }
     SQE_FOR_ROWS(sel, n, row, {
@@ -370,10 +446,13 @@ static bool to_varchar(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls)
 static bool is_plain_copy(sqe_type from, sqe_type to) {
     if (from.id != to.id) return false;
     switch (to.id) {
-    case SQE_T_DECIMAL: return from.scale == to.scale && from.precision <= to.precision;
+    case SQE_T_DECIMAL:
+        return from.scale == to.scale && from.precision <= to.precision;
     case SQE_T_VARCHAR:
-    case SQE_T_VARBINARY: return false; /* string bytes must be copied: to_varchar */
-    default: return true;
+    case SQE_T_VARBINARY:
+        return false; /* string bytes must be copied: to_varchar */
+    default:
+        return true;
     }
 }
 
@@ -385,7 +464,8 @@ static bool cast_dispatch(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nul
             memcpy(c->out->data, c->in->data, (size_t)n * w);
         } else {
             for (uint32_t i = 0; i < n; i++)
-                memcpy((char *)c->out->data + (size_t)sel[i] * w, (const char *)c->in->data + (size_t)sel[i] * w, w);
+                memcpy((char *)c->out->data + (size_t)sel[i] * w,
+                       (const char *)c->in->data + (size_t)sel[i] * w, w);
         }
         return true;
     }
@@ -393,13 +473,20 @@ static bool cast_dispatch(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nul
     case SQE_T_TINYINT:
     case SQE_T_SMALLINT:
     case SQE_T_INTEGER:
-    case SQE_T_BIGINT: return to_integer(c, sel, n, nulls);
-    case SQE_T_DOUBLE: return to_double(c, sel, n, nulls);
-    case SQE_T_REAL: return to_real(c, sel, n, nulls);
-    case SQE_T_DECIMAL: return to_decimal(c, sel, n, nulls);
-    case SQE_T_DATE: return to_date(c, sel, n, nulls);
-    case SQE_T_TIMESTAMP: return to_timestamp(c, sel, n, nulls);
-    case SQE_T_VARCHAR: return to_varchar(c, sel, n, nulls);
+    case SQE_T_BIGINT:
+        return to_integer(c, sel, n, nulls);
+    case SQE_T_DOUBLE:
+        return to_double(c, sel, n, nulls);
+    case SQE_T_REAL:
+        return to_real(c, sel, n, nulls);
+    case SQE_T_DECIMAL:
+        return to_decimal(c, sel, n, nulls);
+    case SQE_T_DATE:
+        return to_date(c, sel, n, nulls);
+    case SQE_T_TIMESTAMP:
+        return to_timestamp(c, sel, n, nulls);
+    case SQE_T_VARCHAR:
+        return to_varchar(c, sel, n, nulls);
     case SQE_T_VARBINARY:
         if (from.id == SQE_T_VARCHAR || from.id == SQE_T_VARBINARY) {
             sqe_vector *out = c->out;
@@ -415,7 +502,8 @@ static bool cast_dispatch(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nul
             return true;
         }
         break;
-    default: break;
+    default:
+        break;
     }
     SQE_FOR_ROWS(sel, n, row, {
         if (nulls && !sqe_func_row_valid(c->out, row)) continue;
@@ -424,8 +512,8 @@ static bool cast_dispatch(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nul
     return true;
 }
 
-bool sqe_func_cast_vector(const sqe_vector *in, sqe_vector *out, bool try_, const uint16_t *sel, uint32_t n,
-                          sqe_error *err) {
+bool sqe_func_cast_vector(const sqe_vector *in, sqe_vector *out, bool try_, const uint16_t *sel,
+                          uint32_t n, sqe_error *err) {
     if (in->type.id == SQE_T_NULL) {
         SQE_FOR_ROWS(sel, n, row, sqe_vector_set_null(out, row););
         return true;
@@ -445,7 +533,9 @@ bool sqe_func_cast_vector(const sqe_vector *in, sqe_vector *out, bool try_, cons
 
 /* ------------------------------------------------------------ date(x) */
 
-static SQE_KERNEL(date_kernel) { return sqe_func_cast_vector(args[0], out, false, sel, n, err); }
+static SQE_KERNEL(date_kernel) {
+    return sqe_func_cast_vector(args[0], out, false, sel, n, err);
+}
 
 /* ---------------------------------------------------------- typeof(x) */
 
@@ -467,7 +557,8 @@ static bool typeof_bind(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_bind
     SQE_UNUSED(const_args);
     SQE_UNUSED(err);
     char buf[64];
-    b->data = sqe_arena_strdup(arena, sqe_func_type_name(b->arg_types[0], buf, sizeof buf)); /* NULL: "unknown" */
+    b->data = sqe_arena_strdup(
+        arena, sqe_func_type_name(b->arg_types[0], buf, sizeof buf)); /* NULL: "unknown" */
     return true;
 }
 

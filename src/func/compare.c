@@ -26,21 +26,21 @@
 
 enum { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP__COUNT };
 
-#define NUM_CMP(FN, T, OP)                                                    \
-    static SQE_KERNEL(FN) {                                                   \
-        const T *x = SQE_VEC_DATA(args[0], T), *y = SQE_VEC_DATA(args[1], T); \
-        uint8_t *o = SQE_VEC_DATA(out, uint8_t);                              \
-        sqe_func_propagate_nulls(args, 2, sel, n, out);                       \
-        SQE_FOR_ROWS(sel, n, row, o[row] = (uint8_t)(x[row] OP y[row]););     \
-        return true;                                                          \
+#define NUM_CMP(FN, T, OP)                                                                         \
+    static SQE_KERNEL(FN) {                                                                        \
+        const T *x = SQE_VEC_DATA(args[0], T), *y = SQE_VEC_DATA(args[1], T);                      \
+        uint8_t *o = SQE_VEC_DATA(out, uint8_t);                                                   \
+        sqe_func_propagate_nulls(args, 2, sel, n, out);                                            \
+        SQE_FOR_ROWS(sel, n, row, o[row] = (uint8_t)(x[row] OP y[row]););                          \
+        return true;                                                                               \
     }
 
-#define NUM_CMP_FAMILY(SUFFIX, T)        \
-    NUM_CMP(eq_##SUFFIX, T, ==)          \
-    NUM_CMP(ne_##SUFFIX, T, !=)          \
-    NUM_CMP(lt_##SUFFIX, T, <)           \
-    NUM_CMP(le_##SUFFIX, T, <=)          \
-    NUM_CMP(gt_##SUFFIX, T, >)           \
+#define NUM_CMP_FAMILY(SUFFIX, T)                                                                  \
+    NUM_CMP(eq_##SUFFIX, T, ==)                                                                    \
+    NUM_CMP(ne_##SUFFIX, T, !=)                                                                    \
+    NUM_CMP(lt_##SUFFIX, T, <)                                                                     \
+    NUM_CMP(le_##SUFFIX, T, <=)                                                                    \
+    NUM_CMP(gt_##SUFFIX, T, >)                                                                     \
     NUM_CMP(ge_##SUFFIX, T, >=)
 
 NUM_CMP_FAMILY(u8, uint8_t)
@@ -61,18 +61,18 @@ static inline bool str_eq(const sqe_string *a, const sqe_string *b) {
     return memcmp(a->u.ptr, b->u.ptr, n) == 0;
 }
 
-#define STR_CMP(FN, EXPR)                                                                    \
-    static SQE_KERNEL(FN) {                                                                  \
-        const sqe_string *x = SQE_VEC_DATA(args[0], sqe_string);                             \
-        const sqe_string *y = SQE_VEC_DATA(args[1], sqe_string);                             \
-        uint8_t *o = SQE_VEC_DATA(out, uint8_t);                                             \
-        bool nulls = sqe_func_propagate_nulls(args, 2, sel, n, out);                         \
-        SQE_FOR_ROWS(sel, n, row, {                                                          \
-            if (nulls && !sqe_func_row_valid(out, row)) continue;                            \
-            const sqe_string *a = &x[row], *c = &y[row];                                     \
-            o[row] = (uint8_t)(EXPR);                                                        \
-        });                                                                                  \
-        return true;                                                                         \
+#define STR_CMP(FN, EXPR)                                                                          \
+    static SQE_KERNEL(FN) {                                                                        \
+        const sqe_string *x = SQE_VEC_DATA(args[0], sqe_string);                                   \
+        const sqe_string *y = SQE_VEC_DATA(args[1], sqe_string);                                   \
+        uint8_t *o = SQE_VEC_DATA(out, uint8_t);                                                   \
+        bool nulls = sqe_func_propagate_nulls(args, 2, sel, n, out);                               \
+        SQE_FOR_ROWS(sel, n, row, {                                                                \
+            if (nulls && !sqe_func_row_valid(out, row)) continue;                                  \
+            const sqe_string *a = &x[row], *c = &y[row];                                           \
+            o[row] = (uint8_t)(EXPR);                                                              \
+        });                                                                                        \
+        return true;                                                                               \
     }
 
 STR_CMP(eq_str, str_eq(a, c))
@@ -82,7 +82,8 @@ STR_CMP(le_str, sqe_string_cmp(a, c) <= 0)
 STR_CMP(gt_str, sqe_string_cmp(a, c) > 0)
 STR_CMP(ge_str, sqe_string_cmp(a, c) >= 0)
 
-#define KROW(SUFFIX) {eq_##SUFFIX, ne_##SUFFIX, lt_##SUFFIX, le_##SUFFIX, gt_##SUFFIX, ge_##SUFFIX}
+#define KROW(SUFFIX)                                                                               \
+    { eq_##SUFFIX, ne_##SUFFIX, lt_##SUFFIX, le_##SUFFIX, gt_##SUFFIX, ge_##SUFFIX }
 
 static const sqe_scalar_kernel k_u8[] = KROW(u8), k_i8[] = KROW(i8), k_i16[] = KROW(i16),
                                k_i32[] = KROW(i32), k_i64[] = KROW(i64), k_f32[] = KROW(f32),
@@ -90,19 +91,29 @@ static const sqe_scalar_kernel k_u8[] = KROW(u8), k_i8[] = KROW(i8), k_i16[] = K
 
 static const sqe_scalar_kernel *kernels_for(sqe_type_id id) {
     switch (id) {
-    case SQE_T_BOOLEAN: return k_u8;
-    case SQE_T_TINYINT: return k_i8;
-    case SQE_T_SMALLINT: return k_i16;
+    case SQE_T_BOOLEAN:
+        return k_u8;
+    case SQE_T_TINYINT:
+        return k_i8;
+    case SQE_T_SMALLINT:
+        return k_i16;
     case SQE_T_INTEGER:
-    case SQE_T_DATE: return k_i32;
+    case SQE_T_DATE:
+        return k_i32;
     case SQE_T_BIGINT:
-    case SQE_T_TIMESTAMP: return k_i64;
-    case SQE_T_REAL: return k_f32;
-    case SQE_T_DOUBLE: return k_f64;
-    case SQE_T_DECIMAL: return k_i128;
+    case SQE_T_TIMESTAMP:
+        return k_i64;
+    case SQE_T_REAL:
+        return k_f32;
+    case SQE_T_DOUBLE:
+        return k_f64;
+    case SQE_T_DECIMAL:
+        return k_i128;
     case SQE_T_VARCHAR:
-    case SQE_T_VARBINARY: return k_str;
-    default: return NULL;
+    case SQE_T_VARBINARY:
+        return k_str;
+    default:
+        return NULL;
     }
 }
 
@@ -120,8 +131,8 @@ static bool bind_cmp(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding
     int op = op_of(sig->name);
     if (!ks || op < 0) {
         char tn[48];
-        return sqe_error_set(err, SQE_ERR_TYPE_MISMATCH, "cannot apply operator %s to %s", sig->name,
-                             sqe_func_type_name(b->arg_types[0], tn, sizeof tn));
+        return sqe_error_set(err, SQE_ERR_TYPE_MISMATCH, "cannot apply operator %s to %s",
+                             sig->name, sqe_func_type_name(b->arg_types[0], tn, sizeof tn));
     }
     b->kernel = ks[op];
     return true;
@@ -130,22 +141,22 @@ static bool bind_cmp(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding
 /* ---------------------------------------------------- is_distinct_from */
 
 /* Row is distinct given validity va/vb and "values differ" neq. */
-#define DISTINCT(FN, T, NEQ)                                                                \
-    static SQE_KERNEL(FN) {                                                                 \
-        const T *x = SQE_VEC_DATA(args[0], T), *y = SQE_VEC_DATA(args[1], T);               \
-        uint8_t *o = SQE_VEC_DATA(out, uint8_t);                                            \
-        const sqe_vector *va = args[0], *vb = args[1];                                      \
-        sqe_func_set_all_valid(out, sel, n);                                                \
-        SQE_FOR_ROWS(sel, n, row, {                                                         \
-            bool an = !sqe_func_row_valid(va, row), bn = !sqe_func_row_valid(vb, row);     \
-            if (an || bn) {                                                                 \
-                o[row] = an != bn;                                                          \
-                continue;                                                                   \
-            }                                                                               \
-            const T *a = &x[row], *c = &y[row];                                             \
-            o[row] = (uint8_t)(NEQ);                                                        \
-        });                                                                                 \
-        return true;                                                                        \
+#define DISTINCT(FN, T, NEQ)                                                                       \
+    static SQE_KERNEL(FN) {                                                                        \
+        const T *x = SQE_VEC_DATA(args[0], T), *y = SQE_VEC_DATA(args[1], T);                      \
+        uint8_t *o = SQE_VEC_DATA(out, uint8_t);                                                   \
+        const sqe_vector *va = args[0], *vb = args[1];                                             \
+        sqe_func_set_all_valid(out, sel, n);                                                       \
+        SQE_FOR_ROWS(sel, n, row, {                                                                \
+            bool an = !sqe_func_row_valid(va, row), bn = !sqe_func_row_valid(vb, row);             \
+            if (an || bn) {                                                                        \
+                o[row] = an != bn;                                                                 \
+                continue;                                                                          \
+            }                                                                                      \
+            const T *a = &x[row], *c = &y[row];                                                    \
+            o[row] = (uint8_t)(NEQ);                                                               \
+        });                                                                                        \
+        return true;                                                                               \
     }
 
 DISTINCT(dist_u8, uint8_t, *a != *c)
@@ -161,18 +172,36 @@ DISTINCT(dist_str, sqe_string, !str_eq(a, c))
 static bool bind_distinct(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
                           const sqe_value *const *const_args, sqe_error *err) {
     switch (b->arg_types[0].id) {
-    case SQE_T_BOOLEAN: b->kernel = dist_u8; break;
-    case SQE_T_TINYINT: b->kernel = dist_i8; break;
-    case SQE_T_SMALLINT: b->kernel = dist_i16; break;
+    case SQE_T_BOOLEAN:
+        b->kernel = dist_u8;
+        break;
+    case SQE_T_TINYINT:
+        b->kernel = dist_i8;
+        break;
+    case SQE_T_SMALLINT:
+        b->kernel = dist_i16;
+        break;
     case SQE_T_INTEGER:
-    case SQE_T_DATE: b->kernel = dist_i32; break;
+    case SQE_T_DATE:
+        b->kernel = dist_i32;
+        break;
     case SQE_T_BIGINT:
-    case SQE_T_TIMESTAMP: b->kernel = dist_i64; break;
-    case SQE_T_REAL: b->kernel = dist_f32; break;
-    case SQE_T_DOUBLE: b->kernel = dist_f64; break;
-    case SQE_T_DECIMAL: b->kernel = dist_i128; break;
+    case SQE_T_TIMESTAMP:
+        b->kernel = dist_i64;
+        break;
+    case SQE_T_REAL:
+        b->kernel = dist_f32;
+        break;
+    case SQE_T_DOUBLE:
+        b->kernel = dist_f64;
+        break;
+    case SQE_T_DECIMAL:
+        b->kernel = dist_i128;
+        break;
     case SQE_T_VARCHAR:
-    case SQE_T_VARBINARY: b->kernel = dist_str; break;
+    case SQE_T_VARBINARY:
+        b->kernel = dist_str;
+        break;
     default: {
         char tn[48];
         return sqe_error_set(err, SQE_ERR_TYPE_MISMATCH, "cannot apply IS DISTINCT FROM to %s",
@@ -182,10 +211,17 @@ static bool bind_distinct(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_bi
     return true;
 }
 
-#define CMP_SIG(NAME) {NAME, 2, false, {SQE_FP_ANY, SQE_FP_ANY}, SQE_T_BOOLEAN, NULL, bind_cmp}
+#define CMP_SIG(NAME)                                                                              \
+    { NAME, 2, false, {SQE_FP_ANY, SQE_FP_ANY}, SQE_T_BOOLEAN, NULL, bind_cmp }
 
 static const sqe_func_sig k_sigs[] = {
-    CMP_SIG("="),  CMP_SIG("<>"), CMP_SIG("!="), CMP_SIG("<"), CMP_SIG("<="), CMP_SIG(">"), CMP_SIG(">="),
+    CMP_SIG("="),
+    CMP_SIG("<>"),
+    CMP_SIG("!="),
+    CMP_SIG("<"),
+    CMP_SIG("<="),
+    CMP_SIG(">"),
+    CMP_SIG(">="),
     {"is_distinct_from", 2, false, {SQE_FP_ANY, SQE_FP_ANY}, SQE_T_BOOLEAN, NULL, bind_distinct},
 };
 

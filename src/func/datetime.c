@@ -38,22 +38,29 @@ typedef enum {
     U__COUNT
 } time_unit;
 
-static const char *const k_unit_names[U__COUNT] = {"millisecond", "second", "minute", "hour", "day",
-                                                   "week",        "month",  "quarter", "year"};
-static const int64_t k_unit_micros[U_MONTH] = {1000LL, SQE_MICROS_PER_SECOND, 60 * SQE_MICROS_PER_SECOND,
-                                               3600 * SQE_MICROS_PER_SECOND, SQE_MICROS_PER_DAY,
+static const char *const k_unit_names[U__COUNT] = {
+    "millisecond", "second", "minute", "hour", "day", "week", "month", "quarter", "year"};
+static const int64_t k_unit_micros[U_MONTH] = {1000LL,
+                                               SQE_MICROS_PER_SECOND,
+                                               60 * SQE_MICROS_PER_SECOND,
+                                               3600 * SQE_MICROS_PER_SECOND,
+                                               SQE_MICROS_PER_DAY,
                                                7 * SQE_MICROS_PER_DAY};
 
 /* ---------------------------------------------------------- calendar */
 
-static bool is_leap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+static bool is_leap(int64_t y) {
+    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
 
 static int days_in_month(int64_t y, int m) {
     static const int k_days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     return m == 2 && is_leap(y) ? 29 : k_days[m - 1];
 }
 
-static int iso_dow(int64_t days) { return (int)sqe_floor_mod(days + 3, 7) + 1; }
+static int iso_dow(int64_t days) {
+    return (int)sqe_floor_mod(days + 3, 7) + 1;
+}
 
 /* ISO week number; *week_year gets the ISO week-numbering year. */
 static int iso_week(int64_t days, int *week_year) {
@@ -82,34 +89,48 @@ typedef enum {
 static int64_t date_field(int64_t days, field_id f) {
     int y, m, d;
     switch (f) {
-    case F_DOW: return iso_dow(days);
-    case F_WEEK: return iso_week(days, NULL);
+    case F_DOW:
+        return iso_dow(days);
+    case F_WEEK:
+        return iso_week(days, NULL);
     case F_YOW: {
         int wy;
         iso_week(days, &wy);
         return wy;
     }
-    default: break;
+    default:
+        break;
     }
     sqe_date_to_ymd((int32_t)days, &y, &m, &d);
     switch (f) {
-    case F_YEAR: return y;
-    case F_QUARTER: return (m - 1) / 3 + 1;
-    case F_MONTH: return m;
-    case F_DAY: return d;
-    case F_DOY: return days - sqe_date_from_ymd(y, 1, 1) + 1;
-    default: return 0;
+    case F_YEAR:
+        return y;
+    case F_QUARTER:
+        return (m - 1) / 3 + 1;
+    case F_MONTH:
+        return m;
+    case F_DAY:
+        return d;
+    case F_DOY:
+        return days - sqe_date_from_ymd(y, 1, 1) + 1;
+    default:
+        return 0;
     }
 }
 
 static int64_t timestamp_field(int64_t us, field_id f) {
     int64_t tod = sqe_floor_mod(us, SQE_MICROS_PER_DAY);
     switch (f) {
-    case F_HOUR: return tod / (3600 * SQE_MICROS_PER_SECOND);
-    case F_MINUTE: return tod / (60 * SQE_MICROS_PER_SECOND) % 60;
-    case F_SECOND: return tod / SQE_MICROS_PER_SECOND % 60;
-    case F_MILLISECOND: return tod / 1000 % 1000;
-    default: return date_field(sqe_floor_div(us, SQE_MICROS_PER_DAY), f);
+    case F_HOUR:
+        return tod / (3600 * SQE_MICROS_PER_SECOND);
+    case F_MINUTE:
+        return tod / (60 * SQE_MICROS_PER_SECOND) % 60;
+    case F_SECOND:
+        return tod / SQE_MICROS_PER_SECOND % 60;
+    case F_MILLISECOND:
+        return tod / 1000 % 1000;
+    default:
+        return date_field(sqe_floor_div(us, SQE_MICROS_PER_DAY), f);
     }
 }
 
@@ -152,12 +173,23 @@ static const struct {
     const char *name;
     field_id f;
 } k_fields[] = {
-    {"year", F_YEAR},       {"quarter", F_QUARTER},         {"month", F_MONTH},
-    {"week", F_WEEK},       {"week_of_year", F_WEEK},       {"day", F_DAY},
-    {"day_of_month", F_DAY}, {"day_of_week", F_DOW},        {"dow", F_DOW},
-    {"day_of_year", F_DOY}, {"doy", F_DOY},                 {"year_of_week", F_YOW},
-    {"yow", F_YOW},         {"hour", F_HOUR},               {"minute", F_MINUTE},
-    {"second", F_SECOND},   {"millisecond", F_MILLISECOND},
+    {"year", F_YEAR},
+    {"quarter", F_QUARTER},
+    {"month", F_MONTH},
+    {"week", F_WEEK},
+    {"week_of_year", F_WEEK},
+    {"day", F_DAY},
+    {"day_of_month", F_DAY},
+    {"day_of_week", F_DOW},
+    {"dow", F_DOW},
+    {"day_of_year", F_DOY},
+    {"doy", F_DOY},
+    {"year_of_week", F_YOW},
+    {"yow", F_YOW},
+    {"hour", F_HOUR},
+    {"minute", F_MINUTE},
+    {"second", F_SECOND},
+    {"millisecond", F_MILLISECOND},
 };
 
 static bool bind_extract(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
@@ -174,7 +206,7 @@ static bool bind_extract(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_bin
 /* -------------------------------------------------------- current time */
 
 static SQE_KERNEL(fill_i32) {
-    int32_t v = (int32_t)*(const int64_t *)b->data;
+    int32_t v = (int32_t) * (const int64_t *)b->data;
     int32_t *o = SQE_VEC_DATA(out, int32_t);
     sqe_func_set_all_valid(out, sel, n);
     SQE_FOR_ROWS(sel, n, row, o[row] = v;);
@@ -204,19 +236,21 @@ static bool parse_unit(const char *p, size_t n, bool is_date, time_unit *out, sq
     for (int u = 0; u < U__COUNT; u++) {
         if (strlen(k_unit_names[u]) == n && sqe_str_ieqn(p, k_unit_names[u], n)) {
             if (is_date && u < U_DAY)
-                return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "'%.*s' is not a valid DATE field", (int)n, p);
+                return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
+                                     "'%.*s' is not a valid DATE field", (int)n, p);
             *out = (time_unit)u;
             return true;
         }
     }
-    return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "'%.*s' is not a valid %s field", (int)SQE_MIN(n, 100), p,
-                         is_date ? "DATE" : "TIMESTAMP");
+    return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "'%.*s' is not a valid %s field",
+                         (int)SQE_MIN(n, 100), p, is_date ? "DATE" : "TIMESTAMP");
 }
 
 /* A constant unit (argument 0) parsed at bind time; b->data = unit + 1. */
 static bool bind_unit(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
                       const sqe_value *const *const_args, sqe_error *err) {
-    if (!const_args || !const_args[0] || const_args[0]->is_null || const_args[0]->type.id != SQE_T_VARCHAR)
+    if (!const_args || !const_args[0] || const_args[0]->is_null ||
+        const_args[0]->type.id != SQE_T_VARCHAR)
         return true;
     bool is_date = b->arg_types[b->n_args - 1].id == SQE_T_DATE;
     time_unit u;
@@ -226,8 +260,8 @@ static bool bind_unit(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_bindin
 }
 
 /* The unit for a row: the constant one, or argument 0 parsed. */
-static bool row_unit(const sqe_func_binding *b, sqe_vector *const *args, uint32_t row, bool is_date, time_unit *u,
-                     sqe_error *err) {
+static bool row_unit(const sqe_func_binding *b, sqe_vector *const *args, uint32_t row, bool is_date,
+                     time_unit *u, sqe_error *err) {
     if (b->data) {
         *u = (time_unit)((intptr_t)b->data - 1);
         return true;
@@ -242,7 +276,8 @@ static bool row_unit(const sqe_func_binding *b, sqe_vector *const *args, uint32_
 static int64_t trunc_days(int64_t days, time_unit u) {
     int y, m, d;
     switch (u) {
-    case U_WEEK: return days - (iso_dow(days) - 1);
+    case U_WEEK:
+        return days - (iso_dow(days) - 1);
     case U_MONTH:
         sqe_date_to_ymd((int32_t)days, &y, &m, &d);
         return sqe_date_from_ymd(y, m, 1);
@@ -252,7 +287,8 @@ static int64_t trunc_days(int64_t days, time_unit u) {
     case U_YEAR:
         sqe_date_to_ymd((int32_t)days, &y, &m, &d);
         return sqe_date_from_ymd(y, 1, 1);
-    default: return days;
+    default:
+        return days;
     }
 }
 
@@ -280,11 +316,13 @@ static SQE_KERNEL(trunc_ts) {
         int64_t us = x[row];
         bool ovf;
         if (u < U_DAY)
-            ovf = __builtin_mul_overflow(sqe_floor_div(us, k_unit_micros[u]), k_unit_micros[u], &o[row]);
-        else
-            ovf = __builtin_mul_overflow(trunc_days(sqe_floor_div(us, SQE_MICROS_PER_DAY), u), SQE_MICROS_PER_DAY,
+            ovf = __builtin_mul_overflow(sqe_floor_div(us, k_unit_micros[u]), k_unit_micros[u],
                                          &o[row]);
-        if (SQE_UNLIKELY(ovf)) return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE, "date_trunc result out of range");
+        else
+            ovf = __builtin_mul_overflow(trunc_days(sqe_floor_div(us, SQE_MICROS_PER_DAY), u),
+                                         SQE_MICROS_PER_DAY, &o[row]);
+        if (SQE_UNLIKELY(ovf))
+            return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE, "date_trunc result out of range");
     });
     return true;
 }
@@ -330,7 +368,11 @@ static SQE_KERNEL(add_date) {
             break;
         default: {
             int64_t months;
-            ok = !__builtin_mul_overflow(delta, u == U_MONTH ? 1 : u == U_QUARTER ? 3 : 12, &months) &&
+            ok = !__builtin_mul_overflow(delta,
+                                         u == U_MONTH     ? 1
+                                         : u == U_QUARTER ? 3
+                                                          : 12,
+                                         &months) &&
                  add_months(x[row], months, &r);
             break;
         }
@@ -353,12 +395,18 @@ static SQE_KERNEL(add_ts) {
         int64_t us = x[row], r = 0, delta;
         bool ok;
         if (u < U_MONTH) {
-            ok = !__builtin_mul_overflow(k[row], k_unit_micros[u], &delta) && !__builtin_add_overflow(us, delta, &r);
+            ok = !__builtin_mul_overflow(k[row], k_unit_micros[u], &delta) &&
+                 !__builtin_add_overflow(us, delta, &r);
         } else {
             int64_t months, days = sqe_floor_div(us, SQE_MICROS_PER_DAY), nd;
             int64_t tod = us - days * SQE_MICROS_PER_DAY;
-            ok = !__builtin_mul_overflow(k[row], u == U_MONTH ? 1 : u == U_QUARTER ? 3 : 12, &months) &&
-                 add_months(days, months, &nd) && !__builtin_mul_overflow(nd, SQE_MICROS_PER_DAY, &r) &&
+            ok = !__builtin_mul_overflow(k[row],
+                                         u == U_MONTH     ? 1
+                                         : u == U_QUARTER ? 3
+                                                          : 12,
+                                         &months) &&
+                 add_months(days, months, &nd) &&
+                 !__builtin_mul_overflow(nd, SQE_MICROS_PER_DAY, &r) &&
                  !__builtin_add_overflow(r, tod, &r);
         }
         if (!ok) return add_overflow_error(err, "timestamp");
@@ -382,7 +430,9 @@ static instant instant_of_micros(int64_t us) {
     return t;
 }
 
-static bool instant_less(instant a, instant b) { return a.days < b.days || (a.days == b.days && a.tod < b.tod); }
+static bool instant_less(instant a, instant b) {
+    return a.days < b.days || (a.days == b.days && a.tod < b.tod);
+}
 
 /* Joda's month difference from a to b. */
 static int64_t months_between(instant a, instant b) {
@@ -405,7 +455,8 @@ static int64_t years_between(instant a, instant b) {
     sqe_date_to_ymd((int32_t)b.days, &by, &bm, &bd);
     /* Position inside the year as (day of year - 1, time of day); Joda
      * evens out Feb 29 when exactly one of the two years is a leap year. */
-    int64_t rem_a = a.days - sqe_date_from_ymd(ay, 1, 1), rem_b = b.days - sqe_date_from_ymd(by, 1, 1);
+    int64_t rem_a = a.days - sqe_date_from_ymd(ay, 1, 1),
+            rem_b = b.days - sqe_date_from_ymd(by, 1, 1);
     const int64_t feb29 = 59;
     if (rem_a >= feb29) {
         if (is_leap(ay)) {
@@ -421,14 +472,21 @@ static int64_t years_between(instant a, instant b) {
 
 static bool diff_instants(time_unit u, instant a, instant b, int64_t *out) {
     switch (u) {
-    case U_MONTH: *out = months_between(a, b); return true;
-    case U_QUARTER: *out = months_between(a, b) / 3; return true;
-    case U_YEAR: *out = years_between(a, b); return true;
+    case U_MONTH:
+        *out = months_between(a, b);
+        return true;
+    case U_QUARTER:
+        *out = months_between(a, b) / 3;
+        return true;
+    case U_YEAR:
+        *out = years_between(a, b);
+        return true;
     default: {
         int64_t da, db, d;
-        if (__builtin_mul_overflow(a.days, SQE_MICROS_PER_DAY, &da) || __builtin_add_overflow(da, a.tod, &da) ||
-            __builtin_mul_overflow(b.days, SQE_MICROS_PER_DAY, &db) || __builtin_add_overflow(db, b.tod, &db) ||
-            __builtin_sub_overflow(db, da, &d))
+        if (__builtin_mul_overflow(a.days, SQE_MICROS_PER_DAY, &da) ||
+            __builtin_add_overflow(da, a.tod, &da) ||
+            __builtin_mul_overflow(b.days, SQE_MICROS_PER_DAY, &db) ||
+            __builtin_add_overflow(db, b.tod, &db) || __builtin_sub_overflow(db, da, &d))
             return false;
         *out = d / k_unit_micros[u];
         return true;
@@ -526,8 +584,10 @@ static SQE_KERNEL(to_unixtime_kernel) {
 #define TS SQE_T_TIMESTAMP
 #define V SQE_T_VARCHAR
 #define BI SQE_T_BIGINT
-#define FIELD_D(NAME) {NAME, 1, false, {DT}, BI, extract_date, bind_extract}
-#define FIELD_T(NAME) {NAME, 1, false, {TS}, BI, extract_ts, bind_extract}
+#define FIELD_D(NAME)                                                                              \
+    { NAME, 1, false, {DT}, BI, extract_date, bind_extract }
+#define FIELD_T(NAME)                                                                              \
+    { NAME, 1, false, {TS}, BI, extract_ts, bind_extract }
 #define FIELD_DT(NAME) FIELD_D(NAME), FIELD_T(NAME)
 
 static const sqe_func_sig k_sigs[] = {

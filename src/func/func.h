@@ -26,11 +26,10 @@
 typedef struct sqe_func_binding sqe_func_binding;
 
 typedef bool (*sqe_scalar_kernel)(const sqe_func_binding *b, sqe_vector *const *args,
-                                  const uint16_t *sel, uint32_t n, sqe_vector *out,
-                                  sqe_error *err);
+                                  const uint16_t *sel, uint32_t n, sqe_vector *out, sqe_error *err);
 
 struct sqe_func_binding {
-    const char *name;   /* canonical lower-case name, for EXPLAIN */
+    const char *name; /* canonical lower-case name, for EXPLAIN */
     sqe_scalar_kernel kernel;
     sqe_type ret;
     int n_args;
@@ -57,9 +56,9 @@ bool sqe_func_cast_vector(const sqe_vector *in, sqe_vector *out, bool try_, cons
 typedef struct sqe_agg_binding sqe_agg_binding;
 
 struct sqe_agg_binding {
-    const char *name; /* "count", "sum", ... for EXPLAIN */
-    bool distinct;    /* aggregate over distinct argument values */
-    bool star;        /* count(*): no argument vector */
+    const char *name;  /* "count", "sum", ... for EXPLAIN */
+    bool distinct;     /* aggregate over distinct argument values */
+    bool star;         /* count(*): no argument vector */
     sqe_type arg_type; /* exact argument type (binder casts to it) */
     sqe_type ret;
     size_t state_size; /* bytes of per-group state, 16-byte aligned by the caller */

@@ -60,10 +60,11 @@ extern const sqe_func_sig_table sqe_func_math_table;
 extern const sqe_func_sig_table sqe_func_datetime_table;
 extern const sqe_func_sig_table sqe_func_cast_table;
 
-#define SQE_FUNC_TABLE(var, arr) const sqe_func_sig_table var = {arr, sizeof(arr) / sizeof((arr)[0])}
+#define SQE_FUNC_TABLE(var, arr)                                                                   \
+    const sqe_func_sig_table var = {arr, sizeof(arr) / sizeof((arr)[0])}
 
 /* The kernel signature, for declaring kernels tersely. */
-#define SQE_KERNEL(name)                                                                        \
+#define SQE_KERNEL(name)                                                                           \
     bool name(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel, uint32_t n, \
               sqe_vector *out, sqe_error *err)
 
@@ -72,16 +73,18 @@ extern const sqe_func_sig_table sqe_func_cast_table;
 /* Runs the statements in __VA_ARGS__ for every selected physical row, with
  * `row` (uint32_t) bound to it. Two loops so the common sel == NULL case
  * stays a plain counted loop the compiler can vectorize. */
-#define SQE_FOR_ROWS(sel, n, row, ...)                                  \
-    do {                                                                \
-        if (sel) {                                                      \
-            for (uint32_t i_##row = 0; i_##row < (n); i_##row++) {      \
-                uint32_t row = (sel)[i_##row];                          \
-                __VA_ARGS__                                             \
-            }                                                           \
-        } else {                                                        \
-            for (uint32_t row = 0; row < (n); row++) { __VA_ARGS__ }    \
-        }                                                               \
+#define SQE_FOR_ROWS(sel, n, row, ...)                                                             \
+    do {                                                                                           \
+        if (sel) {                                                                                 \
+            for (uint32_t i_##row = 0; i_##row < (n); i_##row++) {                                 \
+                uint32_t row = (sel)[i_##row];                                                     \
+                __VA_ARGS__                                                                        \
+            }                                                                                      \
+        } else {                                                                                   \
+            for (uint32_t row = 0; row < (n); row++) {                                             \
+                __VA_ARGS__                                                                        \
+            }                                                                                      \
+        }                                                                                          \
     } while (0)
 
 /* Sets out's validity for the selected rows to the AND of the arguments'
@@ -143,7 +146,9 @@ static inline int64_t sqe_floor_div(int64_t a, int64_t b) {
     int64_t q = a / b;
     return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
-static inline int64_t sqe_floor_mod(int64_t a, int64_t b) { return a - sqe_floor_div(a, b) * b; }
+static inline int64_t sqe_floor_mod(int64_t a, int64_t b) {
+    return a - sqe_floor_div(a, b) * b;
+}
 
 /* Decimal helpers (arith.c), used by math.c and aggregate.c. */
 /* q = round_half_up(n / d) for d != 0. */

@@ -26,18 +26,18 @@ static bool overflow(sqe_error *err, const char *fn, const char *type, long long
 
 /* ---------------------------------------------------------------- abs */
 
-#define INT_ABS(FN, T, TNAME, TMIN)                                                               \
-    static SQE_KERNEL(FN) {                                                                       \
-        const T *x = SQE_VEC_DATA(args[0], T);                                                    \
-        T *o = SQE_VEC_DATA(out, T);                                                              \
-        bool nulls = sqe_func_propagate_nulls(args, 1, sel, n, out);                              \
-        SQE_FOR_ROWS(sel, n, row, {                                                               \
-            T v = x[row];                                                                         \
-            if (SQE_UNLIKELY(v == TMIN) && (!nulls || sqe_func_row_valid(out, row)))              \
-                return overflow(err, "abs", TNAME, (long long)v);                                 \
-            o[row] = v < 0 && v != TMIN ? (T)-v : v;                                              \
-        });                                                                                       \
-        return true;                                                                              \
+#define INT_ABS(FN, T, TNAME, TMIN)                                                                \
+    static SQE_KERNEL(FN) {                                                                        \
+        const T *x = SQE_VEC_DATA(args[0], T);                                                     \
+        T *o = SQE_VEC_DATA(out, T);                                                               \
+        bool nulls = sqe_func_propagate_nulls(args, 1, sel, n, out);                               \
+        SQE_FOR_ROWS(sel, n, row, {                                                                \
+            T v = x[row];                                                                          \
+            if (SQE_UNLIKELY(v == TMIN) && (!nulls || sqe_func_row_valid(out, row)))               \
+                return overflow(err, "abs", TNAME, (long long)v);                                  \
+            o[row] = v < 0 && v != TMIN ? (T)-v : v;                                               \
+        });                                                                                        \
+        return true;                                                                               \
     }
 
 INT_ABS(abs_i8, int8_t, "tinyint", INT8_MIN)
@@ -45,16 +45,16 @@ INT_ABS(abs_i16, int16_t, "smallint", INT16_MIN)
 INT_ABS(abs_i32, int32_t, "integer", INT32_MIN)
 INT_ABS(abs_i64, int64_t, "bigint", INT64_MIN)
 
-#define FLOAT_UNARY(FN, T, EXPR)                                      \
-    static SQE_KERNEL(FN) {                                           \
-        const T *x = SQE_VEC_DATA(args[0], T);                        \
-        T *o = SQE_VEC_DATA(out, T);                                  \
-        sqe_func_propagate_nulls(args, 1, sel, n, out);               \
-        SQE_FOR_ROWS(sel, n, row, {                                   \
-            T v = x[row];                                             \
-            o[row] = (EXPR);                                          \
-        });                                                           \
-        return true;                                                  \
+#define FLOAT_UNARY(FN, T, EXPR)                                                                   \
+    static SQE_KERNEL(FN) {                                                                        \
+        const T *x = SQE_VEC_DATA(args[0], T);                                                     \
+        T *o = SQE_VEC_DATA(out, T);                                                               \
+        sqe_func_propagate_nulls(args, 1, sel, n, out);                                            \
+        SQE_FOR_ROWS(sel, n, row, {                                                                \
+            T v = x[row];                                                                          \
+            o[row] = (EXPR);                                                                       \
+        });                                                                                        \
+        return true;                                                                               \
     }
 
 FLOAT_UNARY(abs_f64, double, fabs(v))
@@ -77,16 +77,16 @@ FLOAT_UNARY(log10_f64, double, log10(v))
 FLOAT_UNARY(sign_f64, double, isnan(v) ? v : (double)((v > 0) - (v < 0)))
 FLOAT_UNARY(sign_f32, float, isnan(v) ? v : (float)((v > 0) - (v < 0)))
 
-#define FLOAT_PRED(FN, EXPR)                                          \
-    static SQE_KERNEL(FN) {                                           \
-        const double *x = SQE_VEC_DATA(args[0], double);              \
-        uint8_t *o = SQE_VEC_DATA(out, uint8_t);                      \
-        sqe_func_propagate_nulls(args, 1, sel, n, out);               \
-        SQE_FOR_ROWS(sel, n, row, {                                   \
-            double v = x[row];                                        \
-            o[row] = (uint8_t)(EXPR);                                 \
-        });                                                           \
-        return true;                                                  \
+#define FLOAT_PRED(FN, EXPR)                                                                       \
+    static SQE_KERNEL(FN) {                                                                        \
+        const double *x = SQE_VEC_DATA(args[0], double);                                           \
+        uint8_t *o = SQE_VEC_DATA(out, uint8_t);                                                   \
+        sqe_func_propagate_nulls(args, 1, sel, n, out);                                            \
+        SQE_FOR_ROWS(sel, n, row, {                                                                \
+            double v = x[row];                                                                     \
+            o[row] = (uint8_t)(EXPR);                                                              \
+        });                                                                                        \
+        return true;                                                                               \
     }
 
 FLOAT_PRED(is_nan_f64, isnan(v) != 0)
@@ -106,13 +106,13 @@ static SQE_KERNEL(abs_dec) {
 
 /* --------------------------------------------------------------- sign */
 
-#define INT_SIGN(FN, T)                                                 \
-    static SQE_KERNEL(FN) {                                             \
-        const T *x = SQE_VEC_DATA(args[0], T);                          \
-        T *o = SQE_VEC_DATA(out, T);                                    \
-        sqe_func_propagate_nulls(args, 1, sel, n, out);                 \
-        SQE_FOR_ROWS(sel, n, row, o[row] = (T)((x[row] > 0) - (x[row] < 0)););    \
-        return true;                                                    \
+#define INT_SIGN(FN, T)                                                                            \
+    static SQE_KERNEL(FN) {                                                                        \
+        const T *x = SQE_VEC_DATA(args[0], T);                                                     \
+        T *o = SQE_VEC_DATA(out, T);                                                               \
+        sqe_func_propagate_nulls(args, 1, sel, n, out);                                            \
+        SQE_FOR_ROWS(sel, n, row, o[row] = (T)((x[row] > 0) - (x[row] < 0)););                     \
+        return true;                                                                               \
     }
 
 INT_SIGN(sign_i8, int8_t)
@@ -137,7 +137,8 @@ static SQE_KERNEL(identity_kernel) {
         return true;
     }
     for (uint32_t i = 0; i < n; i++)
-        memcpy((char *)out->data + (size_t)sel[i] * w, (const char *)args[0]->data + (size_t)sel[i] * w, w);
+        memcpy((char *)out->data + (size_t)sel[i] * w,
+               (const char *)args[0]->data + (size_t)sel[i] * w, w);
     return true;
 }
 
@@ -156,15 +157,19 @@ static sqe_i128 dec_drop_digits(sqe_i128 v, int drop, int mode) {
     sqe_i128 p = sqe_pow10_i128[drop];
     sqe_i128 q = v / p, r = v % p;
     switch (mode) {
-    case 0: return sqe_func_div_round(v, p);
-    case 1: return r > 0 ? q + 1 : q;
-    case 2: return r < 0 ? q - 1 : q;
-    default: return q;
+    case 0:
+        return sqe_func_div_round(v, p);
+    case 1:
+        return r > 0 ? q + 1 : q;
+    case 2:
+        return r < 0 ? q - 1 : q;
+    default:
+        return q;
     }
 }
 
-static bool dec_to_int_kernel(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel, uint32_t n,
-                              sqe_vector *out, int mode) {
+static bool dec_to_int_kernel(const sqe_func_binding *b, sqe_vector *const *args,
+                              const uint16_t *sel, uint32_t n, sqe_vector *out, int mode) {
     const sqe_i128 *x = SQE_VEC_DATA(args[0], sqe_i128);
     sqe_i128 *o = SQE_VEC_DATA(out, sqe_i128);
     int drop = b->arg_types[0].scale;
@@ -176,10 +181,18 @@ static bool dec_to_int_kernel(const sqe_func_binding *b, sqe_vector *const *args
     return true;
 }
 
-static SQE_KERNEL(round_dec) { return dec_to_int_kernel(b, args, sel, n, out, 0); }
-static SQE_KERNEL(ceil_dec) { return dec_to_int_kernel(b, args, sel, n, out, 1); }
-static SQE_KERNEL(floor_dec) { return dec_to_int_kernel(b, args, sel, n, out, 2); }
-static SQE_KERNEL(trunc_dec) { return dec_to_int_kernel(b, args, sel, n, out, 3); }
+static SQE_KERNEL(round_dec) {
+    return dec_to_int_kernel(b, args, sel, n, out, 0);
+}
+static SQE_KERNEL(ceil_dec) {
+    return dec_to_int_kernel(b, args, sel, n, out, 1);
+}
+static SQE_KERNEL(floor_dec) {
+    return dec_to_int_kernel(b, args, sel, n, out, 2);
+}
+static SQE_KERNEL(trunc_dec) {
+    return dec_to_int_kernel(b, args, sel, n, out, 3);
+}
 
 /* truncate(decimal(p,s)) -> decimal(max(1, p - s), 0) (Trino) */
 static bool bind_dec_trunc(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
@@ -216,13 +229,15 @@ static SQE_KERNEL(round2_dec) {
             continue;
         }
         int64_t drop64 = (int64_t)s - digits;
-        int drop = drop64 > SQE_DECIMAL_MAX_PRECISION + 1 ? SQE_DECIMAL_MAX_PRECISION + 1 : (int)drop64;
+        int drop =
+            drop64 > SQE_DECIMAL_MAX_PRECISION + 1 ? SQE_DECIMAL_MAX_PRECISION + 1 : (int)drop64;
         sqe_i128 r = dec_drop_digits(x[row], drop, 0), scaled;
         if (r == 0) {
             o[row] = 0;
             continue;
         }
-        if (drop > SQE_DECIMAL_MAX_PRECISION || __builtin_mul_overflow(r, sqe_pow10_i128[drop], &scaled) ||
+        if (drop > SQE_DECIMAL_MAX_PRECISION ||
+            __builtin_mul_overflow(r, sqe_pow10_i128[drop], &scaled) ||
             !sqe_decimal_fits(scaled, rp))
             return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE, "decimal overflow in round");
         o[row] = scaled;
@@ -238,24 +253,25 @@ static bool bind_round2_dec(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_
 }
 
 /* round(integer, d): identity for d >= 0, else to a multiple of 10^-d. */
-#define INT_ROUND2(FN, T, TNAME, TMIN, TMAX)                                                      \
-    static SQE_KERNEL(FN) {                                                                       \
-        const T *x = SQE_VEC_DATA(args[0], T);                                                    \
-        const int64_t *d = SQE_VEC_DATA(args[1], int64_t);                                        \
-        T *o = SQE_VEC_DATA(out, T);                                                              \
-        bool nulls = sqe_func_propagate_nulls(args, 2, sel, n, out);                              \
-        SQE_FOR_ROWS(sel, n, row, {                                                               \
-            if (nulls && !sqe_func_row_valid(out, row)) continue;                                 \
-            if (d[row] >= 0) {                                                                    \
-                o[row] = x[row];                                                                  \
-                continue;                                                                         \
-            }                                                                                     \
-            int drop = d[row] < -19 ? 20 : (int)-d[row];                                          \
-            sqe_i128 r = dec_drop_digits(x[row], drop, 0) * (drop > 19 ? 0 : sqe_pow10_i128[drop]); \
-            if (r < TMIN || r > TMAX) return overflow(err, "round", TNAME, (long long)x[row]);    \
-            o[row] = (T)r;                                                                        \
-        });                                                                                       \
-        return true;                                                                              \
+#define INT_ROUND2(FN, T, TNAME, TMIN, TMAX)                                                       \
+    static SQE_KERNEL(FN) {                                                                        \
+        const T *x = SQE_VEC_DATA(args[0], T);                                                     \
+        const int64_t *d = SQE_VEC_DATA(args[1], int64_t);                                         \
+        T *o = SQE_VEC_DATA(out, T);                                                               \
+        bool nulls = sqe_func_propagate_nulls(args, 2, sel, n, out);                               \
+        SQE_FOR_ROWS(sel, n, row, {                                                                \
+            if (nulls && !sqe_func_row_valid(out, row)) continue;                                  \
+            if (d[row] >= 0) {                                                                     \
+                o[row] = x[row];                                                                   \
+                continue;                                                                          \
+            }                                                                                      \
+            int drop = d[row] < -19 ? 20 : (int)-d[row];                                           \
+            sqe_i128 r =                                                                           \
+                dec_drop_digits(x[row], drop, 0) * (drop > 19 ? 0 : sqe_pow10_i128[drop]);         \
+            if (r < TMIN || r > TMAX) return overflow(err, "round", TNAME, (long long)x[row]);     \
+            o[row] = (T)r;                                                                         \
+        });                                                                                        \
+        return true;                                                                               \
     }
 
 INT_ROUND2(round2_i8, int8_t, "tinyint", INT8_MIN, INT8_MAX)
@@ -338,25 +354,25 @@ static bool bind_const(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_bindi
 
 /* --------------------------------------------------- greatest / least */
 
-#define EXTREME(FN, T, BETTER)                                                          \
-    static SQE_KERNEL(FN) {                                                             \
-        int na = b->n_args;                                                             \
-        T *o = SQE_VEC_DATA(out, T);                                                    \
-        bool nulls = sqe_func_propagate_nulls(args, na, sel, n, out);                   \
-        SQE_FOR_ROWS(sel, n, row, {                                                     \
-            if (nulls && !sqe_func_row_valid(out, row)) continue;                       \
-            const T *best = &SQE_VEC_DATA(args[0], T)[row];                             \
-            for (int a = 1; a < na; a++) {                                              \
-                const T *c = &SQE_VEC_DATA(args[a], T)[row];                            \
-                if (BETTER) best = c;                                                   \
-            }                                                                           \
-            o[row] = *best;                                                             \
-        });                                                                             \
-        return true;                                                                    \
+#define EXTREME(FN, T, BETTER)                                                                     \
+    static SQE_KERNEL(FN) {                                                                        \
+        int na = b->n_args;                                                                        \
+        T *o = SQE_VEC_DATA(out, T);                                                               \
+        bool nulls = sqe_func_propagate_nulls(args, na, sel, n, out);                              \
+        SQE_FOR_ROWS(sel, n, row, {                                                                \
+            if (nulls && !sqe_func_row_valid(out, row)) continue;                                  \
+            const T *best = &SQE_VEC_DATA(args[0], T)[row];                                        \
+            for (int a = 1; a < na; a++) {                                                         \
+                const T *c = &SQE_VEC_DATA(args[a], T)[row];                                       \
+                if (BETTER) best = c;                                                              \
+            }                                                                                      \
+            o[row] = *best;                                                                        \
+        });                                                                                        \
+        return true;                                                                               \
     }
 
-#define EXTREME_PAIR(SUFFIX, T)                    \
-    EXTREME(greatest_##SUFFIX, T, *c > *best)      \
+#define EXTREME_PAIR(SUFFIX, T)                                                                    \
+    EXTREME(greatest_##SUFFIX, T, *c > *best)                                                      \
     EXTREME(least_##SUFFIX, T, *c < *best)
 
 EXTREME_PAIR(u8, uint8_t)
@@ -367,8 +383,8 @@ EXTREME_PAIR(i64, int64_t)
 /* Floating point: NaN never wins over a number (Trino ranks it smallest for
  * greatest and largest for least), so the result is NaN only when every
  * argument is. */
-#define EXTREME_PAIR_FLOAT(SUFFIX, T)                                          \
-    EXTREME(greatest_##SUFFIX, T, *c > *best || (isnan(*best) && !isnan(*c))) \
+#define EXTREME_PAIR_FLOAT(SUFFIX, T)                                                              \
+    EXTREME(greatest_##SUFFIX, T, *c > *best || (isnan(*best) && !isnan(*c)))                      \
     EXTREME(least_##SUFFIX, T, *c < *best || (isnan(*best) && !isnan(*c)))
 
 EXTREME_PAIR_FLOAT(f32, float)
@@ -376,8 +392,8 @@ EXTREME_PAIR_FLOAT(f64, double)
 EXTREME_PAIR(i128, sqe_i128)
 
 /* Strings: the result view is copied into out's heap. */
-static bool extreme_str(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel, uint32_t n,
-                        sqe_vector *out, int want) {
+static bool extreme_str(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,
+                        uint32_t n, sqe_vector *out, int want) {
     int na = b->n_args;
     bool nulls = sqe_func_propagate_nulls(args, na, sel, n, out);
     SQE_FOR_ROWS(sel, n, row, {
@@ -392,8 +408,12 @@ static bool extreme_str(const sqe_func_binding *b, sqe_vector *const *args, cons
     return true;
 }
 
-static SQE_KERNEL(greatest_str) { return extreme_str(b, args, sel, n, out, 1); }
-static SQE_KERNEL(least_str) { return extreme_str(b, args, sel, n, out, -1); }
+static SQE_KERNEL(greatest_str) {
+    return extreme_str(b, args, sel, n, out, 1);
+}
+static SQE_KERNEL(least_str) {
+    return extreme_str(b, args, sel, n, out, -1);
+}
 
 static bool bind_extreme(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
                          const sqe_value *const *const_args, sqe_error *err) {
@@ -401,18 +421,36 @@ static bool bind_extreme(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_bin
     sqe_type t = b->arg_types[0];
     b->ret = t;
     switch (t.id) {
-    case SQE_T_BOOLEAN: b->kernel = g ? greatest_u8 : least_u8; break;
-    case SQE_T_TINYINT: b->kernel = g ? greatest_i8 : least_i8; break;
-    case SQE_T_SMALLINT: b->kernel = g ? greatest_i16 : least_i16; break;
+    case SQE_T_BOOLEAN:
+        b->kernel = g ? greatest_u8 : least_u8;
+        break;
+    case SQE_T_TINYINT:
+        b->kernel = g ? greatest_i8 : least_i8;
+        break;
+    case SQE_T_SMALLINT:
+        b->kernel = g ? greatest_i16 : least_i16;
+        break;
     case SQE_T_INTEGER:
-    case SQE_T_DATE: b->kernel = g ? greatest_i32 : least_i32; break;
+    case SQE_T_DATE:
+        b->kernel = g ? greatest_i32 : least_i32;
+        break;
     case SQE_T_BIGINT:
-    case SQE_T_TIMESTAMP: b->kernel = g ? greatest_i64 : least_i64; break;
-    case SQE_T_REAL: b->kernel = g ? greatest_f32 : least_f32; break;
-    case SQE_T_DOUBLE: b->kernel = g ? greatest_f64 : least_f64; break;
-    case SQE_T_DECIMAL: b->kernel = g ? greatest_i128 : least_i128; break;
+    case SQE_T_TIMESTAMP:
+        b->kernel = g ? greatest_i64 : least_i64;
+        break;
+    case SQE_T_REAL:
+        b->kernel = g ? greatest_f32 : least_f32;
+        break;
+    case SQE_T_DOUBLE:
+        b->kernel = g ? greatest_f64 : least_f64;
+        break;
+    case SQE_T_DECIMAL:
+        b->kernel = g ? greatest_i128 : least_i128;
+        break;
     case SQE_T_VARCHAR:
-    case SQE_T_VARBINARY: b->kernel = g ? greatest_str : least_str; break;
+    case SQE_T_VARBINARY:
+        b->kernel = g ? greatest_str : least_str;
+        break;
     default: {
         char tn[48];
         return sqe_error_set(err, SQE_ERR_TYPE_MISMATCH, "%s does not accept %s", sig->name,
@@ -427,12 +465,15 @@ static bool bind_extreme(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_bin
 #define D SQE_T_DOUBLE
 #define F SQE_T_REAL
 #define DEC SQE_T_DECIMAL
-#define U1(NAME, ID, K) {NAME, 1, false, {ID}, SQE_FR_ARG0, K, NULL}
-#define INT_IDENT(NAME)                                                                          \
-    U1(NAME, SQE_T_TINYINT, identity_kernel), U1(NAME, SQE_T_SMALLINT, identity_kernel),         \
+#define U1(NAME, ID, K)                                                                            \
+    { NAME, 1, false, {ID}, SQE_FR_ARG0, K, NULL }
+#define INT_IDENT(NAME)                                                                            \
+    U1(NAME, SQE_T_TINYINT, identity_kernel), U1(NAME, SQE_T_SMALLINT, identity_kernel),           \
         U1(NAME, SQE_T_INTEGER, identity_kernel), U1(NAME, SQE_T_BIGINT, identity_kernel)
-#define DBL1(NAME, K) {NAME, 1, false, {D}, D, K, NULL}
-#define CONST0(NAME) {NAME, 0, false, {0}, D, const_kernel, bind_const}
+#define DBL1(NAME, K)                                                                              \
+    { NAME, 1, false, {D}, D, K, NULL }
+#define CONST0(NAME)                                                                               \
+    { NAME, 0, false, {0}, D, const_kernel, bind_const }
 
 static const sqe_func_sig k_sigs[] = {
     U1("abs", SQE_T_TINYINT, abs_i8),

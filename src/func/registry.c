@@ -138,14 +138,22 @@ uint32_t sqe_utf8_decode(const char *p, size_t n, int *len) {
 
 static int numeric_rank(sqe_type_id id) {
     switch (id) {
-    case SQE_T_TINYINT: return 1;
-    case SQE_T_SMALLINT: return 2;
-    case SQE_T_INTEGER: return 3;
-    case SQE_T_BIGINT: return 4;
-    case SQE_T_DECIMAL: return 5;
-    case SQE_T_REAL: return 6;
-    case SQE_T_DOUBLE: return 7;
-    default: return 0;
+    case SQE_T_TINYINT:
+        return 1;
+    case SQE_T_SMALLINT:
+        return 2;
+    case SQE_T_INTEGER:
+        return 3;
+    case SQE_T_BIGINT:
+        return 4;
+    case SQE_T_DECIMAL:
+        return 5;
+    case SQE_T_REAL:
+        return 6;
+    case SQE_T_DOUBLE:
+        return 7;
+    default:
+        return 0;
     }
 }
 
@@ -164,10 +172,14 @@ static int coerce_cost(sqe_type from, uint8_t p) {
 
 static int integer_digits(sqe_type_id id) {
     switch (id) {
-    case SQE_T_TINYINT: return 3;
-    case SQE_T_SMALLINT: return 5;
-    case SQE_T_INTEGER: return 10;
-    default: return 19;
+    case SQE_T_TINYINT:
+        return 3;
+    case SQE_T_SMALLINT:
+        return 5;
+    case SQE_T_INTEGER:
+        return 10;
+    default:
+        return 19;
     }
 }
 
@@ -176,7 +188,8 @@ static int integer_digits(sqe_type_id id) {
 static sqe_type exact_param_type(sqe_type from, uint8_t p) {
     if (from.id == p) return from;
     if (p == SQE_T_DECIMAL) {
-        if (sqe_type_is_integer(from)) return sqe_type_decimal(integer_digits((sqe_type_id)from.id), 0);
+        if (sqe_type_is_integer(from))
+            return sqe_type_decimal(integer_digits((sqe_type_id)from.id), 0);
         return sqe_type_decimal(1, 0); /* untyped NULL */
     }
     return sqe_type_make((sqe_type_id)p);
@@ -229,11 +242,16 @@ static int sig_cost(const sqe_func_sig *s, int n_args, const sqe_type *types) {
 /* "decimal(p,s)"-style parameter names for candidate lists. */
 static const char *param_name(uint8_t p, char *buf, size_t n) {
     switch (p) {
-    case SQE_FP_ANY: return "T";
-    case SQE_FP_TOSTR: return "varchar";
-    case SQE_FP_ASIS: return "T";
-    case SQE_T_DECIMAL: return "decimal(p,s)";
-    default: return sqe_func_type_name(sqe_type_make((sqe_type_id)p), buf, n);
+    case SQE_FP_ANY:
+        return "T";
+    case SQE_FP_TOSTR:
+        return "varchar";
+    case SQE_FP_ASIS:
+        return "T";
+    case SQE_T_DECIMAL:
+        return "decimal(p,s)";
+    default:
+        return sqe_func_type_name(sqe_type_make((sqe_type_id)p), buf, n);
     }
 }
 
@@ -281,7 +299,8 @@ done:
 /* ------------------------------------------------------------ binding */
 
 bool sqe_func_bind_scalar(sqe_arena *arena, const char *name, int n_args, const sqe_type *arg_types,
-                          const sqe_value *const *const_args, sqe_func_binding *out, sqe_error *err) {
+                          const sqe_value *const *const_args, sqe_func_binding *out,
+                          sqe_error *err) {
     const sqe_func_sig *best = NULL;
     int best_cost = -1;
     bool known = false;
@@ -301,9 +320,9 @@ bool sqe_func_bind_scalar(sqe_arena *arena, const char *name, int n_args, const 
     }
     if (!known) {
         if (sqe_func_is_aggregate(name))
-            return sqe_error_set(err, SQE_ERR_NOT_FOUND,
-                                 "function '%s' not registered as a scalar function (it is an aggregate)",
-                                 name);
+            return sqe_error_set(
+                err, SQE_ERR_NOT_FOUND,
+                "function '%s' not registered as a scalar function (it is an aggregate)", name);
         return sqe_error_set(err, SQE_ERR_NOT_FOUND, "function '%s' not registered", name);
     }
     if (!best) return mismatch_error(name, n_args, arg_types, err);

@@ -101,7 +101,8 @@ static void map_case(const char *src, size_t n, char *dst, bool upper) {
     while (i < n) {
         unsigned char c = (unsigned char)src[i];
         if (c < 0x80) {
-            dst[i] = (char)(upper ? (c >= 'a' && c <= 'z' ? c - 32 : c) : (c >= 'A' && c <= 'Z' ? c + 32 : c));
+            dst[i] = (char)(upper ? (c >= 'a' && c <= 'z' ? c - 32 : c)
+                                  : (c >= 'A' && c <= 'Z' ? c + 32 : c));
             i++;
             continue;
         }
@@ -118,7 +119,8 @@ static void map_case(const char *src, size_t n, char *dst, bool upper) {
     }
 }
 
-static bool case_kernel(sqe_vector *const *args, const uint16_t *sel, uint32_t n, sqe_vector *out, bool upper) {
+static bool case_kernel(sqe_vector *const *args, const uint16_t *sel, uint32_t n, sqe_vector *out,
+                        bool upper) {
     bool nulls = sqe_func_propagate_nulls(args, 1, sel, n, out);
     SQE_FOR_ROWS(sel, n, row, {
         if (nulls && !sqe_func_row_valid(out, row)) continue;
@@ -132,8 +134,12 @@ static bool case_kernel(sqe_vector *const *args, const uint16_t *sel, uint32_t n
     return true;
 }
 
-static SQE_KERNEL(lower_kernel) { return case_kernel(args, sel, n, out, false); }
-static SQE_KERNEL(upper_kernel) { return case_kernel(args, sel, n, out, true); }
+static SQE_KERNEL(lower_kernel) {
+    return case_kernel(args, sel, n, out, false);
+}
+static SQE_KERNEL(upper_kernel) {
+    return case_kernel(args, sel, n, out, true);
+}
 
 /* ------------------------------------------------------------- length */
 
@@ -152,7 +158,8 @@ static SQE_KERNEL(length_kernel) {
 /* ------------------------------------------------------------- substr */
 
 /* Trino's substr on code points; the byte slice goes to off and len. */
-static void substr_slice(const char *p, size_t n, int64_t start, int64_t count, size_t *off, size_t *len) {
+static void substr_slice(const char *p, size_t n, int64_t start, int64_t count, size_t *off,
+                         size_t *len) {
     *off = 0;
     *len = 0;
     if (start == 0 || count <= 0 || n == 0) return;
@@ -188,14 +195,17 @@ static SQE_KERNEL(substr_kernel) {
 /* --------------------------------------------------------------- trim */
 
 /* Java's Character.isWhitespace for ASCII (what Trino's trim removes). */
-static inline bool is_ws(unsigned char c) { return c == ' ' || (c >= 9 && c <= 13) || (c >= 28 && c <= 31); }
+static inline bool is_ws(unsigned char c) {
+    return c == ' ' || (c >= 9 && c <= 13) || (c >= 28 && c <= 31);
+}
 
 /* Whether the code point at p[0..n) is one of the code points of set. */
 static bool in_set(const char *p, int len, const char *set, size_t set_len) {
     size_t i = 0;
     while (i < set_len) {
         int l = sqe_utf8_len((unsigned char)set[i]);
-        if (l == len && i + (size_t)l <= set_len && memcmp(set + i, p, (size_t)len) == 0) return true;
+        if (l == len && i + (size_t)l <= set_len && memcmp(set + i, p, (size_t)len) == 0)
+            return true;
         i += (size_t)l;
     }
     return false;
@@ -208,8 +218,8 @@ static size_t last_char_len(const char *p, size_t n) {
     return k;
 }
 
-static bool trim_kernel(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel, uint32_t n,
-                        sqe_vector *out, bool left, bool right) {
+static bool trim_kernel(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,
+                        uint32_t n, sqe_vector *out, bool left, bool right) {
     bool with_set = b->n_args > 1;
     bool nulls = sqe_func_propagate_nulls(args, b->n_args, sel, n, out);
     SQE_FOR_ROWS(sel, n, row, {
@@ -242,9 +252,15 @@ static bool trim_kernel(const sqe_func_binding *b, sqe_vector *const *args, cons
     return true;
 }
 
-static SQE_KERNEL(trim_both) { return trim_kernel(b, args, sel, n, out, true, true); }
-static SQE_KERNEL(trim_left) { return trim_kernel(b, args, sel, n, out, true, false); }
-static SQE_KERNEL(trim_right) { return trim_kernel(b, args, sel, n, out, false, true); }
+static SQE_KERNEL(trim_both) {
+    return trim_kernel(b, args, sel, n, out, true, true);
+}
+static SQE_KERNEL(trim_left) {
+    return trim_kernel(b, args, sel, n, out, true, false);
+}
+static SQE_KERNEL(trim_right) {
+    return trim_kernel(b, args, sel, n, out, false, true);
+}
 
 /* ------------------------------------------------------------ replace */
 
@@ -274,8 +290,8 @@ static SQE_KERNEL(replace_kernel) {
         }
         size_t total = flen == 0 ? len + hits * tlen : len - hits * flen + hits * tlen;
         if (total > MAX_RESULT_BYTES)
-            return sqe_error_set(err, SQE_ERR_RESOURCE_EXHAUSTED, "replace result exceeds %zu bytes",
-                                 MAX_RESULT_BYTES);
+            return sqe_error_set(err, SQE_ERR_RESOURCE_EXHAUSTED,
+                                 "replace result exceeds %zu bytes", MAX_RESULT_BYTES);
         char small[16];
         char *dst = sqe_func_str_begin(out, total, small), *w = dst;
         if (flen == 0) {
@@ -361,8 +377,8 @@ static SQE_KERNEL(reverse_kernel) {
 
 /* ---------------------------------------------------------- lpad/rpad */
 
-static bool pad_kernel(sqe_vector *const *args, const uint16_t *sel, uint32_t n, sqe_vector *out, bool left,
-                       sqe_error *err) {
+static bool pad_kernel(sqe_vector *const *args, const uint16_t *sel, uint32_t n, sqe_vector *out,
+                       bool left, sqe_error *err) {
     const int64_t *sz = SQE_VEC_DATA(args[1], int64_t);
     bool nulls = sqe_func_propagate_nulls(args, 3, sel, n, out);
     SQE_FOR_ROWS(sel, n, row, {
@@ -370,7 +386,8 @@ static bool pad_kernel(sqe_vector *const *args, const uint16_t *sel, uint32_t n,
         int64_t size = sz[row];
         if (size < 0 || size > INT32_MAX)
             return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
-                                 "target length must be in the range [0..2147483647], got %lld", (long long)size);
+                                 "target length must be in the range [0..2147483647], got %lld",
+                                 (long long)size);
         uint32_t len, plen;
         const char *p = sqe_func_str(args[0], row, &len);
         const char *pad = sqe_func_str(args[2], row, &plen);
@@ -379,7 +396,8 @@ static bool pad_kernel(sqe_vector *const *args, const uint16_t *sel, uint32_t n,
             sqe_vector_set_string(out, row, p, sqe_utf8_offset(p, len, (size_t)size));
             continue;
         }
-        if (plen == 0) return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "padding string must not be empty");
+        if (plen == 0)
+            return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "padding string must not be empty");
         size_t need = (size_t)size - have; /* characters of padding */
         size_t pad_chars = sqe_utf8_count(pad, plen);
         size_t full = need / pad_chars, rest = need % pad_chars;
@@ -406,8 +424,12 @@ static bool pad_kernel(sqe_vector *const *args, const uint16_t *sel, uint32_t n,
     return true;
 }
 
-static SQE_KERNEL(lpad_kernel) { return pad_kernel(args, sel, n, out, true, err); }
-static SQE_KERNEL(rpad_kernel) { return pad_kernel(args, sel, n, out, false, err); }
+static SQE_KERNEL(lpad_kernel) {
+    return pad_kernel(args, sel, n, out, true, err);
+}
+static SQE_KERNEL(rpad_kernel) {
+    return pad_kernel(args, sel, n, out, false, err);
+}
 
 /* --------------------------------------------------------- split_part */
 
@@ -417,7 +439,9 @@ static SQE_KERNEL(split_part_kernel) {
     SQE_FOR_ROWS(sel, n, row, {
         if (nulls && !sqe_func_row_valid(out, row)) continue;
         int64_t idx = ix[row];
-        if (idx < 1) return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "split_part index must be greater than zero");
+        if (idx < 1)
+            return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
+                                 "split_part index must be greater than zero");
         uint32_t len, dlen;
         const char *p = sqe_func_str(args[0], row, &len);
         const char *d = sqe_func_str(args[1], row, &dlen);
@@ -454,7 +478,15 @@ static SQE_KERNEL(split_part_kernel) {
 
 /* --------------------------------------------------------------- LIKE */
 
-typedef enum { LK_EXACT, LK_PREFIX, LK_SUFFIX, LK_CONTAINS, LK_SEGMENTS, LK_ANY, LK_GENERAL } like_kind;
+typedef enum {
+    LK_EXACT,
+    LK_PREFIX,
+    LK_SUFFIX,
+    LK_CONTAINS,
+    LK_SEGMENTS,
+    LK_ANY,
+    LK_GENERAL
+} like_kind;
 
 typedef struct like_seg {
     const char *p;
@@ -464,7 +496,7 @@ typedef struct like_seg {
 typedef struct like_pat {
     like_kind kind;
     bool ci;
-    char escape; /* 0 = none */
+    char escape;     /* 0 = none */
     const char *pat; /* GENERAL: the raw pattern (lower-cased for ILIKE) */
     size_t pat_len;
     bool anchored_start, anchored_end; /* SEGMENTS */
@@ -473,7 +505,9 @@ typedef struct like_pat {
     size_t min_len; /* sum of segment lengths */
 } like_pat;
 
-static inline unsigned char fold_ascii(unsigned char c) { return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c; }
+static inline unsigned char fold_ascii(unsigned char c) {
+    return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+}
 
 /* Checks escape usage in a pattern. */
 static bool like_validate(const char *p, size_t n, char escape, sqe_error *err) {
@@ -482,7 +516,8 @@ static bool like_validate(const char *p, size_t n, char escape, sqe_error *err) 
         if (p[i] != escape) continue;
         if (i + 1 >= n || (p[i + 1] != '%' && p[i + 1] != '_' && p[i + 1] != escape))
             return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
-                                 "escape character must be followed by '%%', '_' or the escape character in LIKE pattern '%.*s'",
+                                 "escape character must be followed by '%%', '_' or the escape "
+                                 "character in LIKE pattern '%.*s'",
                                  (int)SQE_MIN(n, 200), p);
         i++;
     }
@@ -492,7 +527,8 @@ static bool like_validate(const char *p, size_t n, char escape, sqe_error *err) 
 /* Escape argument text -> one ASCII character (0 for none). */
 static bool like_escape_char(const char *p, size_t n, char *out, sqe_error *err) {
     if (n != 1 || (unsigned char)p[0] >= 0x80)
-        return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "LIKE escape must be a single ASCII character, got '%.*s'",
+        return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
+                             "LIKE escape must be a single ASCII character, got '%.*s'",
                              (int)SQE_MIN(n, 200), p);
     *out = p[0];
     return true;
@@ -641,13 +677,20 @@ static bool like_segments(const like_pat *lp, const char *s, size_t n) {
 static inline bool like_match(const like_pat *lp, const char *s, size_t n) {
     const like_seg *g = lp->segs;
     switch (lp->kind) {
-    case LK_ANY: return true;
-    case LK_EXACT: return n == g->len && memcmp(s, g->p, n) == 0;
-    case LK_PREFIX: return n >= g->len && memcmp(s, g->p, g->len) == 0;
-    case LK_SUFFIX: return n >= g->len && memcmp(s + n - g->len, g->p, g->len) == 0;
-    case LK_CONTAINS: return n >= g->len && memmem(s, n, g->p, g->len) != NULL;
-    case LK_SEGMENTS: return like_segments(lp, s, n);
-    default: return like_general(s, n, lp->pat, lp->pat_len, lp->escape, false);
+    case LK_ANY:
+        return true;
+    case LK_EXACT:
+        return n == g->len && memcmp(s, g->p, n) == 0;
+    case LK_PREFIX:
+        return n >= g->len && memcmp(s, g->p, g->len) == 0;
+    case LK_SUFFIX:
+        return n >= g->len && memcmp(s + n - g->len, g->p, g->len) == 0;
+    case LK_CONTAINS:
+        return n >= g->len && memmem(s, n, g->p, g->len) != NULL;
+    case LK_SEGMENTS:
+        return like_segments(lp, s, n);
+    default:
+        return like_general(s, n, lp->pat, lp->pat_len, lp->escape, false);
     }
 }
 
@@ -666,8 +709,9 @@ static const char *fold_into(fold_buf *fb, const char *s, size_t n) {
     return fb->p;
 }
 
-static bool like_kernel_impl(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel, uint32_t n,
-                             sqe_vector *out, bool ci, sqe_error *err) {
+static bool like_kernel_impl(const sqe_func_binding *b, sqe_vector *const *args,
+                             const uint16_t *sel, uint32_t n, sqe_vector *out, bool ci,
+                             sqe_error *err) {
     const like_pat *lp = b->data;
     uint8_t *o = SQE_VEC_DATA(out, uint8_t);
     const sqe_string *sv = SQE_VEC_DATA(args[0], sqe_string);
@@ -726,8 +770,12 @@ static bool like_kernel_impl(const sqe_func_binding *b, sqe_vector *const *args,
     return ok;
 }
 
-static SQE_KERNEL(like_kernel) { return like_kernel_impl(b, args, sel, n, out, false, err); }
-static SQE_KERNEL(ilike_kernel) { return like_kernel_impl(b, args, sel, n, out, true, err); }
+static SQE_KERNEL(like_kernel) {
+    return like_kernel_impl(b, args, sel, n, out, false, err);
+}
+static SQE_KERNEL(ilike_kernel) {
+    return like_kernel_impl(b, args, sel, n, out, true, err);
+}
 
 static bool bind_like(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
                       const sqe_value *const *const_args, sqe_error *err) {

@@ -564,7 +564,8 @@ static bool exec_drop_database(sqe_hive_catalog *cat, const sqe_ast_stmt *st, sq
     if (strcmp(nm.db, SQE_DEFAULT_DATABASE) == 0) {
         /* "default" always exists (SHOW TABLES, USE): dropping it cannot
          * make it go away, so refuse, as Hive and Athena do. */
-        sqe_error_set(err, SQE_ERR_USAGE, "cannot drop database '%s.%s': the default database always exists",
+        sqe_error_set(err, SQE_ERR_USAGE,
+                      "cannot drop database '%s.%s': the default database always exists",
                       nm.root->name, nm.db);
         hive_name_free(&nm);
         return false;
@@ -850,8 +851,10 @@ static bool root_databases(hive_root *r, dir_list *out, sqe_error *err) {
     for (size_t i = 0; i < d.names.len; i++) {
         bool exists = false;
         if (ok) ok = db_exists(r, d.names.items[i], &exists, err);
-        if (ok && exists) SQE_ARRAY_PUSH(NULL, out->names, d.names.items[i]);
-        else sqe_free(d.names.items[i]);
+        if (ok && exists)
+            SQE_ARRAY_PUSH(NULL, out->names, d.names.items[i]);
+        else
+            sqe_free(d.names.items[i]);
     }
     SQE_ARRAY_FREE(d.names);
     if (!ok) {

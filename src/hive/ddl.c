@@ -78,9 +78,9 @@ static void type_text(const sqe_ast_type *t, sqe_strbuf *sb) {
 }
 
 static bool is_nested_name(const char *name) {
-    return name && (sqe_str_ieq(name, "array") || sqe_str_ieq(name, "map") ||
-                    sqe_str_ieq(name, "struct") || sqe_str_ieq(name, "uniontype") ||
-                    sqe_str_ieq(name, "row"));
+    return name &&
+           (sqe_str_ieq(name, "array") || sqe_str_ieq(name, "map") || sqe_str_ieq(name, "struct") ||
+            sqe_str_ieq(name, "uniontype") || sqe_str_ieq(name, "row"));
 }
 
 static bool build_columns(const sqe_ast_column_def *defs, int n, bool part_keys,

@@ -24,9 +24,9 @@
 #define SQE_DEFAULT_DATABASE "default"
 
 typedef struct sqe_hive_limits {
-    size_t manifest_max_bytes;      /* default 1 MiB */
-    int manifest_max_columns;       /* default 4096 */
-    int manifest_max_partition_keys;/* default 32 */
+    size_t manifest_max_bytes;       /* default 1 MiB */
+    int manifest_max_columns;        /* default 4096 */
+    int manifest_max_partition_keys; /* default 32 */
 } sqe_hive_limits;
 
 typedef struct sqe_hive_catalog sqe_hive_catalog;
@@ -75,7 +75,7 @@ typedef struct sqe_hive_table {
     sqe_hive_column *part_keys; /* partition keys in PARTITIONED BY order */
     sqe_format_kind format;
     char *serde_class, *input_format, *output_format;
-    sqe_text_options text; /* decoded when format == SQE_FORMAT_TEXT */
+    sqe_text_options text;  /* decoded when format == SQE_FORMAT_TEXT */
     char *text_null_format; /* owns text.null_format */
     bool is_view;
     char *view_original_text; /* VIRTUAL_VIEW: ViewOriginalText as stored; else NULL */
@@ -85,8 +85,8 @@ typedef struct sqe_hive_table {
  * against the current root and database; loads and validates the manifest.
  * NOT_FOUND names what is missing (root, database or table) and how to fix
  * it (e.g. "no current root: ATTACH one or use root.db.table"). */
-sqe_hive_table *sqe_hive_resolve_table(sqe_hive_catalog *cat, int n_parts,
-                                       const char *const *parts, sqe_error *err);
+sqe_hive_table *sqe_hive_resolve_table(sqe_hive_catalog *cat, int n_parts, const char *const *parts,
+                                       sqe_error *err);
 void sqe_hive_table_free(sqe_hive_table *t);
 
 /* ------------------------------------------------------- partitions */

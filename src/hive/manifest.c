@@ -320,14 +320,19 @@ static const char *const k_lazy_keys_text =
  * reads ('serialization.null.format'='' is a common Athena idiom) and must
  * be honoured, or rejected, never ignored. Recorded-only SerDes: none. */
 static bool is_serde_key(const hive_serde_info *sd, const char *k) {
-    static const char *const lazy[] = {"field.delim",      "escape.delim",
-                                       "line.delim",       "serialization.format",
-                                       "serialization.null.format", "collection.delim",
-                                       "colelction.delim", "mapkey.delim",
-                                       "serialization.encoding",    "timestamp.formats"};
+    static const char *const lazy[] = {"field.delim",
+                                       "escape.delim",
+                                       "line.delim",
+                                       "serialization.format",
+                                       "serialization.null.format",
+                                       "collection.delim",
+                                       "colelction.delim",
+                                       "mapkey.delim",
+                                       "serialization.encoding",
+                                       "timestamp.formats"};
     static const char *const csv[] = {"separatorChar", "quoteChar", "escapeChar"};
-    static const char *const openx[] = {"ignore.malformed.json", "case.insensitive",
-                                        "dots.in.keys", "paths"};
+    static const char *const openx[] = {"ignore.malformed.json", "case.insensitive", "dots.in.keys",
+                                        "paths"};
     static const char *const hcat[] = {"timestamp.formats", "paths"};
     static const char *const parquet[] = {"parquet.column.index.access"};
     static const char *const regex[] = {"input.regex", "input.regex.case.insensitive",
@@ -335,16 +340,27 @@ static bool is_serde_key(const hive_serde_info *sd, const char *k) {
     const char *const *keys = NULL;
     size_t n = 0;
     switch (sd->id) {
-    case HIVE_SERDE_LAZY_SIMPLE: keys = lazy, n = SQE_ARRAY_LEN(lazy); break;
-    case HIVE_SERDE_OPEN_CSV: keys = csv, n = SQE_ARRAY_LEN(csv); break;
+    case HIVE_SERDE_LAZY_SIMPLE:
+        keys = lazy, n = SQE_ARRAY_LEN(lazy);
+        break;
+    case HIVE_SERDE_OPEN_CSV:
+        keys = csv, n = SQE_ARRAY_LEN(csv);
+        break;
     case HIVE_SERDE_OPENX_JSON:
         if (sqe_str_starts_with(k, "mapping.")) return true;
         keys = openx, n = SQE_ARRAY_LEN(openx);
         break;
-    case HIVE_SERDE_HCAT_JSON: keys = hcat, n = SQE_ARRAY_LEN(hcat); break;
-    case HIVE_SERDE_PARQUET: keys = parquet, n = SQE_ARRAY_LEN(parquet); break;
-    case HIVE_SERDE_REGEX: keys = regex, n = SQE_ARRAY_LEN(regex); break;
-    default: return false;
+    case HIVE_SERDE_HCAT_JSON:
+        keys = hcat, n = SQE_ARRAY_LEN(hcat);
+        break;
+    case HIVE_SERDE_PARQUET:
+        keys = parquet, n = SQE_ARRAY_LEN(parquet);
+        break;
+    case HIVE_SERDE_REGEX:
+        keys = regex, n = SQE_ARRAY_LEN(regex);
+        break;
+    default:
+        return false;
     }
     for (size_t i = 0; i < n; i++)
         if (strcmp(keys[i], k) == 0) return true;
@@ -366,7 +382,8 @@ static void effective_serde_params(const hive_manifest *m, const hive_serde_info
     }
     *n_serde = out->len;
     for (size_t i = 0; i < m->params.len; i++)
-        if (is_serde_key(sd, m->params.items[i].key)) SQE_ARRAY_PUSH(NULL, *out, m->params.items[i]);
+        if (is_serde_key(sd, m->params.items[i].key))
+            SQE_ARRAY_PUSH(NULL, *out, m->params.items[i]);
 }
 
 static bool check_serde_params(const hive_kv_list *l, size_t n_serde, const hive_serde_info *sd,
@@ -665,11 +682,9 @@ static void derive_text(hive_manifest *m, const hive_serde_info *sd, const hive_
         if ((v = hive_kv_get(sp, "separatorChar")) &&
             hive_delim_byte(v, false, &b, why, sizeof why))
             t->field_delim = (char)b;
-        if ((v = hive_kv_get(sp, "quoteChar")) &&
-            hive_delim_byte(v, false, &b, why, sizeof why))
+        if ((v = hive_kv_get(sp, "quoteChar")) && hive_delim_byte(v, false, &b, why, sizeof why))
             t->quote_char = (char)b;
-        if ((v = hive_kv_get(sp, "escapeChar")) &&
-            hive_delim_byte(v, false, &b, why, sizeof why))
+        if ((v = hive_kv_get(sp, "escapeChar")) && hive_delim_byte(v, false, &b, why, sizeof why))
             t->escape_char = (char)b;
         t->null_format = NULL;
     } else {
@@ -678,8 +693,7 @@ static void derive_text(hive_manifest *m, const hive_serde_info *sd, const hive_
         const char *v = hive_kv_get(sp, "field.delim");
         if (!v) v = hive_kv_get(sp, "serialization.format");
         if (v && hive_delim_byte(v, true, &b, why, sizeof why)) t->field_delim = (char)b;
-        if ((v = hive_kv_get(sp, "escape.delim")) &&
-            hive_delim_byte(v, true, &b, why, sizeof why))
+        if ((v = hive_kv_get(sp, "escape.delim")) && hive_delim_byte(v, true, &b, why, sizeof why))
             t->escape_char = (char)b;
         v = hive_kv_get(sp, "serialization.null.format");
         t->null_format = v ? v : "\\N";

@@ -114,7 +114,8 @@ static bool typed_value(part_ctx *c, int k, const char *folder, const char *segm
         out->v.s.len = (uint32_t)n;
         /* VARCHAR(n): a longer value does not fit the key type (Trino fails
          * the same way; truncating would merge distinct partitions). */
-        if (key->type.str_kind != SQE_STRKIND_STRING && utf8_chars(v, n) > key->type.length) ok = false;
+        if (key->type.str_kind != SQE_STRKIND_STRING && utf8_chars(v, n) > key->type.length)
+            ok = false;
         break;
     case SQE_T_INTEGER:
     case SQE_T_BIGINT: {
@@ -201,8 +202,9 @@ static bool walk(part_ctx *c, int level, const char *folder, sqe_value *vals) {
         const char *eq = strchr(ch->name, '=');
         /* Hive escapes the key part like the value (`a%3Ab=1` for key a:b) */
         size_t name_len = 0;
-        const char *name = eq ? hive_unescape_path_value(c->arena, ch->name, (size_t)(eq - ch->name), &name_len)
-                              : NULL;
+        const char *name =
+            eq ? hive_unescape_path_value(c->arena, ch->name, (size_t)(eq - ch->name), &name_len)
+               : NULL;
         if (!eq || name_len != key_len || !sqe_str_ieqn(name, key->name, key_len))
             return sqe_error_set(c->err, SQE_ERR_HIVE_EXTERNAL,
                                  "unexpected folder '%s' under '%s': expected '%s=<value>'",

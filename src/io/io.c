@@ -36,13 +36,17 @@ static bool scheme_is(const char *url, size_t scheme_len, const char *name) {
 }
 
 bool sqe_io_check_url(const char *url, sqe_error *err) {
-    if (!url || !url[0]) return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "empty URL: expected s3://bucket/prefix, file:///absolute/path or a local path");
+    if (!url || !url[0])
+        return sqe_error_set(
+            err, SQE_ERR_INVALID_ARGUMENT,
+            "empty URL: expected s3://bucket/prefix, file:///absolute/path or a local path");
     size_t sl = url_scheme_len(url);
     if (sl == 0) return true; /* plain local path, relative or absolute */
     const char *rest = url + sl + 3;
     if (scheme_is(url, sl, "s3")) {
         if (rest[0] == '\0' || rest[0] == '/')
-            return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "invalid S3 URL '%s': missing bucket", url);
+            return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
+                                 "invalid S3 URL '%s': missing bucket", url);
         return true;
     }
     if (scheme_is(url, sl, "file")) {
@@ -51,9 +55,10 @@ bool sqe_io_check_url(const char *url, sqe_error *err) {
                                  "invalid file URL '%s': expected file:///absolute/path", url);
         return true;
     }
-    return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
-                         "unsupported URL scheme '%.*s' in '%s'; use s3://, file:// or a local path",
-                         (int)sl, url, url);
+    return sqe_error_set(
+        err, SQE_ERR_NOT_SUPPORTED,
+        "unsupported URL scheme '%.*s' in '%s'; use s3://, file:// or a local path", (int)sl, url,
+        url);
 }
 
 sqe_store *sqe_io_store_for_url(const char *url, sqe_error *err) {
@@ -61,7 +66,8 @@ sqe_store *sqe_io_store_for_url(const char *url, sqe_error *err) {
     size_t sl = url_scheme_len(url);
     if (sl && scheme_is(url, sl, "s3")) {
         sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
-                      "S3 storage is not supported yet (URL '%s'); use a local path or file:// URL", url);
+                      "S3 storage is not supported yet (URL '%s'); use a local path or file:// URL",
+                      url);
         return NULL;
     }
     return sqe_io_local_new();
@@ -121,7 +127,8 @@ bool sqe_io_read_all(sqe_store *s, const char *path, size_t max_bytes, char **da
         if (used > max_bytes) {
             sqe_free(buf);
             return sqe_error_set(err, SQE_ERR_RESOURCE_EXHAUSTED,
-                                 "object '%s' is more than the limit of %zu bytes", path, max_bytes);
+                                 "object '%s' is more than the limit of %zu bytes", path,
+                                 max_bytes);
         }
         if (used < cap) break;
         cap *= 2;

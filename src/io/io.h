@@ -64,7 +64,9 @@ bool sqe_io_check_url(const char *url, sqe_error *err);
  * s3:// gives NOT_SUPPORTED "S3 storage is not supported yet" for now.
  * Caller frees with sqe_store_free. */
 sqe_store *sqe_io_store_for_url(const char *url, sqe_error *err);
-static inline void sqe_store_free(sqe_store *s) { if (s) s->vt->free(s); }
+static inline void sqe_store_free(sqe_store *s) {
+    if (s) s->vt->free(s);
+}
 
 /* Local backend (io/local.c). */
 sqe_store *sqe_io_local_new(void);

@@ -48,7 +48,8 @@ static const char *errstr(int e, char *buf, size_t n) {
 
 static bool os_error(sqe_error *err, const char *what, const char *path, int e) {
     char buf[128];
-    return sqe_error_set(err, SQE_ERR_STORAGE, "cannot %s '%s': %s", what, path, errstr(e, buf, sizeof buf));
+    return sqe_error_set(err, SQE_ERR_STORAGE, "cannot %s '%s': %s", what, path,
+                         errstr(e, buf, sizeof buf));
 }
 
 static int64_t mtime_us(const struct stat *st) {
@@ -72,8 +73,9 @@ typedef struct list_state {
     bool recursive;
     sqe_io_list_cb cb;
     void *ctx;
-    bool stopped;   /* the callback asked to stop */
-    sqe_strbuf shown; /* path of the current folder as the caller spells it, ending in '/' (or empty) */
+    bool stopped; /* the callback asked to stop */
+    sqe_strbuf
+        shown; /* path of the current folder as the caller spells it, ending in '/' (or empty) */
     sqe_error *err;
 } list_state;
 
@@ -116,9 +118,12 @@ static bool list_fd(int fd, const ancestor *up, list_state *st) {
         struct stat est;
         bool have_stat = false;
 #ifdef _DIRENT_HAVE_D_TYPE
-        if (de->d_type == DT_DIR) is_dir = true;
-        else if (de->d_type == DT_REG) is_reg = true;
-        else if (de->d_type != DT_LNK && de->d_type != DT_UNKNOWN) continue; /* fifo, socket, device */
+        if (de->d_type == DT_DIR)
+            is_dir = true;
+        else if (de->d_type == DT_REG)
+            is_reg = true;
+        else if (de->d_type != DT_LNK && de->d_type != DT_UNKNOWN)
+            continue; /* fifo, socket, device */
         via_link = de->d_type == DT_LNK;
 #endif
         if (!is_dir || via_link) {
@@ -171,8 +176,8 @@ static bool list_fd(int fd, const ancestor *up, list_state *st) {
     return ok;
 }
 
-static bool local_list(sqe_store *s, const char *prefix, bool recursive, sqe_io_list_cb cb, void *ctx,
-                       sqe_error *err) {
+static bool local_list(sqe_store *s, const char *prefix, bool recursive, sqe_io_list_cb cb,
+                       void *ctx, sqe_error *err) {
     list_state st = {.recursive = recursive, .cb = cb, .ctx = ctx, .err = err};
     sqe_strbuf_init(&st.shown);
     if (prefix[0]) {
@@ -203,7 +208,8 @@ static bool local_head(sqe_store *s, const char *path, sqe_io_entry *out, sqe_er
     int e = errno;
     sqe_free(local);
     if (rc != 0) {
-        if (e == ENOENT || e == ENOTDIR) return sqe_error_set(err, SQE_ERR_NOT_FOUND, "file '%s' not found", path);
+        if (e == ENOENT || e == ENOTDIR)
+            return sqe_error_set(err, SQE_ERR_NOT_FOUND, "file '%s' not found", path);
         return os_error(err, "stat", path, e);
     }
     if (S_ISDIR(st.st_mode))
@@ -224,7 +230,8 @@ static bool local_get_range(sqe_store *s, const char *path, uint64_t offset, siz
     int e = errno;
     sqe_free(local);
     if (fd < 0) {
-        if (e == ENOENT || e == ENOTDIR) return sqe_error_set(err, SQE_ERR_NOT_FOUND, "file '%s' not found", path);
+        if (e == ENOENT || e == ENOTDIR)
+            return sqe_error_set(err, SQE_ERR_NOT_FOUND, "file '%s' not found", path);
         return os_error(err, "open", path, e);
     }
     size_t got = 0;
@@ -282,13 +289,15 @@ static bool write_all(int fd, const void *data, size_t len) {
 
 static atomic_uint g_tmp_counter;
 
-static bool local_put(sqe_store *s, const char *path, const void *data, size_t len, sqe_error *err) {
+static bool local_put(sqe_store *s, const char *path, const void *data, size_t len,
+                      sqe_error *err) {
     bool ok = false;
     int fd = -1;
     char *local = sqe_io_local_path(path), *dir = NULL, *tmp = NULL;
     size_t local_len = strlen(local);
     if (local_len == 0 || local[local_len - 1] == '/') {
-        sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "cannot write '%s': the path names a folder", path);
+        sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "cannot write '%s': the path names a folder",
+                      path);
         goto out;
     }
     const char *base = last_segment(local);
@@ -351,11 +360,14 @@ static bool local_del(sqe_store *s, const char *path, sqe_error *err) {
     int e = errno;
     sqe_free(local);
     if (rc == 0) return true;
-    if (e == ENOENT || e == ENOTDIR) return sqe_error_set(err, SQE_ERR_NOT_FOUND, "file '%s' not found", path);
+    if (e == ENOENT || e == ENOTDIR)
+        return sqe_error_set(err, SQE_ERR_NOT_FOUND, "file '%s' not found", path);
     return os_error(err, "delete", path, e);
 }
 
-static void local_free(sqe_store *s) { sqe_free(s); }
+static void local_free(sqe_store *s) {
+    sqe_free(s);
+}
 
 static const sqe_store_vtable local_vtable = {
     .name = "local",

@@ -29,8 +29,7 @@ bool sqe_bind_error(sqe_error *err, sqe_error_class cls, sqe_pos pos, const char
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (pos.line > 0)
-        return sqe_error_set(err, cls, "%s at line %d:%d", msg, pos.line, pos.col);
+    if (pos.line > 0) return sqe_error_set(err, cls, "%s at line %d:%d", msg, pos.line, pos.col);
     return sqe_error_set(err, cls, "%s", msg);
 }
 
@@ -69,15 +68,18 @@ static const sqe_ast_expr *first_agg(const sqe_ast_expr *e) {
     case SQE_AST_FUNCTION:
         if (sqe_bind_is_aggregate_call(e)) return e;
         return first_agg_of(e->u.func.args, e->u.func.n_args);
-    case SQE_AST_UNARY: return first_agg(e->u.unary.arg);
-    case SQE_AST_BINARY: return first_agg2(e->u.binary.left, e->u.binary.right);
+    case SQE_AST_UNARY:
+        return first_agg(e->u.unary.arg);
+    case SQE_AST_BINARY:
+        return first_agg2(e->u.binary.left, e->u.binary.right);
     case SQE_AST_CASE: {
         const sqe_ast_expr *r = first_agg(e->u.case_.operand);
         for (int i = 0; i < e->u.case_.n_whens && !r; i++)
             r = first_agg2(e->u.case_.whens[i].cond, e->u.case_.whens[i].result);
         return r ? r : first_agg(e->u.case_.else_);
     }
-    case SQE_AST_CAST: return first_agg(e->u.cast.arg);
+    case SQE_AST_CAST:
+        return first_agg(e->u.cast.arg);
     case SQE_AST_IN_LIST: {
         const sqe_ast_expr *r = first_agg(e->u.in_list.arg);
         return r ? r : first_agg_of(e->u.in_list.items, e->u.in_list.n_items);
@@ -90,17 +92,26 @@ static const sqe_ast_expr *first_agg(const sqe_ast_expr *e) {
         const sqe_ast_expr *r = first_agg2(e->u.like.arg, e->u.like.pattern);
         return r ? r : first_agg(e->u.like.escape);
     }
-    case SQE_AST_IS_NULL: return first_agg(e->u.is_null.arg);
-    case SQE_AST_IS_DISTINCT: return first_agg2(e->u.is_distinct.left, e->u.is_distinct.right);
-    default: return NULL;
+    case SQE_AST_IS_NULL:
+        return first_agg(e->u.is_null.arg);
+    case SQE_AST_IS_DISTINCT:
+        return first_agg2(e->u.is_distinct.left, e->u.is_distinct.right);
+    default:
+        return NULL;
     }
 }
 
-static bool contains_agg(const sqe_ast_expr *e) { return first_agg(e) != NULL; }
+static bool contains_agg(const sqe_ast_expr *e) {
+    return first_agg(e) != NULL;
+}
 
-const sqe_ast_expr *sqe_bind_first_aggregate(const sqe_ast_expr *e) { return first_agg(e); }
+const sqe_ast_expr *sqe_bind_first_aggregate(const sqe_ast_expr *e) {
+    return first_agg(e);
+}
 
-bool sqe_bind_contains_aggregate(const sqe_ast_expr *e) { return contains_agg(e); }
+bool sqe_bind_contains_aggregate(const sqe_ast_expr *e) {
+    return contains_agg(e);
+}
 
 /* ------------------------------------------------------------ literals */
 
@@ -122,12 +133,17 @@ static int count_digits(const char *s) {
 bool sqe_bind_literal(sqe_arena *a, const sqe_ast_expr *e, sqe_value *out, sqe_error *err) {
     const char *t = e->u.lit.text;
     switch (e->u.lit.kind) {
-    case SQE_LIT_NULL: *out = sqe_value_null(sqe_type_make(SQE_T_NULL)); return true;
-    case SQE_LIT_BOOL: *out = sqe_value_bool(e->u.lit.b); return true;
+    case SQE_LIT_NULL:
+        *out = sqe_value_null(sqe_type_make(SQE_T_NULL));
+        return true;
+    case SQE_LIT_BOOL:
+        *out = sqe_value_bool(e->u.lit.b);
+        return true;
     case SQE_LIT_INTEGER: {
         int64_t v;
         if (sqe_parse_int64(t, strlen(t), &v)) {
-            *out = sqe_value_int(v >= INT32_MIN && v <= INT32_MAX ? SQE_T_INTEGER : SQE_T_BIGINT, v);
+            *out =
+                sqe_value_int(v >= INT32_MIN && v <= INT32_MAX ? SQE_T_INTEGER : SQE_T_BIGINT, v);
             return true;
         }
         int digits = count_digits(t);
@@ -136,7 +152,8 @@ bool sqe_bind_literal(sqe_arena *a, const sqe_ast_expr *e, sqe_value *out, sqe_e
             *out = sqe_value_decimal(d, digits, 0);
             return true;
         }
-        return sqe_bind_error(err, SQE_ERR_OUT_OF_RANGE, e->pos, "integer literal %s is too large", t);
+        return sqe_bind_error(err, SQE_ERR_OUT_OF_RANGE, e->pos, "integer literal %s is too large",
+                              t);
     }
     case SQE_LIT_DECIMAL: {
         const char *dot = strchr(t, '.');
@@ -181,7 +198,8 @@ bool sqe_bind_literal(sqe_arena *a, const sqe_ast_expr *e, sqe_value *out, sqe_e
         return true;
     }
     case SQE_LIT_INTERVAL:
-        return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos, "INTERVAL literals are not supported yet");
+        return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
+                              "INTERVAL literals are not supported yet");
     }
     return sqe_error_set(err, SQE_ERR_INTERNAL, "unknown literal kind");
 }
@@ -230,7 +248,8 @@ sqe_expr *sqe_bind_coerce(bind_ctx *cx, sqe_expr *e, sqe_type to, sqe_error *err
 static sqe_expr *bind_call(bind_ctx *cx, const char *name, int n, sqe_expr **args, sqe_pos pos,
                            sqe_error *err) {
     sqe_type *types = sqe_arena_alloc(cx->arena, sizeof(sqe_type) * (size_t)(n ? n : 1));
-    const sqe_value **consts = sqe_arena_alloc(cx->arena, sizeof(sqe_value *) * (size_t)(n ? n : 1));
+    const sqe_value **consts =
+        sqe_arena_alloc(cx->arena, sizeof(sqe_value *) * (size_t)(n ? n : 1));
     for (int i = 0; i < n; i++) {
         types[i] = args[i]->type;
         consts[i] = args[i]->kind == SQE_EXPR_CONST ? &args[i]->value : NULL;
@@ -285,9 +304,9 @@ static bool unify(bind_ctx *cx, sqe_expr **xs, int n, sqe_type *out, const char 
         sqe_type c;
         if (!sqe_type_common(t, xs[i]->type, &c)) {
             char a[64], b[64];
-            return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, pos, "%s: cannot combine types %s and %s",
-                                  what, sqe_type_sql_name(t, a, sizeof a),
-                                  sqe_type_sql_name(xs[i]->type, b, sizeof b));
+            return sqe_bind_error(
+                err, SQE_ERR_TYPE_MISMATCH, pos, "%s: cannot combine types %s and %s", what,
+                sqe_type_sql_name(t, a, sizeof a), sqe_type_sql_name(xs[i]->type, b, sizeof b));
         }
         t = c;
     }
@@ -311,11 +330,13 @@ static sqe_expr *bind_column(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err
     for (int i = 0; i < q->n_parts; i++)
         full = sqe_arena_sprintf(cx->arena, "%s%s%s", full, i ? "." : "", q->parts[i].name);
     if (!cx->scope || cx->scope->n == 0) {
-        sqe_bind_error(err, SQE_ERR_NOT_FOUND, e->pos, "column '%s' cannot be resolved (no FROM clause)", full);
+        sqe_bind_error(err, SQE_ERR_NOT_FOUND, e->pos,
+                       "column '%s' cannot be resolved (no FROM clause)", full);
         return NULL;
     }
     if (q->n_parts > 4) {
-        sqe_bind_error(err, SQE_ERR_SYNTAX, e->pos, "column reference '%s' has too many parts", full);
+        sqe_bind_error(err, SQE_ERR_SYNTAX, e->pos, "column reference '%s' has too many parts",
+                       full);
         return NULL;
     }
     /* [[[root.]db.]table.]column */
@@ -341,9 +362,11 @@ static sqe_expr *bind_column(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err
         /* A near miss helps more than the bare fact. */
         const char *best = NULL;
         for (int i = 0; i < cx->scope->n && !best; i++)
-            if (sqe_str_ieqn(cx->scope->cols[i].name, col, 3) && strlen(col) >= 3) best = cx->scope->cols[i].name;
+            if (sqe_str_ieqn(cx->scope->cols[i].name, col, 3) && strlen(col) >= 3)
+                best = cx->scope->cols[i].name;
         if (best)
-            sqe_bind_error(err, SQE_ERR_NOT_FOUND, e->pos, "column '%s' cannot be resolved (did you mean '%s'?)", full, best);
+            sqe_bind_error(err, SQE_ERR_NOT_FOUND, e->pos,
+                           "column '%s' cannot be resolved (did you mean '%s'?)", full, best);
         else
             sqe_bind_error(err, SQE_ERR_NOT_FOUND, e->pos, "column '%s' cannot be resolved", full);
         return NULL;
@@ -370,14 +393,16 @@ static bool add_agg(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
     const char *name = e->u.func.name.parts[0].name;
     if (e->u.func.n_args > 1)
         return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos,
-                              "aggregate function %s takes one argument, got %d", name, e->u.func.n_args);
+                              "aggregate function %s takes one argument, got %d", name,
+                              e->u.func.n_args);
     sqe_expr *arg = NULL;
     if (!e->u.func.star) {
         if (e->u.func.n_args == 0)
             return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos,
                                   "aggregate function %s requires an argument", name);
         if (contains_agg(e->u.func.args[0]))
-            return sqe_bind_error(err, SQE_ERR_USAGE, e->pos, "aggregate function calls cannot be nested");
+            return sqe_bind_error(err, SQE_ERR_USAGE, e->pos,
+                                  "aggregate function calls cannot be nested");
         bind_ctx sub = *cx;
         sub.agg = NULL;
         sub.collecting = false;
@@ -391,8 +416,8 @@ static bool add_agg(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
     char lname[64];
     snprintf(lname, sizeof lname, "%s", name);
     sqe_str_lower(lname);
-    if (!sqe_func_bind_aggregate(cx->arena, lname, e->u.func.distinct, e->u.func.star, arg ? 1 : 0, &at,
-                                 &ab, &ferr))
+    if (!sqe_func_bind_aggregate(cx->arena, lname, e->u.func.distinct, e->u.func.star, arg ? 1 : 0,
+                                 &at, &ab, &ferr))
         return sqe_bind_error(err, ferr.cls, e->pos, "%s", ferr.msg);
     if (arg) {
         arg = sqe_bind_coerce(cx, arg, ab.arg_type, err);
@@ -400,12 +425,15 @@ static bool add_agg(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
     }
     if (ag->n_aggs == ag->cap_aggs) {
         int nc = ag->cap_aggs ? ag->cap_aggs * 2 : 8;
-        ag->aggs = sqe_arena_realloc(cx->arena, ag->aggs, sizeof(sqe_agg_binding) * (size_t)ag->cap_aggs,
-                                     sizeof(sqe_agg_binding) * (size_t)nc);
-        ag->agg_args = sqe_arena_realloc(cx->arena, ag->agg_args, sizeof(sqe_expr *) * (size_t)ag->cap_aggs,
-                                         sizeof(sqe_expr *) * (size_t)nc);
-        ag->agg_keys = sqe_arena_realloc(cx->arena, ag->agg_keys, sizeof(char *) * (size_t)ag->cap_aggs,
-                                         sizeof(char *) * (size_t)nc);
+        ag->aggs =
+            sqe_arena_realloc(cx->arena, ag->aggs, sizeof(sqe_agg_binding) * (size_t)ag->cap_aggs,
+                              sizeof(sqe_agg_binding) * (size_t)nc);
+        ag->agg_args =
+            sqe_arena_realloc(cx->arena, ag->agg_args, sizeof(sqe_expr *) * (size_t)ag->cap_aggs,
+                              sizeof(sqe_expr *) * (size_t)nc);
+        ag->agg_keys =
+            sqe_arena_realloc(cx->arena, ag->agg_keys, sizeof(char *) * (size_t)ag->cap_aggs,
+                              sizeof(char *) * (size_t)nc);
         ag->cap_aggs = nc;
     }
     ag->aggs[ag->n_aggs] = ab;
@@ -423,15 +451,20 @@ static bool collect(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
         for (int i = 0; i < e->u.func.n_args; i++)
             if (!collect(cx, e->u.func.args[i], err)) return false;
         return true;
-    case SQE_AST_UNARY: return collect(cx, e->u.unary.arg, err);
-    case SQE_AST_BINARY: return collect(cx, e->u.binary.left, err) && collect(cx, e->u.binary.right, err);
+    case SQE_AST_UNARY:
+        return collect(cx, e->u.unary.arg, err);
+    case SQE_AST_BINARY:
+        return collect(cx, e->u.binary.left, err) && collect(cx, e->u.binary.right, err);
     case SQE_AST_CASE:
-        if (!collect(cx, e->u.case_.operand, err) || !collect(cx, e->u.case_.else_, err)) return false;
+        if (!collect(cx, e->u.case_.operand, err) || !collect(cx, e->u.case_.else_, err))
+            return false;
         for (int i = 0; i < e->u.case_.n_whens; i++)
-            if (!collect(cx, e->u.case_.whens[i].cond, err) || !collect(cx, e->u.case_.whens[i].result, err))
+            if (!collect(cx, e->u.case_.whens[i].cond, err) ||
+                !collect(cx, e->u.case_.whens[i].result, err))
                 return false;
         return true;
-    case SQE_AST_CAST: return collect(cx, e->u.cast.arg, err);
+    case SQE_AST_CAST:
+        return collect(cx, e->u.cast.arg, err);
     case SQE_AST_IN_LIST:
         if (!collect(cx, e->u.in_list.arg, err)) return false;
         for (int i = 0; i < e->u.in_list.n_items; i++)
@@ -443,14 +476,18 @@ static bool collect(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
     case SQE_AST_LIKE:
         return collect(cx, e->u.like.arg, err) && collect(cx, e->u.like.pattern, err) &&
                collect(cx, e->u.like.escape, err);
-    case SQE_AST_IS_NULL: return collect(cx, e->u.is_null.arg, err);
+    case SQE_AST_IS_NULL:
+        return collect(cx, e->u.is_null.arg, err);
     case SQE_AST_IS_DISTINCT:
         return collect(cx, e->u.is_distinct.left, err) && collect(cx, e->u.is_distinct.right, err);
-    default: return true;
+    default:
+        return true;
     }
 }
 
-bool sqe_bind_collect_aggs(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) { return collect(cx, e, err); }
+bool sqe_bind_collect_aggs(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
+    return collect(cx, e, err);
+}
 
 /* Post-aggregation: is e an aggregate call or a GROUP BY key? */
 static sqe_expr *bind_post_agg(bind_ctx *cx, const sqe_ast_expr *e, bool *handled, sqe_error *err) {
@@ -483,7 +520,8 @@ static sqe_expr *bind_post_agg(bind_ctx *cx, const sqe_ast_expr *e, bool *handle
             if (e->kind == SQE_AST_COLUMN) {
                 *handled = true;
                 sqe_bind_error(err, SQE_ERR_USAGE, e->pos,
-                               "column '%s' must appear in the GROUP BY clause or be used in an aggregate function",
+                               "column '%s' must appear in the GROUP BY clause or be used in an "
+                               "aggregate function",
                                sqe_sql_expr_to_string(cx->arena, e));
                 return NULL;
             }
@@ -513,12 +551,13 @@ static sqe_expr *bind_function(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *e
             sqe_bind_error(err, SQE_ERR_INTERNAL, e->pos, "unexpected aggregate");
             return NULL;
         }
-        sqe_bind_error(err, SQE_ERR_USAGE, e->pos, "aggregate function %s is not allowed in %s", name,
-                       cx->clause ? cx->clause : "this context");
+        sqe_bind_error(err, SQE_ERR_USAGE, e->pos, "aggregate function %s is not allowed in %s",
+                       name, cx->clause ? cx->clause : "this context");
         return NULL;
     }
     if (e->u.func.distinct) {
-        sqe_bind_error(err, SQE_ERR_USAGE, e->pos, "DISTINCT is only allowed in aggregate functions, not %s()", name);
+        sqe_bind_error(err, SQE_ERR_USAGE, e->pos,
+                       "DISTINCT is only allowed in aggregate functions, not %s()", name);
         return NULL;
     }
     int n = e->u.func.n_args;
@@ -533,7 +572,8 @@ static sqe_expr *bind_function(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *e
 
     if (strcmp(name, "coalesce") == 0) {
         if (n < 1) {
-            sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos, "coalesce requires at least one argument");
+            sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos,
+                           "coalesce requires at least one argument");
             return NULL;
         }
         sqe_type t;
@@ -543,7 +583,8 @@ static sqe_expr *bind_function(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *e
     }
     if (strcmp(name, "if") == 0) {
         if (n != 2 && n != 3) {
-            sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos, "if requires 2 or 3 arguments, got %d", n);
+            sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos,
+                           "if requires 2 or 3 arguments, got %d", n);
             return NULL;
         }
         sqe_expr *cond = require_bool(cx, args[0], "if() condition", e->pos, err);
@@ -561,7 +602,8 @@ static sqe_expr *bind_function(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *e
     }
     if (strcmp(name, "nullif") == 0) {
         if (n != 2) {
-            sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos, "nullif requires 2 arguments, got %d", n);
+            sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos,
+                           "nullif requires 2 arguments, got %d", n);
             return NULL;
         }
         sqe_expr *eq = bind_binary_call(cx, "=", args[0], args[1], e->pos, err);
@@ -691,9 +733,11 @@ static sqe_expr *bind_node(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
         if (!sqe_bind_literal(cx->arena, e, &v, err)) return NULL;
         return sqe_expr_const(cx->arena, &v);
     }
-    case SQE_AST_COLUMN: return bind_column(cx, e, err);
+    case SQE_AST_COLUMN:
+        return bind_column(cx, e, err);
     case SQE_AST_STAR:
-        sqe_bind_error(err, SQE_ERR_USAGE, e->pos, "'*' is only allowed in the select list and in count(*)");
+        sqe_bind_error(err, SQE_ERR_USAGE, e->pos,
+                       "'*' is only allowed in the select list and in count(*)");
         return NULL;
     case SQE_AST_UNARY: {
         sqe_expr *a = bind(cx, e->u.unary.arg, err);
@@ -736,8 +780,10 @@ static sqe_expr *bind_node(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
         }
         return bind_binary_call(cx, sqe_sql_binop_name(op), l, r, e->pos, err);
     }
-    case SQE_AST_FUNCTION: return bind_function(cx, e, err);
-    case SQE_AST_CASE: return bind_case(cx, e, err);
+    case SQE_AST_FUNCTION:
+        return bind_function(cx, e, err);
+    case SQE_AST_CASE:
+        return bind_case(cx, e, err);
     case SQE_AST_CAST: {
         sqe_expr *a = bind(cx, e->u.cast.arg, err);
         if (!a) return NULL;
@@ -759,7 +805,8 @@ static sqe_expr *bind_node(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
             /* Impossible pairs fail up front, for TRY_CAST too (Trino). */
             char fb[64], tb[64];
             sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos, "cannot cast %s to %s",
-                           sqe_type_sql_name(a->type, fb, sizeof fb), sqe_type_sql_name(t, tb, sizeof tb));
+                           sqe_type_sql_name(a->type, fb, sizeof fb),
+                           sqe_type_sql_name(t, tb, sizeof tb));
             return NULL;
         }
         if (a->kind == SQE_EXPR_CONST && a->value.is_null) {
@@ -767,7 +814,8 @@ static sqe_expr *bind_node(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
             return sqe_expr_const(cx->arena, &nv);
         }
         sqe_expr *c = sqe_expr_cast(cx->arena, a, t, e->u.cast.try_);
-        if (e->u.cast.try_ || cx->lazy) try_fold(cx, &c);
+        if (e->u.cast.try_ || cx->lazy)
+            try_fold(cx, &c);
         else if (a->kind == SQE_EXPR_CONST) {
             /* A constant that cannot be cast is a plan-time error (with its
              * position) unless it sits where it may never be evaluated. */
@@ -782,7 +830,8 @@ static sqe_expr *bind_node(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
         }
         return c;
     }
-    case SQE_AST_IN_LIST: return bind_in(cx, e, err);
+    case SQE_AST_IN_LIST:
+        return bind_in(cx, e, err);
     case SQE_AST_BETWEEN: {
         sqe_expr *a = bind(cx, e->u.between.arg, err);
         sqe_expr *lo = a ? bind(cx, e->u.between.low, err) : NULL;
@@ -809,7 +858,8 @@ static sqe_expr *bind_node(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
         if (!a) return NULL;
         sqe_expr **args = args_array(cx->arena, 1);
         args[0] = a;
-        sqe_expr *r = sqe_expr_new(cx->arena, SQE_EXPR_IS_NULL, sqe_type_make(SQE_T_BOOLEAN), 1, args);
+        sqe_expr *r =
+            sqe_expr_new(cx->arena, SQE_EXPR_IS_NULL, sqe_type_make(SQE_T_BOOLEAN), 1, args);
         r->negated = e->u.is_null.negated;
         try_fold(cx, &r);
         return r;
@@ -825,23 +875,28 @@ static sqe_expr *bind_node(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
     case SQE_AST_SUBQUERY:
     case SQE_AST_EXISTS:
     case SQE_AST_IN_SUBQUERY:
-        sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos, "subqueries in expressions are not supported yet");
+        sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
+                       "subqueries in expressions are not supported yet");
         return NULL;
     }
     sqe_error_set(err, SQE_ERR_INTERNAL, "unknown expression kind %d", (int)e->kind);
     return NULL;
 }
 
-sqe_expr *sqe_bind_expr(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) { return bind(cx, e, err); }
+sqe_expr *sqe_bind_expr(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
+    return bind(cx, e, err);
+}
 
 /* ------------------------------------------------------------- utilities */
 
 bool sqe_expr_equal(const sqe_expr *a, const sqe_expr *b) {
     if (a == b) return true;
-    if (!a || !b || a->kind != b->kind || !sqe_type_equal(a->type, b->type) || a->n_args != b->n_args)
+    if (!a || !b || a->kind != b->kind || !sqe_type_equal(a->type, b->type) ||
+        a->n_args != b->n_args)
         return false;
     switch (a->kind) {
-    case SQE_EXPR_COLUMN: return a->col == b->col;
+    case SQE_EXPR_COLUMN:
+        return a->col == b->col;
     case SQE_EXPR_CONST:
         if (a->value.is_null || b->value.is_null) return a->value.is_null == b->value.is_null;
         return a->value.type.id == b->value.type.id && sqe_value_cmp(&a->value, &b->value) == 0;
@@ -856,13 +911,15 @@ bool sqe_expr_equal(const sqe_expr *a, const sqe_expr *b) {
         if (a->negated != b->negated || a->n_in != b->n_in) return false;
         for (int i = 0; i < a->n_in; i++)
             if (a->in_values[i].is_null != b->in_values[i].is_null ||
-                (!a->in_values[i].is_null && sqe_value_cmp(&a->in_values[i], &b->in_values[i]) != 0))
+                (!a->in_values[i].is_null &&
+                 sqe_value_cmp(&a->in_values[i], &b->in_values[i]) != 0))
                 return false;
         break;
     case SQE_EXPR_CASE:
         if (a->has_else != b->has_else) return false;
         break;
-    default: break;
+    default:
+        break;
     }
     for (int i = 0; i < a->n_args; i++)
         if (!sqe_expr_equal(a->args[i], b->args[i])) return false;

@@ -18,16 +18,18 @@ typedef struct col_def {
     sqe_type_id type;
 } col_def;
 
-static const col_def k_schemata[] = {{"catalog_name", SQE_T_VARCHAR}, {"schema_name", SQE_T_VARCHAR}};
+static const col_def k_schemata[] = {{"catalog_name", SQE_T_VARCHAR},
+                                     {"schema_name", SQE_T_VARCHAR}};
 static const col_def k_tables[] = {{"table_catalog", SQE_T_VARCHAR},
                                    {"table_schema", SQE_T_VARCHAR},
                                    {"table_name", SQE_T_VARCHAR},
                                    {"table_type", SQE_T_VARCHAR}};
 static const col_def k_columns[] = {
-    {"table_catalog", SQE_T_VARCHAR}, {"table_schema", SQE_T_VARCHAR},   {"table_name", SQE_T_VARCHAR},
-    {"column_name", SQE_T_VARCHAR},   {"ordinal_position", SQE_T_BIGINT}, {"column_default", SQE_T_VARCHAR},
-    {"is_nullable", SQE_T_VARCHAR},   {"data_type", SQE_T_VARCHAR},      {"comment", SQE_T_VARCHAR},
-    {"extra_info", SQE_T_VARCHAR}};
+    {"table_catalog", SQE_T_VARCHAR},   {"table_schema", SQE_T_VARCHAR},
+    {"table_name", SQE_T_VARCHAR},      {"column_name", SQE_T_VARCHAR},
+    {"ordinal_position", SQE_T_BIGINT}, {"column_default", SQE_T_VARCHAR},
+    {"is_nullable", SQE_T_VARCHAR},     {"data_type", SQE_T_VARCHAR},
+    {"comment", SQE_T_VARCHAR},         {"extra_info", SQE_T_VARCHAR}};
 static const col_def k_views[] = {{"table_catalog", SQE_T_VARCHAR},
                                   {"table_schema", SQE_T_VARCHAR},
                                   {"table_name", SQE_T_VARCHAR},
@@ -67,7 +69,8 @@ static sqe_value *row_new(rows *r) {
 }
 
 static void add_column_row(rows *r, const char *root, const char *db, const char *table, int pos,
-                           const char *col, const char *type, const char *comment, const char *extra) {
+                           const char *col, const char *type, const char *comment,
+                           const char *extra) {
     sqe_value *v = row_new(r);
     v[0] = str(r->a, root);
     v[1] = str(r->a, db);
@@ -95,14 +98,15 @@ static void add_self(rows *r, const info_table *which, const char *root) {
             for (int c = 0; c < it->n_cols; c++) {
                 char tb[32];
                 add_column_row(r, root, INFO_SCHEMA, it->name, c + 1, it->cols[c].name,
-                               sqe_type_sql_name(sqe_type_make(it->cols[c].type), tb, sizeof tb), NULL, NULL);
+                               sqe_type_sql_name(sqe_type_make(it->cols[c].type), tb, sizeof tb),
+                               NULL, NULL);
             }
         }
     }
 }
 
-static bool enumerate(sqe_arena *a, sqe_hive_catalog *cat, const info_table *which, const char *root,
-                      rows *r, sqe_error *err) {
+static bool enumerate(sqe_arena *a, sqe_hive_catalog *cat, const info_table *which,
+                      const char *root, rows *r, sqe_error *err) {
     char **dbs;
     size_t n_dbs;
     if (!sqe_hive_list_databases(cat, root, a, &dbs, &n_dbs, err)) return false;
@@ -123,8 +127,8 @@ static bool enumerate(sqe_arena *a, sqe_hive_catalog *cat, const info_table *whi
             sqe_error lerr;
             sqe_hive_table *ht = sqe_hive_resolve_table(cat, 3, parts, &lerr);
             if (!ht) {
-                sqe_log(SQE_LOG_WARN, "plan", "information_schema: leaving out %s.%s.%s: %s", root, dbs[d],
-                        tables[t], lerr.msg);
+                sqe_log(SQE_LOG_WARN, "plan", "information_schema: leaving out %s.%s.%s: %s", root,
+                        dbs[d], tables[t], lerr.msg);
                 continue;
             }
             if (which->cols == k_tables) {
@@ -166,11 +170,13 @@ bool sqe_plan_is_information_schema(int n_parts, const char *const *parts) {
 
 sqe_plan *sqe_plan_information_schema(sqe_arena *a, sqe_hive_catalog *cat, int n_parts,
                                       const char *const *parts, sqe_pos pos, sqe_error *err) {
-    const char *root = n_parts == 3 ? sqe_str_lower(sqe_arena_strdup(a, parts[0])) : sqe_hive_current_root(cat);
+    const char *root =
+        n_parts == 3 ? sqe_str_lower(sqe_arena_strdup(a, parts[0])) : sqe_hive_current_root(cat);
     if (!root) {
-        sqe_bind_error(err, SQE_ERR_NOT_FOUND, pos,
-                       "information_schema needs a root: ATTACH one or use root.information_schema.%s",
-                       parts[n_parts - 1]);
+        sqe_bind_error(
+            err, SQE_ERR_NOT_FOUND, pos,
+            "information_schema needs a root: ATTACH one or use root.information_schema.%s",
+            parts[n_parts - 1]);
         return NULL;
     }
     const char *tname = parts[n_parts - 1];

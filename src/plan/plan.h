@@ -18,18 +18,18 @@
 #include "hive/hive.h"
 
 typedef enum sqe_plan_kind {
-    SQE_PLAN_SCAN,      /* hive table scan */
-    SQE_PLAN_VALUES,    /* constant rows (SELECT without FROM) */
+    SQE_PLAN_SCAN,   /* hive table scan */
+    SQE_PLAN_VALUES, /* constant rows (SELECT without FROM) */
     SQE_PLAN_FILTER,
     SQE_PLAN_PROJECT,
     SQE_PLAN_AGGREGATE, /* hash aggregate: output = group keys, then aggregates */
     SQE_PLAN_SORT,
-    SQE_PLAN_TOPN,      /* ORDER BY ... LIMIT n [OFFSET m] */
-    SQE_PLAN_LIMIT,     /* LIMIT/OFFSET without ORDER BY */
+    SQE_PLAN_TOPN,  /* ORDER BY ... LIMIT n [OFFSET m] */
+    SQE_PLAN_LIMIT, /* LIMIT/OFFSET without ORDER BY */
 } sqe_plan_kind;
 
 typedef struct sqe_sort_key {
-    int col;          /* column of the child's output */
+    int col; /* column of the child's output */
     bool desc;
     bool nulls_first; /* resolved: Trino default is NULLS LAST in both directions */
 } sqe_sort_key;

@@ -27,27 +27,27 @@ typedef struct scope {
 /* Aggregate context: set while binding expressions that run above a hash
  * aggregate (select list, HAVING, ORDER BY of a grouped query). */
 typedef struct agg_ctx {
-    const scope *source;  /* the scope below the aggregate */
+    const scope *source; /* the scope below the aggregate */
     int n_groups;
-    sqe_expr **groups;    /* bound against source */
+    sqe_expr **groups; /* bound against source */
     const sqe_ast_expr **group_asts;
     int n_aggs;
     sqe_agg_binding *aggs;
     sqe_expr **agg_args;
-    char **agg_keys;      /* dedupe keys: "sum|0|<arg text>" */
+    char **agg_keys; /* dedupe keys: "sum|0|<arg text>" */
     int cap_aggs;
 } agg_ctx;
 
 typedef struct bind_ctx {
     sqe_arena *arena;
     sqe_hive_catalog *cat;
-    const scope *scope;   /* columns visible (NULL: none) */
-    agg_ctx *agg;         /* non-NULL: post-aggregation binding */
-    bool collecting;      /* agg collection pass: aggregates allowed, bind args */
-    const char *clause;   /* "WHERE", "GROUP BY", ... for error messages */
-    int lazy;             /* > 0 inside an operand that may never be evaluated (CASE
-                             branches, later COALESCE/IF arguments, right side of
-                             AND/OR): a constant CAST that fails is left to run time */
+    const scope *scope; /* columns visible (NULL: none) */
+    agg_ctx *agg;       /* non-NULL: post-aggregation binding */
+    bool collecting;    /* agg collection pass: aggregates allowed, bind args */
+    const char *clause; /* "WHERE", "GROUP BY", ... for error messages */
+    int lazy;           /* > 0 inside an operand that may never be evaluated (CASE
+                           branches, later COALESCE/IF arguments, right side of
+                           AND/OR): a constant CAST that fails is left to run time */
 } bind_ctx;
 
 /* binder.c */

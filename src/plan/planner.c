@@ -39,7 +39,8 @@ static sqe_plan *new_node(sqe_arena *a, sqe_plan_kind kind, sqe_plan *child, int
     return p;
 }
 
-static scope scope_of(sqe_arena *a, const sqe_plan *p, const char *qualifier, const char *db, const char *root) {
+static scope scope_of(sqe_arena *a, const sqe_plan *p, const char *qualifier, const char *db,
+                      const char *root) {
     scope s = {p->n_out, sqe_arena_alloc(a, sizeof(scope_col) * (size_t)(p->n_out ? p->n_out : 1))};
     for (int i = 0; i < p->n_out; i++) {
         s.cols[i].qualifier = qualifier;
@@ -54,7 +55,9 @@ static scope scope_of(sqe_arena *a, const sqe_plan *p, const char *qualifier, co
 
 static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err);
 
-static char *lower_dup(sqe_arena *a, const char *s) { return sqe_str_lower(sqe_arena_strdup(a, s)); }
+static char *lower_dup(sqe_arena *a, const char *s) {
+    return sqe_str_lower(sqe_arena_strdup(a, s));
+}
 
 static sqe_plan *plan_table(planner *pl, const sqe_ast_from *f, scope *out_scope, sqe_error *err) {
     const sqe_qname *qn = &f->u.table;
@@ -64,8 +67,8 @@ static sqe_plan *plan_table(planner *pl, const sqe_ast_from *f, scope *out_scope
     if (sqe_plan_is_information_schema(n, parts)) {
         sqe_plan *p = sqe_plan_information_schema(pl->arena, pl->cat, n, parts, f->pos, err);
         if (!p) return NULL;
-        const char *qual = f->alias ? lower_dup(pl->arena, f->alias->name)
-                                    : lower_dup(pl->arena, parts[n - 1]);
+        const char *qual =
+            f->alias ? lower_dup(pl->arena, f->alias->name) : lower_dup(pl->arena, parts[n - 1]);
         *out_scope = scope_of(pl->arena, p, qual, f->alias ? NULL : "information_schema", NULL);
         return p;
     }
@@ -86,17 +89,20 @@ static sqe_plan *plan_table(planner *pl, const sqe_ast_from *f, scope *out_scope
         p->out_names[i] = c->name;
     }
     const char *qual = f->alias ? lower_dup(pl->arena, f->alias->name) : t->name;
-    *out_scope = scope_of(pl->arena, p, qual, f->alias ? NULL : t->database, f->alias ? NULL : t->root);
+    *out_scope =
+        scope_of(pl->arena, p, qual, f->alias ? NULL : t->database, f->alias ? NULL : t->root);
     return p;
 }
 
 static sqe_plan *plan_from(planner *pl, const sqe_ast_from *f, scope *out_scope, sqe_error *err) {
     switch (f->kind) {
-    case SQE_FROM_TABLE: return plan_table(pl, f, out_scope, err);
+    case SQE_FROM_TABLE:
+        return plan_table(pl, f, out_scope, err);
     case SQE_FROM_SUBQUERY: {
         sqe_plan *p = plan_query(pl, f->u.subquery, err);
         if (!p) return NULL;
-        *out_scope = scope_of(pl->arena, p, f->alias ? lower_dup(pl->arena, f->alias->name) : NULL, NULL, NULL);
+        *out_scope = scope_of(pl->arena, p, f->alias ? lower_dup(pl->arena, f->alias->name) : NULL,
+                              NULL, NULL);
         return p;
     }
     case SQE_FROM_JOIN:
@@ -108,14 +114,18 @@ static sqe_plan *plan_from(planner *pl, const sqe_ast_from *f, scope *out_scope,
 }
 
 /* Constant, non-negative integer for LIMIT/OFFSET. */
-static bool const_count(planner *pl, const sqe_ast_expr *e, const char *what, uint64_t *out, sqe_error *err) {
+static bool const_count(planner *pl, const sqe_ast_expr *e, const char *what, uint64_t *out,
+                        sqe_error *err) {
     bind_ctx cx = {.arena = pl->arena, .cat = pl->cat, .clause = what};
     sqe_expr *b = sqe_bind_expr(&cx, e, err);
     if (!b) return false;
     sqe_value v;
     if (!sqe_type_is_integer(b->type) || !sqe_expr_eval_const(b, pl->arena, &v, err) || v.is_null)
-        return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos, "%s must be a constant integer", what);
-    if (v.v.i < 0) return sqe_bind_error(err, SQE_ERR_INVALID_ARGUMENT, e->pos, "%s must not be negative", what);
+        return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos, "%s must be a constant integer",
+                              what);
+    if (v.v.i < 0)
+        return sqe_bind_error(err, SQE_ERR_INVALID_ARGUMENT, e->pos, "%s must not be negative",
+                              what);
     *out = (uint64_t)v.v.i;
     return true;
 }
@@ -128,8 +138,8 @@ static int ordinal_of(const sqe_ast_expr *e, int n_items, sqe_error *err, const 
     int64_t v;
     const char *t = e->u.lit.text;
     if (!sqe_parse_int64(t, strlen(t), &v) || v < 1 || v > n_items) {
-        sqe_bind_error(err, SQE_ERR_INVALID_ARGUMENT, e->pos, "%s position %s is not in the select list (1..%d)",
-                       clause, t, n_items);
+        sqe_bind_error(err, SQE_ERR_INVALID_ARGUMENT, e->pos,
+                       "%s position %s is not in the select list (1..%d)", clause, t, n_items);
         return -1;
     }
     return (int)v - 1;
@@ -176,8 +186,9 @@ static int item_by_name(sqe_arena *a, const item *items, int n_visible, const ch
 static sqe_ast_expr *subst_aliases(sqe_arena *a, sqe_ast_expr *e, const item *items, int n_visible,
                                    sqe_error *err, bool *failed);
 
-static sqe_ast_expr *subst_child(sqe_arena *a, sqe_ast_expr **slot, sqe_ast_expr *parent, sqe_ast_expr **copy,
-                                 const item *items, int n_visible, sqe_error *err, bool *failed) {
+static sqe_ast_expr *subst_child(sqe_arena *a, sqe_ast_expr **slot, sqe_ast_expr *parent,
+                                 sqe_ast_expr **copy, const item *items, int n_visible,
+                                 sqe_error *err, bool *failed) {
     if (!*slot || *failed) return *copy;
     sqe_ast_expr *n = subst_aliases(a, *slot, items, n_visible, err, failed);
     if (n == *slot) return *copy;
@@ -229,11 +240,13 @@ static sqe_ast_expr *subst_aliases(sqe_arena *a, sqe_ast_expr *e, const item *it
         subst_child(a, &e->u.in_list.arg, e, &c, items, n_visible, err, failed);
         sqe_ast_expr **xs = NULL;
         for (int i = 0; i < e->u.in_list.n_items && !*failed; i++) {
-            sqe_ast_expr *n = subst_aliases(a, e->u.in_list.items[i], items, n_visible, err, failed);
+            sqe_ast_expr *n =
+                subst_aliases(a, e->u.in_list.items[i], items, n_visible, err, failed);
             if (n == e->u.in_list.items[i]) continue;
             if (!xs) {
                 xs = sqe_arena_alloc(a, sizeof(sqe_ast_expr *) * (size_t)e->u.in_list.n_items);
-                memcpy(xs, e->u.in_list.items, sizeof(sqe_ast_expr *) * (size_t)e->u.in_list.n_items);
+                memcpy(xs, e->u.in_list.items,
+                       sizeof(sqe_ast_expr *) * (size_t)e->u.in_list.n_items);
             }
             xs[i] = n;
         }
@@ -251,8 +264,10 @@ static sqe_ast_expr *subst_aliases(sqe_arena *a, sqe_ast_expr *e, const item *it
         subst_child(a, &e->u.case_.else_, e, &c, items, n_visible, err, failed);
         sqe_ast_when *ws = NULL;
         for (int i = 0; i < e->u.case_.n_whens && !*failed; i++) {
-            sqe_ast_expr *nc = subst_aliases(a, e->u.case_.whens[i].cond, items, n_visible, err, failed);
-            sqe_ast_expr *nr = subst_aliases(a, e->u.case_.whens[i].result, items, n_visible, err, failed);
+            sqe_ast_expr *nc =
+                subst_aliases(a, e->u.case_.whens[i].cond, items, n_visible, err, failed);
+            sqe_ast_expr *nr =
+                subst_aliases(a, e->u.case_.whens[i].result, items, n_visible, err, failed);
             if (nc == e->u.case_.whens[i].cond && nr == e->u.case_.whens[i].result) continue;
             if (!ws) {
                 ws = sqe_arena_alloc(a, sizeof(sqe_ast_when) * (size_t)e->u.case_.n_whens);
@@ -270,12 +285,14 @@ static sqe_ast_expr *subst_aliases(sqe_arena *a, sqe_ast_expr *e, const item *it
         }
         return c ? c : e;
     }
-    case SQE_AST_UNARY: return subst_child(a, &e->u.unary.arg, e, &c, items, n_visible, err, failed) ? c : e;
+    case SQE_AST_UNARY:
+        return subst_child(a, &e->u.unary.arg, e, &c, items, n_visible, err, failed) ? c : e;
     case SQE_AST_BINARY:
         subst_child(a, &e->u.binary.left, e, &c, items, n_visible, err, failed);
         subst_child(a, &e->u.binary.right, e, &c, items, n_visible, err, failed);
         return c ? c : e;
-    case SQE_AST_CAST: return subst_child(a, &e->u.cast.arg, e, &c, items, n_visible, err, failed) ? c : e;
+    case SQE_AST_CAST:
+        return subst_child(a, &e->u.cast.arg, e, &c, items, n_visible, err, failed) ? c : e;
     case SQE_AST_BETWEEN:
         subst_child(a, &e->u.between.arg, e, &c, items, n_visible, err, failed);
         subst_child(a, &e->u.between.low, e, &c, items, n_visible, err, failed);
@@ -286,12 +303,14 @@ static sqe_ast_expr *subst_aliases(sqe_arena *a, sqe_ast_expr *e, const item *it
         subst_child(a, &e->u.like.pattern, e, &c, items, n_visible, err, failed);
         subst_child(a, &e->u.like.escape, e, &c, items, n_visible, err, failed);
         return c ? c : e;
-    case SQE_AST_IS_NULL: return subst_child(a, &e->u.is_null.arg, e, &c, items, n_visible, err, failed) ? c : e;
+    case SQE_AST_IS_NULL:
+        return subst_child(a, &e->u.is_null.arg, e, &c, items, n_visible, err, failed) ? c : e;
     case SQE_AST_IS_DISTINCT:
         subst_child(a, &e->u.is_distinct.left, e, &c, items, n_visible, err, failed);
         subst_child(a, &e->u.is_distinct.right, e, &c, items, n_visible, err, failed);
         return c ? c : e;
-    default: return e;
+    default:
+        return e;
     }
 }
 
@@ -300,10 +319,11 @@ static bool push_filter_into_scan(sqe_arena *a, sqe_plan *scan, sqe_expr *pred, 
 
 static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err) {
     sqe_arena *A = pl->arena;
-    if (q->set_op) {
-        static const char *names[] = {"", "UNION", "UNION ALL", "INTERSECT", "EXCEPT"};
-        sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->pos, "%s is not supported yet",
-                       names[q->set_op > 0 && q->set_op < 5 ? q->set_op : 0]);
+    if (q->kind != SQE_QUERY_SELECT) {
+        static const char *names[] = {"", "UNION", "INTERSECT", "EXCEPT"};
+        sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->pos, "%s%s is not supported yet",
+                       q->kind == SQE_QUERY_VALUES ? "VALUES" : names[q->set_op],
+                       q->set_all ? " ALL" : "");
         return NULL;
     }
     /* FROM */
@@ -325,16 +345,19 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
     if (q->where) {
         const sqe_ast_expr *wa = sqe_bind_first_aggregate(q->where);
         if (wa) {
-            sqe_bind_error(err, SQE_ERR_USAGE, wa->pos, "aggregate functions are not allowed in WHERE");
+            sqe_bind_error(err, SQE_ERR_USAGE, wa->pos,
+                           "aggregate functions are not allowed in WHERE");
             return NULL;
         }
         cx.clause = "WHERE";
         sqe_expr *w = sqe_bind_expr(&cx, q->where, err);
         if (!w) return NULL;
-        if (w->type.id == SQE_T_NULL) w = sqe_bind_coerce(&cx, w, sqe_type_make(SQE_T_BOOLEAN), err);
+        if (w->type.id == SQE_T_NULL)
+            w = sqe_bind_coerce(&cx, w, sqe_type_make(SQE_T_BOOLEAN), err);
         if (w->type.id != SQE_T_BOOLEAN) {
             char tb[64];
-            sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, q->where->pos, "WHERE clause must be boolean, got %s",
+            sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, q->where->pos,
+                           "WHERE clause must be boolean, got %s",
                            sqe_type_sql_name(w->type, tb, sizeof tb));
             return NULL;
         }
@@ -363,7 +386,8 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
                 for (int k = 0; k < np; k++)
                     qtext = sqe_arena_sprintf(A, "%s%s%s", qtext, k ? "." : "", qq->parts[k].name);
                 if (np > 3) {
-                    sqe_bind_error(err, SQE_ERR_SYNTAX, si->expr->pos, "'%s.*' has too many parts", qtext);
+                    sqe_bind_error(err, SQE_ERR_SYNTAX, si->expr->pos, "'%s.*' has too many parts",
+                                   qtext);
                     return NULL;
                 }
                 qual = lower_dup(A, qq->parts[np - 1].name);
@@ -372,8 +396,10 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
             }
             int added = 0;
             for (int c = 0; c < sc.n; c++) {
-                if (qual && (!sc.cols[c].qualifier || strcmp(sc.cols[c].qualifier, qual) != 0)) continue;
-                if (qdb && (!sc.cols[c].database || strcmp(sc.cols[c].database, qdb) != 0)) continue;
+                if (qual && (!sc.cols[c].qualifier || strcmp(sc.cols[c].qualifier, qual) != 0))
+                    continue;
+                if (qdb && (!sc.cols[c].database || strcmp(sc.cols[c].database, qdb) != 0))
+                    continue;
                 if (qroot && (!sc.cols[c].root || !sqe_str_ieq(sc.cols[c].root, qroot))) continue;
                 item it = {.name = sc.cols[c].name, .star_col = c, .star_pos = si->expr->pos};
                 SQE_ARRAY_PUSH(A, items, it);
@@ -381,9 +407,11 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
             }
             if (!added) {
                 if (qual)
-                    sqe_bind_error(err, SQE_ERR_NOT_FOUND, si->expr->pos, "table '%s' in '%s.*' cannot be resolved", qtext, qtext);
+                    sqe_bind_error(err, SQE_ERR_NOT_FOUND, si->expr->pos,
+                                   "table '%s' in '%s.*' cannot be resolved", qtext, qtext);
                 else
-                    sqe_bind_error(err, SQE_ERR_USAGE, si->expr->pos, "SELECT * requires a FROM clause");
+                    sqe_bind_error(err, SQE_ERR_USAGE, si->expr->pos,
+                                   "SELECT * requires a FROM clause");
                 return NULL;
             }
             continue;
@@ -403,7 +431,8 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
 
     /* ORDER BY expressions with output names resolved (see subst_aliases);
      * a bare name or an ordinal is matched to its item further down. */
-    sqe_ast_expr **order_exprs = sqe_arena_alloc(A, sizeof(sqe_ast_expr *) * (size_t)(q->n_order_by + 1));
+    sqe_ast_expr **order_exprs =
+        sqe_arena_alloc(A, sizeof(sqe_ast_expr *) * (size_t)(q->n_order_by + 1));
     for (int k = 0; k < q->n_order_by; k++) {
         sqe_ast_expr *oe = q->order_by[k].expr;
         bool failed = false;
@@ -435,7 +464,8 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
                 if (!items.items[k].ast) {
                     /* expanded star column */
                     int c = items.items[k].star_col;
-                    ag.groups[g] = sqe_expr_column(A, sc.cols[c].index, sc.cols[c].type, sc.cols[c].name);
+                    ag.groups[g] =
+                        sqe_expr_column(A, sc.cols[c].index, sc.cols[c].type, sc.cols[c].name);
                     sqe_ast_expr *col = sqe_arena_alloc(A, sizeof *col);
                     col->kind = SQE_AST_COLUMN;
                     col->u.column.n_parts = 1;
@@ -448,7 +478,8 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
             }
             const sqe_ast_expr *ga = sqe_bind_first_aggregate(ge);
             if (ga) {
-                sqe_bind_error(err, SQE_ERR_USAGE, is_ordinal(q->group_by[g]) ? q->group_by[g]->pos : ga->pos,
+                sqe_bind_error(err, SQE_ERR_USAGE,
+                               is_ordinal(q->group_by[g]) ? q->group_by[g]->pos : ga->pos,
                                "aggregate functions are not allowed in GROUP BY");
                 return NULL;
             }
@@ -479,7 +510,8 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
         ccx.agg = &ag;
         ccx.collecting = true;
         for (size_t i = 0; i < items.len; i++)
-            if (items.items[i].ast && !sqe_bind_collect_aggs(&ccx, items.items[i].ast, err)) return NULL;
+            if (items.items[i].ast && !sqe_bind_collect_aggs(&ccx, items.items[i].ast, err))
+                return NULL;
         if (q->having && !sqe_bind_collect_aggs(&ccx, q->having, err)) return NULL;
         for (int i = 0; i < q->n_order_by; i++)
             if (!sqe_bind_collect_aggs(&ccx, order_exprs[i], err)) return NULL;
@@ -508,7 +540,8 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
             if (!h) return NULL;
             if (h->type.id != SQE_T_BOOLEAN) {
                 char tb[64];
-                sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, q->having->pos, "HAVING clause must be boolean, got %s",
+                sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, q->having->pos,
+                               "HAVING clause must be boolean, got %s",
                                sqe_type_sql_name(h->type, tb, sizeof tb));
                 return NULL;
             }
@@ -527,19 +560,22 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
         if (!it->ast) {
             if (has_agg) {
                 /* SELECT * with GROUP BY: each column must be a key. */
-                sqe_expr *c = sqe_expr_column(A, sc.cols[it->star_col].index, sc.cols[it->star_col].type, it->name);
+                sqe_expr *c = sqe_expr_column(A, sc.cols[it->star_col].index,
+                                              sc.cols[it->star_col].type, it->name);
                 int found = -1;
                 for (int g = 0; g < ag.n_groups; g++)
                     if (sqe_expr_equal(c, ag.groups[g])) found = g;
                 if (found < 0) {
                     sqe_bind_error(err, SQE_ERR_USAGE, it->star_pos,
-                                   "column '%s' must appear in the GROUP BY clause or be used in an aggregate function",
+                                   "column '%s' must appear in the GROUP BY clause or be used in "
+                                   "an aggregate function",
                                    it->name);
                     return NULL;
                 }
                 it->bound = sqe_expr_column(A, found, c->type, it->name);
             } else {
-                it->bound = sqe_expr_column(A, sc.cols[it->star_col].index, sc.cols[it->star_col].type, it->name);
+                it->bound = sqe_expr_column(A, sc.cols[it->star_col].index,
+                                            sc.cols[it->star_col].type, it->name);
             }
             continue;
         }
@@ -559,7 +595,8 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
             const char *nm = oi->expr->u.column.parts[0].name;
             idx = item_by_name(A, items.items, n_visible, nm);
             if (idx == -2) {
-                sqe_bind_error(err, SQE_ERR_USAGE, oi->expr->pos, "column reference '%s' is ambiguous", nm);
+                sqe_bind_error(err, SQE_ERR_USAGE, oi->expr->pos,
+                               "column reference '%s' is ambiguous", nm);
                 return NULL;
             }
         }
@@ -570,11 +607,15 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
                 if (sqe_expr_equal(b, items.items[i].bound)) idx = (int)i;
             if (idx < 0) {
                 if (q->distinct) {
-                    sqe_bind_error(err, SQE_ERR_USAGE, oi->expr->pos,
-                                   "for SELECT DISTINCT, ORDER BY expressions must appear in the select list");
+                    sqe_bind_error(
+                        err, SQE_ERR_USAGE, oi->expr->pos,
+                        "for SELECT DISTINCT, ORDER BY expressions must appear in the select list");
                     return NULL;
                 }
-                item it = {.ast = order_exprs[k], .bound = b, .name = sqe_arena_sprintf(A, "_order%d", k), .star_col = -1};
+                item it = {.ast = order_exprs[k],
+                           .bound = b,
+                           .name = sqe_arena_sprintf(A, "_order%d", k),
+                           .star_col = -1};
                 SQE_ARRAY_PUSH(A, items, it);
                 idx = (int)items.len - 1;
             }
@@ -598,7 +639,8 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
     if (q->distinct) {
         sqe_plan *d = new_node(A, SQE_PLAN_AGGREGATE, cur, cur->n_out);
         d->u.aggregate.n_groups = cur->n_out;
-        d->u.aggregate.groups = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)(cur->n_out ? cur->n_out : 1));
+        d->u.aggregate.groups =
+            sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)(cur->n_out ? cur->n_out : 1));
         for (int i = 0; i < cur->n_out; i++) {
             d->u.aggregate.groups[i] = sqe_expr_column(A, i, cur->out_types[i], cur->out_names[i]);
             d->out_types[i] = cur->out_types[i];
@@ -643,7 +685,8 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
 
     if ((int)items.len > n_visible) {
         sqe_plan *fp = new_node(A, SQE_PLAN_PROJECT, cur, n_visible);
-        fp->u.project.exprs = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)(n_visible ? n_visible : 1));
+        fp->u.project.exprs =
+            sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)(n_visible ? n_visible : 1));
         for (int i = 0; i < n_visible; i++) {
             fp->u.project.exprs[i] = sqe_expr_column(A, i, cur->out_types[i], cur->out_names[i]);
             fp->out_types[i] = cur->out_types[i];
@@ -674,8 +717,10 @@ typedef struct col_use {
 
 static void note_col(int *col, void *ctx) {
     col_use *u = ctx;
-    if (*col < u->n_data) u->any_data = true;
-    else u->any_part = true;
+    if (*col < u->n_data)
+        u->any_data = true;
+    else
+        u->any_part = true;
     if (u->used) u->used[*col] = true;
 }
 
@@ -700,18 +745,24 @@ static void add_prune(sqe_arena *a, sqe_plan *scan, sqe_expr *conj) {
     bool only_null = false;
     if (conj->kind == SQE_EXPR_CALL && strcmp(conj->fn.name, "=") == 0 && conj->n_args == 2) {
         sqe_expr *c = conj->args[0], *k = conj->args[1];
-        if (c->kind == SQE_EXPR_CONST) { sqe_expr *tmp = c; c = k; k = tmp; }
+        if (c->kind == SQE_EXPR_CONST) {
+            sqe_expr *tmp = c;
+            c = k;
+            k = tmp;
+        }
         if (c->kind != SQE_EXPR_COLUMN || k->kind != SQE_EXPR_CONST || k->value.is_null) return;
         key = c->col - nd;
         vals = &k->value;
         n_vals = 1;
-    } else if (conj->kind == SQE_EXPR_IN && !conj->negated && conj->args[0]->kind == SQE_EXPR_COLUMN) {
+    } else if (conj->kind == SQE_EXPR_IN && !conj->negated &&
+               conj->args[0]->kind == SQE_EXPR_COLUMN) {
         key = conj->args[0]->col - nd;
         vals = conj->in_values;
         n_vals = conj->n_in;
         for (int i = 0; i < n_vals; i++)
             if (vals[i].is_null) return;
-    } else if (conj->kind == SQE_EXPR_IS_NULL && !conj->negated && conj->args[0]->kind == SQE_EXPR_COLUMN) {
+    } else if (conj->kind == SQE_EXPR_IS_NULL && !conj->negated &&
+               conj->args[0]->kind == SQE_EXPR_COLUMN) {
         key = conj->args[0]->col - nd;
         only_null = true;
     } else {
@@ -754,7 +805,8 @@ static bool push_filter_into_scan(sqe_arena *a, sqe_plan *scan, sqe_expr *pred, 
         sqe_expr_visit_cols(c, note_col, &u);
         if (u.any_part && !u.any_data) {
             add_prune(a, scan, c);
-            scan->u.scan.partition_filter = sqe_bind_and(a, scan->u.scan.partition_filter, copy_remap(a, c, to_key));
+            scan->u.scan.partition_filter =
+                sqe_bind_and(a, scan->u.scan.partition_filter, copy_remap(a, c, to_key));
         } else if (c->kind == SQE_EXPR_CONST && !c->value.is_null && c->value.v.b) {
             /* WHERE true: nothing to do */
         } else {
@@ -767,7 +819,8 @@ static bool push_filter_into_scan(sqe_arena *a, sqe_plan *scan, sqe_expr *pred, 
 
 static void collect_plan_exprs(sqe_plan *consumer, void (*fn)(int *, void *), void *ctx) {
     if (consumer->kind == SQE_PLAN_PROJECT) {
-        for (int i = 0; i < consumer->n_out; i++) sqe_expr_visit_cols(consumer->u.project.exprs[i], fn, ctx);
+        for (int i = 0; i < consumer->n_out; i++)
+            sqe_expr_visit_cols(consumer->u.project.exprs[i], fn, ctx);
     } else if (consumer->kind == SQE_PLAN_AGGREGATE) {
         for (int i = 0; i < consumer->u.aggregate.n_groups; i++)
             sqe_expr_visit_cols(consumer->u.aggregate.groups[i], fn, ctx);
@@ -781,7 +834,8 @@ static void collect_plan_exprs(sqe_plan *consumer, void (*fn)(int *, void *), vo
  * trees are private to it (built by this planner for this query level). */
 static void prune_scan_columns(sqe_arena *a, sqe_plan *scan, sqe_plan *consumer) {
     int n_all = scan->n_out;
-    col_use u = {.n_data = n_all, .used = sqe_arena_alloc(a, sizeof(bool) * (size_t)(n_all ? n_all : 1))};
+    col_use u = {.n_data = n_all,
+                 .used = sqe_arena_alloc(a, sizeof(bool) * (size_t)(n_all ? n_all : 1))};
     sqe_expr_visit_cols(scan->u.scan.filter, note_col, &u);
     collect_plan_exprs(consumer, note_col, &u);
     int *map = sqe_arena_alloc(a, sizeof(int) * (size_t)(n_all ? n_all : 1));
@@ -806,7 +860,8 @@ static void prune_scan_columns(sqe_arena *a, sqe_plan *scan, sqe_plan *consumer)
             consumer->u.aggregate.groups[i] = copy_remap(a, consumer->u.aggregate.groups[i], map);
         for (int i = 0; i < consumer->u.aggregate.n_aggs; i++)
             if (consumer->u.aggregate.agg_args[i])
-                consumer->u.aggregate.agg_args[i] = copy_remap(a, consumer->u.aggregate.agg_args[i], map);
+                consumer->u.aggregate.agg_args[i] =
+                    copy_remap(a, consumer->u.aggregate.agg_args[i], map);
     }
     scan->n_out = n;
     scan->u.scan.n_cols = n;
@@ -817,7 +872,8 @@ static void prune_scan_columns(sqe_arena *a, sqe_plan *scan, sqe_plan *consumer)
 
 /* ------------------------------------------------------------- entry */
 
-sqe_plan *sqe_plan_query(sqe_arena *arena, sqe_hive_catalog *cat, const sqe_ast_query *q, sqe_error *err) {
+sqe_plan *sqe_plan_query(sqe_arena *arena, sqe_hive_catalog *cat, const sqe_ast_query *q,
+                         sqe_error *err) {
     planner pl = {.arena = arena, .cat = cat};
     sqe_plan *p = plan_query(&pl, q, err);
     if (!p) {

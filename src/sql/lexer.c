@@ -218,7 +218,8 @@ sqe_token *sqe_sql_lex(sqe_arena *arena, const char *src, sqe_lex_mode mode, int
             t->text = sqe_arena_strndup(arena, lx.src + off, lx.i - off);
             continue;
         }
-        if (isdigit(c) || (c == '.' && isdigit((unsigned char)at(&lx, 1)) && !prev_is_name(&lx, off))) {
+        if (isdigit(c) ||
+            (c == '.' && isdigit((unsigned char)at(&lx, 1)) && !prev_is_name(&lx, off))) {
             if (!lex_number(&lx)) break;
             continue;
         }

@@ -400,8 +400,7 @@ static bool parse_show_filter(sqe_parser *p, sqe_ast_stmt *st, const char *what,
         st->u.show.from = sqe_arena_alloc(p->arena, sizeof(sqe_qname));
         if (!sqe_p_parse_qname(p, st->u.show.from, false, what)) return false;
     }
-    if ((sqe_p_accept(p, "like") ||
-         (bare_pattern && sqe_p_peek(p, 0)->kind == SQE_TK_STRING)) &&
+    if ((sqe_p_accept(p, "like") || (bare_pattern && sqe_p_peek(p, 0)->kind == SQE_TK_STRING)) &&
         !(st->u.show.like = sqe_p_parse_string(p, false, "pattern (a string literal)")))
         return false;
     return true;

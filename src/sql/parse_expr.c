@@ -425,8 +425,10 @@ static sqe_ast_expr *parse_extract(sqe_parser *p) {
  * (source[, chars]); '(' has been read. *first gets the first expression
  * parsed when the call turns out to be the plain form trim(source[, chars])
  * (the caller goes on with its argument list); the result is then NULL. */
-static sqe_ast_expr *parse_trim(sqe_parser *p, const sqe_qname *name, sqe_ast_expr **first, bool *failed) {
-    static const char *const specs[][2] = {{"both", "trim"}, {"leading", "ltrim"}, {"trailing", "rtrim"}};
+static sqe_ast_expr *parse_trim(sqe_parser *p, const sqe_qname *name, sqe_ast_expr **first,
+                                bool *failed) {
+    static const char *const specs[][2] = {
+        {"both", "trim"}, {"leading", "ltrim"}, {"trailing", "rtrim"}};
     const char *fn = "trim";
     bool has_spec = false;
     *first = NULL;
@@ -437,7 +439,8 @@ static sqe_ast_expr *parse_trim(sqe_parser *p, const sqe_qname *name, sqe_ast_ex
          * (a column named `leading` is followed by ')' or an operator). */
         if (sqe_p_is(p, 0, specs[i][0]) &&
             (sqe_p_tok_is(t1, "from") || t1->kind == SQE_TK_STRING || t1->kind == SQE_TK_IDENT ||
-             t1->kind == SQE_TK_QIDENT || t1->kind == SQE_TK_BQIDENT || t1->kind == SQE_TK_LPAREN)) {
+             t1->kind == SQE_TK_QIDENT || t1->kind == SQE_TK_BQIDENT ||
+             t1->kind == SQE_TK_LPAREN)) {
             fn = specs[i][1];
             has_spec = true;
             sqe_p_next(p);

@@ -2,18 +2,19 @@
  * parse_query.c - queries: SELECT bodies, set operations, FROM items and
  * joins, ORDER BY / LIMIT / OFFSET / FETCH.
  *
- *   query      := query_prim { (UNION|INTERSECT|EXCEPT) [ALL|DISTINCT] query_prim }
+ *   query      := set_term { (UNION|EXCEPT) [ALL|DISTINCT] set_term }
+ *   set_term   := query_prim { INTERSECT [ALL|DISTINCT] query_prim }
  *                 [ORDER BY order_item, ...] (in any order, once each:)
  *                 [OFFSET n [ROW|ROWS]] [LIMIT n|ALL | FETCH FIRST|NEXT [n] ROW|ROWS ONLY]
  *   query_prim := select_body | '(' query ')'
  *   select_body:= SELECT [DISTINCT|ALL] item, ... [FROM from, ...] [WHERE e]
  *                 [GROUP BY e, ...] [HAVING e]
  *
- * Set operations are a flat chain (query->set_op / set_next, left to
- * right, no INTERSECT-over-UNION precedence): the planner rejects them by
- * name for now. A trailing ORDER BY / LIMIT is stored on the last query of
- * the chain, where it was written. A parenthesized query takes a following
- * ORDER BY / LIMIT / OFFSET only if it has none of its own.
+ * Set operations form a tree (SQE_QUERY_SET nodes): INTERSECT binds tighter
+ * than UNION and EXCEPT, which associate to the left. A trailing ORDER BY /
+ * LIMIT belongs to the whole query expression (the top node). A
+ * parenthesized query takes a following ORDER BY / LIMIT / OFFSET only if it
+ * has none of its own.
  */
 #include "sql_int.h"
 
@@ -35,11 +36,6 @@ bool sqe_p_starts_query(sqe_parser *p, int ahead) {
 static sqe_ast_query *parse_select_body(sqe_parser *p);
 static sqe_ast_from *parse_from_list(sqe_parser *p);
 static sqe_ast_from *parse_join_expr(sqe_parser *p);
-
-static sqe_ast_query *chain_end(sqe_ast_query *q) {
-    while (q->set_next) q = q->set_next;
-    return q;
-}
 
 static sqe_ast_query *parse_query_prim(sqe_parser *p) {
     if (sqe_p_peek(p, 0)->kind == SQE_TK_LPAREN) {
@@ -138,36 +134,55 @@ static bool parse_query_tail(sqe_parser *p, sqe_ast_query *q) {
     return true;
 }
 
+/* Accepts a set operator of the given precedence level: 1 = UNION/EXCEPT,
+ * 2 = INTERSECT; sets *op and *all. */
+static bool accept_set_op(sqe_parser *p, int level, sqe_set_op *op, bool *all) {
+    if (level == 2 && sqe_p_accept(p, "intersect"))
+        *op = SQE_SET_INTERSECT;
+    else if (level == 1 && sqe_p_accept(p, "union"))
+        *op = SQE_SET_UNION;
+    else if (level == 1 && sqe_p_accept(p, "except"))
+        *op = SQE_SET_EXCEPT;
+    else
+        return false;
+    *all = sqe_p_accept(p, "all");
+    if (!*all) sqe_p_accept(p, "distinct");
+    return true;
+}
+
+/* level 2: query_prim { INTERSECT query_prim }; level 1: level-2 terms
+ * joined by UNION / EXCEPT, left-associative. */
+static sqe_ast_query *parse_set_expr(sqe_parser *p, int level) {
+    sqe_ast_query *left = level == 2 ? parse_query_prim(p) : parse_set_expr(p, 2);
+    if (!left) return NULL;
+    for (;;) {
+        sqe_pos pos = sqe_p_peek(p, 0)->pos;
+        sqe_set_op op;
+        bool all;
+        if (!accept_set_op(p, level, &op, &all)) break;
+        if (!sqe_p_count_op(p, pos)) return NULL;
+        sqe_ast_query *right = level == 2 ? parse_query_prim(p) : parse_set_expr(p, 2);
+        if (!right) return NULL;
+        sqe_ast_query *q = sqe_arena_alloc(p->arena, sizeof *q);
+        q->pos = left->pos;
+        q->kind = SQE_QUERY_SET;
+        q->set_op = op;
+        q->set_all = all;
+        q->set_left = left;
+        q->set_right = right;
+        left = q;
+    }
+    return left;
+}
+
 sqe_ast_query *sqe_p_parse_query(sqe_parser *p) {
     if (is_word(p, 0, "with"))
         return sqe_p_not_supported(p, "WITH (common table expressions) is not supported yet"), NULL;
     if (!sqe_p_enter(p)) return NULL;
-    sqe_ast_query *head = parse_query_prim(p), *tail;
-    if (!head) goto fail;
-    tail = chain_end(head);
-    for (;;) {
-        int op;
-        if (sqe_p_accept(p, "union")) {
-            op = sqe_p_accept(p, "all") ? 2 : (sqe_p_accept(p, "distinct"), 1);
-        } else if (sqe_p_accept(p, "intersect")) {
-            op = 3;
-            if (!sqe_p_accept(p, "all")) sqe_p_accept(p, "distinct");
-        } else if (sqe_p_accept(p, "except")) {
-            op = 4;
-            if (!sqe_p_accept(p, "all")) sqe_p_accept(p, "distinct");
-        } else {
-            break;
-        }
-        if (!sqe_p_count_op(p, sqe_p_peek(p, 0)->pos)) goto fail;
-        sqe_ast_query *next = parse_query_prim(p);
-        if (!next) goto fail;
-        tail->set_op = op;
-        tail->set_next = next;
-        tail = chain_end(next);
-    }
-    if (!parse_query_tail(p, tail)) goto fail;
+    sqe_ast_query *q = parse_set_expr(p, 1);
+    if (!q || !parse_query_tail(p, q)) goto fail;
     sqe_p_leave(p);
-    return head;
+    return q;
 fail:
     sqe_p_leave(p);
     return NULL;
@@ -211,7 +226,8 @@ static bool check_grouping_element(sqe_parser *p) {
     if (is_word(p, 0, "grouping") && sqe_p_tok_is(t1, "sets"))
         return sqe_p_not_supported(p, "GROUPING SETS is not supported yet");
     if ((is_word(p, 0, "rollup") || is_word(p, 0, "cube")) && t1->kind == SQE_TK_LPAREN)
-        return sqe_p_not_supported(p, "%s is not supported yet", is_word(p, 0, "rollup") ? "ROLLUP" : "CUBE");
+        return sqe_p_not_supported(p, "%s is not supported yet",
+                                   is_word(p, 0, "rollup") ? "ROLLUP" : "CUBE");
     if (sqe_p_peek(p, 0)->kind == SQE_TK_LPAREN && t1->kind == SQE_TK_RPAREN)
         return sqe_p_not_supported(p, "the empty grouping set () is not supported yet");
     return true;

@@ -36,48 +36,60 @@ typedef struct sqe_qname {
 /* --------------------------------------------------------- expressions */
 
 typedef enum sqe_ast_expr_kind {
-    SQE_AST_LITERAL,   /* lit */
-    SQE_AST_COLUMN,    /* column: qualified name a / t.a / db.t.a */
-    SQE_AST_STAR,      /* star: * or t.* (qualifier may be NULL) */
-    SQE_AST_UNARY,     /* unary */
-    SQE_AST_BINARY,    /* binary */
-    SQE_AST_FUNCTION,  /* func */
-    SQE_AST_CASE,      /* case_ */
-    SQE_AST_CAST,      /* cast */
-    SQE_AST_IN_LIST,   /* in_list */
-    SQE_AST_BETWEEN,   /* between */
-    SQE_AST_LIKE,      /* like */
-    SQE_AST_IS_NULL,   /* is_null */
+    SQE_AST_LITERAL,     /* lit */
+    SQE_AST_COLUMN,      /* column: qualified name a / t.a / db.t.a */
+    SQE_AST_STAR,        /* star: * or t.* (qualifier may be NULL) */
+    SQE_AST_UNARY,       /* unary */
+    SQE_AST_BINARY,      /* binary */
+    SQE_AST_FUNCTION,    /* func */
+    SQE_AST_CASE,        /* case_ */
+    SQE_AST_CAST,        /* cast */
+    SQE_AST_IN_LIST,     /* in_list */
+    SQE_AST_BETWEEN,     /* between */
+    SQE_AST_LIKE,        /* like */
+    SQE_AST_IS_NULL,     /* is_null */
     SQE_AST_IS_DISTINCT, /* is_distinct: a IS [NOT] DISTINCT FROM b */
-    SQE_AST_SUBQUERY,  /* subquery: scalar subquery (planner may reject) */
-    SQE_AST_EXISTS,    /* subquery */
+    SQE_AST_SUBQUERY,    /* subquery: scalar subquery (planner may reject) */
+    SQE_AST_EXISTS,      /* subquery */
     SQE_AST_IN_SUBQUERY, /* in_subquery */
 } sqe_ast_expr_kind;
 
 typedef enum sqe_literal_kind {
     SQE_LIT_NULL,
-    SQE_LIT_BOOL,      /* b */
-    SQE_LIT_INTEGER,   /* text: digits, fits or not in int64 (binder decides) */
-    SQE_LIT_DECIMAL,   /* text: "1.50" (no exponent) -> DECIMAL, as Trino */
-    SQE_LIT_DOUBLE,    /* text: "1e3", "1.5E-2" -> DOUBLE */
-    SQE_LIT_STRING,    /* text (value, quotes removed) */
-    SQE_LIT_TYPED,     /* DATE '...', TIMESTAMP '...', DECIMAL '...', etc: type_name + text */
-    SQE_LIT_INTERVAL,  /* INTERVAL '3' DAY: text + unit (in type_name) */
+    SQE_LIT_BOOL,     /* b */
+    SQE_LIT_INTEGER,  /* text: digits, fits or not in int64 (binder decides) */
+    SQE_LIT_DECIMAL,  /* text: "1.50" (no exponent) -> DECIMAL, as Trino */
+    SQE_LIT_DOUBLE,   /* text: "1e3", "1.5E-2" -> DOUBLE */
+    SQE_LIT_STRING,   /* text (value, quotes removed) */
+    SQE_LIT_TYPED,    /* DATE '...', TIMESTAMP '...', DECIMAL '...', etc: type_name + text */
+    SQE_LIT_INTERVAL, /* INTERVAL '3' DAY: text + unit (in type_name) */
 } sqe_literal_kind;
 
 typedef enum sqe_binop {
-    SQE_OP_ADD, SQE_OP_SUB, SQE_OP_MUL, SQE_OP_DIV, SQE_OP_MOD,
-    SQE_OP_EQ, SQE_OP_NE, SQE_OP_LT, SQE_OP_LE, SQE_OP_GT, SQE_OP_GE,
-    SQE_OP_AND, SQE_OP_OR, SQE_OP_CONCAT,
+    SQE_OP_ADD,
+    SQE_OP_SUB,
+    SQE_OP_MUL,
+    SQE_OP_DIV,
+    SQE_OP_MOD,
+    SQE_OP_EQ,
+    SQE_OP_NE,
+    SQE_OP_LT,
+    SQE_OP_LE,
+    SQE_OP_GT,
+    SQE_OP_GE,
+    SQE_OP_AND,
+    SQE_OP_OR,
+    SQE_OP_CONCAT,
 } sqe_binop;
 
 typedef enum sqe_unop { SQE_OP_NEG, SQE_OP_PLUS, SQE_OP_NOT } sqe_unop;
 
 typedef struct sqe_ast_type {
-    char *name;     /* as written, lower-cased: "int", "varchar", "decimal", "array" ... */
-    int n_params;   /* 0..2 numeric parameters: varchar(10), decimal(10,2) */
+    char *name;   /* as written, lower-cased: "int", "varchar", "decimal", "array" ... */
+    int n_params; /* 0..2 numeric parameters: varchar(10), decimal(10,2) */
     int params[2];
-    char *text;     /* the whole type as written, e.g. "array<struct<a:int>>" (for errors / complex types) */
+    char *text; /* the whole type as written, e.g. "array<struct<a:int>>" (for errors / complex
+                   types) */
     sqe_pos pos;
 } sqe_ast_type;
 
@@ -97,7 +109,8 @@ struct sqe_ast_expr {
             sqe_literal_kind kind;
             bool b;
             char *text;
-            char *type_name; /* SQE_LIT_TYPED: lower-case "date", "timestamp", "decimal"...; INTERVAL: unit */
+            char *type_name; /* SQE_LIT_TYPED: lower-case "date", "timestamp", "decimal"...;
+                                INTERVAL: unit */
         } lit;
         sqe_qname column;
         struct {
@@ -112,11 +125,14 @@ struct sqe_ast_expr {
             sqe_ast_expr *left, *right;
         } binary;
         struct {
-            sqe_qname name;       /* function name (usually 1 part) */
+            sqe_qname name; /* function name (usually 1 part) */
             int n_args;
             sqe_ast_expr **args;
-            bool distinct;        /* count(DISTINCT x) */
-            bool star;            /* count(*) */
+            bool distinct;               /* count(DISTINCT x) */
+            bool star;                   /* count(*) */
+            sqe_ast_expr *filter;        /* agg(x) FILTER (WHERE cond), NULL if none */
+            bool ignore_nulls;           /* lag(x) IGNORE NULLS (RESPECT NULLS: false) */
+            struct sqe_ast_window *over; /* f(...) OVER (...), NULL if not a window call */
         } func;
         struct {
             sqe_ast_expr *operand; /* CASE x WHEN ... (NULL for searched CASE) */
@@ -169,9 +185,17 @@ typedef struct sqe_ast_select_item {
     sqe_ident *alias; /* NULL if none */
 } sqe_ast_select_item;
 
-typedef enum sqe_ast_from_kind { SQE_FROM_TABLE, SQE_FROM_SUBQUERY, SQE_FROM_JOIN } sqe_ast_from_kind;
+typedef enum sqe_ast_from_kind {
+    SQE_FROM_TABLE,
+    SQE_FROM_SUBQUERY,
+    SQE_FROM_JOIN
+} sqe_ast_from_kind;
 typedef enum sqe_join_kind {
-    SQE_JOIN_INNER, SQE_JOIN_LEFT, SQE_JOIN_RIGHT, SQE_JOIN_FULL, SQE_JOIN_CROSS
+    SQE_JOIN_INNER,
+    SQE_JOIN_LEFT,
+    SQE_JOIN_RIGHT,
+    SQE_JOIN_FULL,
+    SQE_JOIN_CROSS
 } sqe_join_kind;
 
 typedef struct sqe_ast_from sqe_ast_from;
@@ -179,18 +203,53 @@ struct sqe_ast_from {
     sqe_ast_from_kind kind;
     sqe_pos pos;
     sqe_ident *alias; /* table/subquery alias, NULL if none */
+    int n_alias_cols; /* AS t(a, b, ...): column aliases, 0 if none */
+    sqe_ident *alias_cols;
     union {
         sqe_qname table;
         sqe_ast_query *subquery;
         struct {
             sqe_join_kind kind;
             sqe_ast_from *left, *right;
-            sqe_ast_expr *on;   /* NULL for CROSS / USING */
+            sqe_ast_expr *on; /* NULL for CROSS / USING */
             int n_using;
             sqe_ident *using_cols;
         } join;
     } u;
 };
+
+/* A window specification: OVER (PARTITION BY ... ORDER BY ... frame). A
+ * reference to a named window (WINDOW w AS (...)) is resolved by the parser:
+ * the function gets a copy of the named spec (merged with its own ORDER BY /
+ * frame when it writes OVER (w ORDER BY ...)). */
+typedef enum sqe_frame_unit {
+    SQE_FRAME_DEFAULT = 0,
+    SQE_FRAME_ROWS,
+    SQE_FRAME_RANGE,
+    SQE_FRAME_GROUPS
+} sqe_frame_unit;
+typedef enum sqe_frame_bound_kind {
+    SQE_BOUND_UNBOUNDED_PRECEDING,
+    SQE_BOUND_PRECEDING, /* offset PRECEDING */
+    SQE_BOUND_CURRENT_ROW,
+    SQE_BOUND_FOLLOWING, /* offset FOLLOWING */
+    SQE_BOUND_UNBOUNDED_FOLLOWING,
+} sqe_frame_bound_kind;
+
+typedef struct sqe_ast_frame_bound {
+    sqe_frame_bound_kind kind;
+    sqe_ast_expr *offset; /* PRECEDING / FOLLOWING only */
+} sqe_ast_frame_bound;
+
+typedef struct sqe_ast_window {
+    sqe_pos pos;
+    int n_partition;
+    sqe_ast_expr **partition;
+    int n_order;
+    struct sqe_ast_order_item *order;
+    sqe_frame_unit unit;            /* SQE_FRAME_DEFAULT: no frame clause written */
+    sqe_ast_frame_bound start, end; /* "ROWS x" alone: end = CURRENT ROW */
+} sqe_ast_window;
 
 typedef struct sqe_ast_order_item {
     sqe_ast_expr *expr;
@@ -198,10 +257,46 @@ typedef struct sqe_ast_order_item {
     int nulls; /* 0 = default (NULLS LAST in both directions), 1 = NULLS FIRST, 2 = NULLS LAST */
 } sqe_ast_order_item;
 
-/* SELECT ... [UNION ...]. Only simple SELECT bodies for now; `set_op` is
- * parsed so the planner can reject it by name. */
+/* WITH name [(c1, c2, ...)] AS (query) */
+typedef struct sqe_ast_cte {
+    sqe_ident name;
+    int n_cols; /* 0: no column list */
+    sqe_ident *cols;
+    sqe_ast_query *query;
+} sqe_ast_cte;
+
+typedef enum sqe_set_op {
+    SQE_SET_NONE = 0,
+    SQE_SET_UNION,
+    SQE_SET_INTERSECT,
+    SQE_SET_EXCEPT,
+} sqe_set_op;
+
+typedef enum sqe_query_kind {
+    SQE_QUERY_SELECT = 0, /* a SELECT body: items, from, where, group by, having */
+    SQE_QUERY_SET,        /* set_left <set_op> [ALL] set_right */
+    SQE_QUERY_VALUES,     /* VALUES (..), (..) */
+} sqe_query_kind;
+
+/* A query expression. Every kind may carry WITH (ctes), ORDER BY, LIMIT and
+ * OFFSET, which apply to the whole of it: for SQE_QUERY_SET the ORDER BY
+ * names output columns of the set operation. Set operations form a tree with
+ * SQL precedence (INTERSECT binds tighter than UNION and EXCEPT, which
+ * associate to the left); parentheses make their own subtree.
+ *
+ * GROUP BY: group_by lists the distinct grouping expressions (deduplicated by
+ * their rendered text). When the query uses GROUPING SETS, ROLLUP or CUBE
+ * (possibly several, combined as a cross product, and mixed with plain
+ * expressions, as Trino does), n_grouping_sets > 0 and grouping_sets[i] is an
+ * array of grouping_set_len[i] indexes into group_by (the empty set () has
+ * length 0). Without them n_grouping_sets == 0 and every group_by expression
+ * is a key. */
 struct sqe_ast_query {
     sqe_pos pos;
+    sqe_query_kind kind;
+    int n_ctes;
+    sqe_ast_cte *ctes;
+    /* SQE_QUERY_SELECT */
     bool distinct;
     int n_items;
     sqe_ast_select_item *items;
@@ -209,14 +304,23 @@ struct sqe_ast_query {
     sqe_ast_expr *where;
     int n_group_by;
     sqe_ast_expr **group_by;
+    int n_grouping_sets;
+    int *grouping_set_len;
+    int **grouping_sets;
     sqe_ast_expr *having;
+    /* SQE_QUERY_SET */
+    sqe_set_op set_op;
+    bool set_all; /* UNION ALL / INTERSECT ALL / EXCEPT ALL */
+    sqe_ast_query *set_left, *set_right;
+    /* SQE_QUERY_VALUES: n_values_rows rows of n_values_cols expressions
+     * (every row has the same count; the parser checks) */
+    int n_values_rows, n_values_cols;
+    sqe_ast_expr ***values_rows;
+    /* every kind */
     int n_order_by;
     sqe_ast_order_item *order_by;
     sqe_ast_expr *limit;  /* NULL: none (LIMIT ALL also NULL) */
     sqe_ast_expr *offset; /* NULL: none */
-    /* set operations: this query UNION [ALL] next */
-    int set_op; /* 0 none, 1 UNION, 2 UNION ALL, 3 INTERSECT, 4 EXCEPT */
-    sqe_ast_query *set_next;
 };
 
 /* --------------------------------------------------------- DDL */
@@ -283,22 +387,22 @@ typedef struct sqe_ast_create_table {
 /* ----------------------------------------------------------- statements */
 
 typedef enum sqe_stmt_kind {
-    SQE_STMT_SELECT,          /* query */
-    SQE_STMT_EXPLAIN,         /* explain */
-    SQE_STMT_ATTACH,          /* attach */
-    SQE_STMT_DETACH,          /* detach */
-    SQE_STMT_CREATE_DATABASE, /* create_database */
-    SQE_STMT_DROP_DATABASE,   /* drop_database */
-    SQE_STMT_CREATE_TABLE,    /* create_table (any CREATE [EXTERNAL] TABLE form) */
-    SQE_STMT_DROP_TABLE,      /* drop_table */
+    SQE_STMT_SELECT,            /* query */
+    SQE_STMT_EXPLAIN,           /* explain */
+    SQE_STMT_ATTACH,            /* attach */
+    SQE_STMT_DETACH,            /* detach */
+    SQE_STMT_CREATE_DATABASE,   /* create_database */
+    SQE_STMT_DROP_DATABASE,     /* drop_database */
+    SQE_STMT_CREATE_TABLE,      /* create_table (any CREATE [EXTERNAL] TABLE form) */
+    SQE_STMT_DROP_TABLE,        /* drop_table */
     SQE_STMT_SHOW_CREATE_TABLE, /* target */
-    SQE_STMT_SHOW_TABLES,     /* show */
-    SQE_STMT_SHOW_DATABASES,  /* show */
-    SQE_STMT_SHOW_COLUMNS,    /* target */
-    SQE_STMT_SHOW_PARTITIONS, /* target */
-    SQE_STMT_DESCRIBE,        /* target */
-    SQE_STMT_USE,             /* use */
-    SQE_STMT_UNSUPPORTED,     /* unsupported: a recognised statement sqe does not implement */
+    SQE_STMT_SHOW_TABLES,       /* show */
+    SQE_STMT_SHOW_DATABASES,    /* show */
+    SQE_STMT_SHOW_COLUMNS,      /* target */
+    SQE_STMT_SHOW_PARTITIONS,   /* target */
+    SQE_STMT_DESCRIBE,          /* target */
+    SQE_STMT_USE,               /* use */
+    SQE_STMT_UNSUPPORTED,       /* unsupported: a recognised statement sqe does not implement */
 } sqe_stmt_kind;
 
 typedef struct sqe_ast_stmt {
@@ -314,10 +418,10 @@ typedef struct sqe_ast_stmt {
         struct {
             char *url;
             sqe_ident name;
-            char *type;      /* TYPE value as written (NULL if no options) */
+            char *type; /* TYPE value as written (NULL if no options) */
             sqe_pos type_pos;
             bool if_not_exists;
-            int n_options;   /* other (key value) options, for errors */
+            int n_options; /* other (key value) options, for errors */
             sqe_ast_kv *options;
         } attach;
         struct {
@@ -329,8 +433,8 @@ typedef struct sqe_ast_stmt {
             bool if_not_exists;
             bool schema_keyword; /* written as SCHEMA */
             char *comment;
-            char *location;      /* LOCATION given (rejected by hive) */
-            int n_props;         /* WITH DBPROPERTIES ('k'='v', ...) */
+            char *location; /* LOCATION given (rejected by hive) */
+            int n_props;    /* WITH DBPROPERTIES ('k'='v', ...) */
             sqe_ast_kv *props;
         } create_database;
         struct {

@@ -35,9 +35,13 @@
  * above it round to infinity as floats, doubles below it to a finite float. */
 #define FLT_OVERFLOW_MID 3.4028235677973366e38
 
-static const char *tname(sqe_type t, char *buf, size_t n) { return sqe_type_sql_name(t, buf, n); }
+static const char *tname(sqe_type t, char *buf, size_t n) {
+    return sqe_type_sql_name(t, buf, n);
+}
 
-static bool is_trim_byte(char c) { return (unsigned char)c <= ' '; }
+static bool is_trim_byte(char c) {
+    return (unsigned char)c <= ' ';
+}
 
 /* Java String.trim(): drops bytes <= 0x20 at both ends. */
 static void trim(const char **p, size_t *n) {
@@ -51,8 +55,8 @@ static void trim(const char **p, size_t *n) {
 static bool fail_text(const sqe_value *in, sqe_type to, sqe_error *err) {
     char tn[48];
     int len = (int)SQE_MIN(in->v.s.len, QUOTE_MAX);
-    return sqe_error_set(err, SQE_ERR_INVALID_DATA, "cannot cast '%.*s' to %s", len, in->v.s.len ? in->v.s.ptr : "",
-                         tname(to, tn, sizeof tn));
+    return sqe_error_set(err, SQE_ERR_INVALID_DATA, "cannot cast '%.*s' to %s", len,
+                         in->v.s.len ? in->v.s.ptr : "", tname(to, tn, sizeof tn));
 }
 
 /* OUT_OF_RANGE naming the input value as text. */
@@ -76,14 +80,15 @@ static bool fail_range(const sqe_value *in, sqe_type to, sqe_error *err) {
 
 static bool fail_mismatch(const sqe_value *in, sqe_type to, sqe_error *err) {
     char a[48], b[48];
-    return sqe_error_set(err, SQE_ERR_TYPE_MISMATCH, "cannot cast %s to %s", tname(in->type, a, sizeof a),
-                         tname(to, b, sizeof b));
+    return sqe_error_set(err, SQE_ERR_TYPE_MISMATCH, "cannot cast %s to %s",
+                         tname(in->type, a, sizeof a), tname(to, b, sizeof b));
 }
 
 static bool fail_nonfinite(const sqe_value *in, double d, sqe_type to, sqe_error *err) {
     char tn[48];
     if (isnan(d))
-        return sqe_error_set(err, SQE_ERR_INVALID_DATA, "cannot cast NaN to %s", tname(to, tn, sizeof tn));
+        return sqe_error_set(err, SQE_ERR_INVALID_DATA, "cannot cast NaN to %s",
+                             tname(to, tn, sizeof tn));
     return fail_range(in, to, err);
 }
 
@@ -91,10 +96,22 @@ static bool fail_nonfinite(const sqe_value *in, double d, sqe_type to, sqe_error
 
 static void int_range(sqe_type_id id, int64_t *lo, int64_t *hi) {
     switch (id) {
-    case SQE_T_TINYINT: *lo = INT8_MIN; *hi = INT8_MAX; break;
-    case SQE_T_SMALLINT: *lo = INT16_MIN; *hi = INT16_MAX; break;
-    case SQE_T_INTEGER: *lo = INT32_MIN; *hi = INT32_MAX; break;
-    default: *lo = INT64_MIN; *hi = INT64_MAX; break;
+    case SQE_T_TINYINT:
+        *lo = INT8_MIN;
+        *hi = INT8_MAX;
+        break;
+    case SQE_T_SMALLINT:
+        *lo = INT16_MIN;
+        *hi = INT16_MAX;
+        break;
+    case SQE_T_INTEGER:
+        *lo = INT32_MIN;
+        *hi = INT32_MAX;
+        break;
+    default:
+        *lo = INT64_MIN;
+        *hi = INT64_MAX;
+        break;
     }
 }
 
@@ -125,7 +142,8 @@ static bool cast_to_integer(const sqe_value *in, sqe_type to, sqe_value *out, sq
         double d = in->type.id == SQE_T_REAL ? (double)in->v.f : in->v.d;
         if (!isfinite(d)) return fail_nonfinite(in, d, to, err);
         double r = round(d); /* half away from zero */
-        if (r < -9223372036854775808.0 || r >= 9223372036854775808.0) return fail_range(in, to, err);
+        if (r < -9223372036854775808.0 || r >= 9223372036854775808.0)
+            return fail_range(in, to, err);
         x = (int64_t)r;
         if (x < lo || x > hi) {
             /* Name the rounded value that overflowed: "value 300 out of range for tinyint". */
@@ -136,7 +154,8 @@ static bool cast_to_integer(const sqe_value *in, sqe_type to, sqe_value *out, sq
     }
     case SQE_T_DECIMAL: {
         sqe_i128 r;
-        if (!sqe_decimal_rescale(in->v.dec, in->type.scale, 0, &r) || r < INT64_MIN || r > INT64_MAX)
+        if (!sqe_decimal_rescale(in->v.dec, in->type.scale, 0, &r) || r < INT64_MIN ||
+            r > INT64_MAX)
             return fail_range(in, to, err);
         x = (int64_t)r;
         break;
@@ -162,14 +181,24 @@ static bool cast_to_integer(const sqe_value *in, sqe_type to, sqe_value *out, sq
 static bool cast_to_boolean(const sqe_value *in, sqe_type to, sqe_value *out, sqe_error *err) {
     bool b;
     switch (in->type.id) {
-    case SQE_T_BOOLEAN: b = in->v.b; break;
+    case SQE_T_BOOLEAN:
+        b = in->v.b;
+        break;
     case SQE_T_TINYINT:
     case SQE_T_SMALLINT:
     case SQE_T_INTEGER:
-    case SQE_T_BIGINT: b = in->v.i != 0; break;
-    case SQE_T_REAL: b = in->v.f != 0; break;
-    case SQE_T_DOUBLE: b = in->v.d != 0; break;
-    case SQE_T_DECIMAL: b = in->v.dec != 0; break;
+    case SQE_T_BIGINT:
+        b = in->v.i != 0;
+        break;
+    case SQE_T_REAL:
+        b = in->v.f != 0;
+        break;
+    case SQE_T_DOUBLE:
+        b = in->v.d != 0;
+        break;
+    case SQE_T_DECIMAL:
+        b = in->v.dec != 0;
+        break;
     case SQE_T_VARCHAR: {
         const char *p = in->v.s.ptr;
         size_t n = in->v.s.len;
@@ -197,14 +226,24 @@ static bool cast_to_boolean(const sqe_value *in, sqe_type to, sqe_value *out, sq
 static bool cast_to_floating(const sqe_value *in, sqe_type to, sqe_value *out, sqe_error *err) {
     double d;
     switch (in->type.id) {
-    case SQE_T_BOOLEAN: d = in->v.b ? 1 : 0; break;
+    case SQE_T_BOOLEAN:
+        d = in->v.b ? 1 : 0;
+        break;
     case SQE_T_TINYINT:
     case SQE_T_SMALLINT:
     case SQE_T_INTEGER:
-    case SQE_T_BIGINT: d = (double)in->v.i; break;
-    case SQE_T_REAL: d = in->v.f; break;
-    case SQE_T_DOUBLE: d = in->v.d; break;
-    case SQE_T_DECIMAL: d = sqe_decimal_to_double(in->v.dec, in->type.scale); break;
+    case SQE_T_BIGINT:
+        d = (double)in->v.i;
+        break;
+    case SQE_T_REAL:
+        d = in->v.f;
+        break;
+    case SQE_T_DOUBLE:
+        d = in->v.d;
+        break;
+    case SQE_T_DECIMAL:
+        d = sqe_decimal_to_double(in->v.dec, in->type.scale);
+        break;
     case SQE_T_VARCHAR: {
         const char *p = in->v.s.ptr;
         size_t n = in->v.s.len;
@@ -245,7 +284,8 @@ static bool cast_to_decimal(const sqe_value *in, sqe_type to, sqe_value *out, sq
         break;
     }
     case SQE_T_DECIMAL:
-        if (!sqe_decimal_rescale(in->v.dec, in->type.scale, to.scale, &r) || !sqe_decimal_fits(r, to.precision))
+        if (!sqe_decimal_rescale(in->v.dec, in->type.scale, to.scale, &r) ||
+            !sqe_decimal_fits(r, to.precision))
             return fail_range(in, to, err);
         break;
     case SQE_T_REAL:
@@ -290,14 +330,17 @@ static size_t utf8_prefix(const char *p, size_t n, size_t max_cp, size_t *n_cp) 
     return i;
 }
 
-static bool cast_to_varchar(const sqe_value *in, sqe_type to, sqe_arena *arena, sqe_value *out, sqe_error *err) {
+static bool cast_to_varchar(const sqe_value *in, sqe_type to, sqe_arena *arena, sqe_value *out,
+                            sqe_error *err) {
     const char *p;
     size_t n;
     if (in->type.id == SQE_T_VARCHAR || in->type.id == SQE_T_VARBINARY) {
         p = in->v.s.ptr;
         n = in->v.s.len;
     } else {
-        if (!arena) return sqe_error_set(err, SQE_ERR_INTERNAL, "sqe_value_cast: cast to varchar needs an arena");
+        if (!arena)
+            return sqe_error_set(err, SQE_ERR_INTERNAL,
+                                 "sqe_value_cast: cast to varchar needs an arena");
         sqe_strbuf sb;
         sqe_strbuf_init(&sb);
         sqe_value_format(in, &sb);
@@ -309,7 +352,9 @@ static bool cast_to_varchar(const sqe_value *in, sqe_type to, sqe_arena *arena, 
         size_t n_cp;
         n = utf8_prefix(p, n, to.length, &n_cp);
         if (to.str_kind == SQE_STRKIND_CHAR && n_cp < to.length) {
-            if (!arena) return sqe_error_set(err, SQE_ERR_INTERNAL, "sqe_value_cast: cast to char needs an arena");
+            if (!arena)
+                return sqe_error_set(err, SQE_ERR_INTERNAL,
+                                     "sqe_value_cast: cast to char needs an arena");
             size_t pad = to.length - n_cp;
             char *q = sqe_arena_alloc(arena, n + pad + 1);
             if (n) memcpy(q, p, n);
@@ -324,7 +369,8 @@ static bool cast_to_varchar(const sqe_value *in, sqe_type to, sqe_arena *arena, 
 }
 
 static bool cast_to_varbinary(const sqe_value *in, sqe_type to, sqe_value *out, sqe_error *err) {
-    if (in->type.id != SQE_T_VARCHAR && in->type.id != SQE_T_VARBINARY) return fail_mismatch(in, to, err);
+    if (in->type.id != SQE_T_VARCHAR && in->type.id != SQE_T_VARBINARY)
+        return fail_mismatch(in, to, err);
     *out = sqe_value_string(in->v.s.ptr, in->v.s.len);
     out->type = to;
     return true;
@@ -383,21 +429,31 @@ static bool cast_to_timestamp(const sqe_value *in, sqe_type to, sqe_value *out, 
 
 /* ---------------------------------------------------------- dispatch */
 
-static bool cast_impl(const sqe_value *in, sqe_type to, sqe_arena *arena, sqe_value *out, sqe_error *err) {
+static bool cast_impl(const sqe_value *in, sqe_type to, sqe_arena *arena, sqe_value *out,
+                      sqe_error *err) {
     switch (to.id) {
-    case SQE_T_BOOLEAN: return cast_to_boolean(in, to, out, err);
+    case SQE_T_BOOLEAN:
+        return cast_to_boolean(in, to, out, err);
     case SQE_T_TINYINT:
     case SQE_T_SMALLINT:
     case SQE_T_INTEGER:
-    case SQE_T_BIGINT: return cast_to_integer(in, to, out, err);
+    case SQE_T_BIGINT:
+        return cast_to_integer(in, to, out, err);
     case SQE_T_REAL:
-    case SQE_T_DOUBLE: return cast_to_floating(in, to, out, err);
-    case SQE_T_DECIMAL: return cast_to_decimal(in, to, out, err);
-    case SQE_T_VARCHAR: return cast_to_varchar(in, to, arena, out, err);
-    case SQE_T_VARBINARY: return cast_to_varbinary(in, to, out, err);
-    case SQE_T_DATE: return cast_to_date(in, to, out, err);
-    case SQE_T_TIMESTAMP: return cast_to_timestamp(in, to, out, err);
-    default: return fail_mismatch(in, to, err);
+    case SQE_T_DOUBLE:
+        return cast_to_floating(in, to, out, err);
+    case SQE_T_DECIMAL:
+        return cast_to_decimal(in, to, out, err);
+    case SQE_T_VARCHAR:
+        return cast_to_varchar(in, to, arena, out, err);
+    case SQE_T_VARBINARY:
+        return cast_to_varbinary(in, to, out, err);
+    case SQE_T_DATE:
+        return cast_to_date(in, to, out, err);
+    case SQE_T_TIMESTAMP:
+        return cast_to_timestamp(in, to, out, err);
+    default:
+        return fail_mismatch(in, to, err);
     }
 }
 

@@ -24,25 +24,31 @@
 
 /* ----------------------------------------------------------- calendar */
 
-static bool is_leap(long y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+static bool is_leap(long y) {
+    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
 
 static int days_in_month(long y, int m) {
     static const int k_days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     return m == 2 && is_leap(y) ? 29 : k_days[m - 1];
 }
 
-bool sqe_ymd_valid(int y, int m, int d) { return m >= 1 && m <= 12 && d >= 1 && d <= days_in_month(y, m); }
+bool sqe_ymd_valid(int y, int m, int d) {
+    return m >= 1 && m <= 12 && d >= 1 && d <= days_in_month(y, m);
+}
 
 static int64_t days_from_civil(int64_t y, int m, int d) {
     y -= m <= 2;
     int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;                                    /* [0, 399] */
+    int64_t yoe = y - era * 400;                                  /* [0, 399] */
     int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1; /* [0, 365] */
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;            /* [0, 146096] */
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;          /* [0, 146096] */
     return era * 146097 + doe - 719468;
 }
 
-int32_t sqe_date_from_ymd(int y, int m, int d) { return (int32_t)days_from_civil(y, m, d); }
+int32_t sqe_date_from_ymd(int y, int m, int d) {
+    return (int32_t)days_from_civil(y, m, d);
+}
 
 void sqe_date_to_ymd(int32_t days, int *y, int *m, int *d) {
     int64_t z = (int64_t)days + 719468;
@@ -90,11 +96,11 @@ size_t sqe_timestamp_format(int64_t micros, char *buf, size_t buf_len) {
     int64_t secs = rem / MICROS_PER_SECOND, frac = rem % MICROS_PER_SECOND;
     int k;
     if (frac % 1000 == 0)
-        k = snprintf(buf + n, buf_len - n, " %02d:%02d:%02d.%03d", (int)(secs / 3600), (int)(secs / 60 % 60),
-                     (int)(secs % 60), (int)(frac / 1000));
+        k = snprintf(buf + n, buf_len - n, " %02d:%02d:%02d.%03d", (int)(secs / 3600),
+                     (int)(secs / 60 % 60), (int)(secs % 60), (int)(frac / 1000));
     else
-        k = snprintf(buf + n, buf_len - n, " %02d:%02d:%02d.%06d", (int)(secs / 3600), (int)(secs / 60 % 60),
-                     (int)(secs % 60), (int)frac);
+        k = snprintf(buf + n, buf_len - n, " %02d:%02d:%02d.%06d", (int)(secs / 3600),
+                     (int)(secs / 60 % 60), (int)(secs % 60), (int)frac);
     if (k < 0) return n;
     return n + (size_t)k < buf_len ? n + (size_t)k : (buf_len ? buf_len - 1 : 0);
 }
@@ -173,7 +179,8 @@ bool sqe_parse_timestamp(const char *p, size_t n, int64_t *micros) {
     }
     int64_t day_us, t;
     int64_t tod = ((int64_t)hh * 3600 + mi * 60 + ss) * MICROS_PER_SECOND + frac;
-    if (__builtin_mul_overflow(days, MICROS_PER_DAY, &day_us) || __builtin_add_overflow(day_us, tod, &t))
+    if (__builtin_mul_overflow(days, MICROS_PER_DAY, &day_us) ||
+        __builtin_add_overflow(day_us, tod, &t))
         return false;
     *micros = t;
     return true;

@@ -60,7 +60,7 @@ const sqe_i128 sqe_pow10_i128[39] = {
     P19 * 10000000000000000LL,
     P19 * 100000000000000000LL,
     P19 * 1000000000000000000LL,
-    P19 * P19,
+    P19 *P19,
 };
 
 size_t sqe_types_format_i128(sqe_i128 v, char *buf, size_t buf_len) {
@@ -121,7 +121,8 @@ bool sqe_decimal_rescale(sqe_i128 v, int from_scale, int to_scale, sqe_i128 *out
             return v == 0;
         }
         sqe_i128 r;
-        if (__builtin_mul_overflow(v, sqe_pow10_i128[d], &r) || !sqe_decimal_fits(r, SQE_DECIMAL_MAX_PRECISION))
+        if (__builtin_mul_overflow(v, sqe_pow10_i128[d], &r) ||
+            !sqe_decimal_fits(r, SQE_DECIMAL_MAX_PRECISION))
             return false;
         *out = r;
         return true;
@@ -141,11 +142,12 @@ bool sqe_decimal_rescale(sqe_i128 v, int from_scale, int to_scale, sqe_i128 *out
 
 double sqe_decimal_to_double(sqe_i128 v, int scale) {
     static const double k_pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     unsigned __int128 u = sqe_types_abs_i128(v);
     /* Both operands exact: one correctly rounded division. */
-    if (u < ((unsigned __int128)1 << 53) && scale >= 0 && scale <= 22) return (double)v / k_pow10[scale];
+    if (u < ((unsigned __int128)1 << 53) && scale >= 0 && scale <= 22)
+        return (double)v / k_pow10[scale];
     /* Otherwise let strtod round the exact decimal text correctly. */
     char buf[96];
     size_t n = sqe_types_format_i128(v, buf, sizeof buf);
@@ -187,7 +189,7 @@ sqe_decimal_parse_status sqe_types_parse_decimal(const char *p, size_t n, int pr
     /* The digit string D = int digits ++ frac digits; value = D * 10^k / 10^scale
      * with k = exp - frac_len + scale. Keep the first n_digits + k digits. */
     size_t n_digits = int_len + frac_len;
-#define DIGIT_AT(j) ((j) < int_len ? p[int_start + (j)] - '0' : p[frac_start + (j) - int_len] - '0')
+#define DIGIT_AT(j) ((j) < int_len ? p[int_start + (j)] - '0' : p[frac_start + (j)-int_len] - '0')
     long k = exp - (long)frac_len + scale;
     long keep = (long)n_digits + (k < 0 ? k : 0);
     sqe_i128 acc = 0;

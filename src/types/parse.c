@@ -20,9 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static inline bool is_digit(char c) { return (unsigned)(c - '0') < 10; }
+static inline bool is_digit(char c) {
+    return (unsigned)(c - '0') < 10;
+}
 
-static inline char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c + 32) : c; }
+static inline char lower(char c) {
+    return c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
+}
 
 static bool ieq(const char *p, size_t n, const char *word) {
     size_t i = 0;

@@ -33,11 +33,17 @@ bool sqe_type_equal(sqe_type a, sqe_type b) {
     }
 }
 
-bool sqe_type_is_integer(sqe_type t) { return t.id >= SQE_T_TINYINT && t.id <= SQE_T_BIGINT; }
+bool sqe_type_is_integer(sqe_type t) {
+    return t.id >= SQE_T_TINYINT && t.id <= SQE_T_BIGINT;
+}
 
-bool sqe_type_is_numeric(sqe_type t) { return t.id >= SQE_T_TINYINT && t.id <= SQE_T_DECIMAL; }
+bool sqe_type_is_numeric(sqe_type t) {
+    return t.id >= SQE_T_TINYINT && t.id <= SQE_T_DECIMAL;
+}
 
-bool sqe_type_is_string(sqe_type t) { return t.id == SQE_T_VARCHAR; }
+bool sqe_type_is_string(sqe_type t) {
+    return t.id == SQE_T_VARCHAR;
+}
 
 size_t sqe_type_width(sqe_type t) {
     switch (t.id) {
@@ -68,18 +74,30 @@ size_t sqe_type_width(sqe_type t) {
 
 static const char *plain_sql_name(sqe_type_id id) {
     switch (id) {
-    case SQE_T_BOOLEAN: return "boolean";
-    case SQE_T_TINYINT: return "tinyint";
-    case SQE_T_SMALLINT: return "smallint";
-    case SQE_T_INTEGER: return "integer";
-    case SQE_T_BIGINT: return "bigint";
-    case SQE_T_REAL: return "real";
-    case SQE_T_DOUBLE: return "double";
-    case SQE_T_VARCHAR: return "varchar";
-    case SQE_T_VARBINARY: return "varbinary";
-    case SQE_T_DATE: return "date";
-    case SQE_T_TIMESTAMP: return "timestamp";
-    default: return "unknown";
+    case SQE_T_BOOLEAN:
+        return "boolean";
+    case SQE_T_TINYINT:
+        return "tinyint";
+    case SQE_T_SMALLINT:
+        return "smallint";
+    case SQE_T_INTEGER:
+        return "integer";
+    case SQE_T_BIGINT:
+        return "bigint";
+    case SQE_T_REAL:
+        return "real";
+    case SQE_T_DOUBLE:
+        return "double";
+    case SQE_T_VARCHAR:
+        return "varchar";
+    case SQE_T_VARBINARY:
+        return "varbinary";
+    case SQE_T_DATE:
+        return "date";
+    case SQE_T_TIMESTAMP:
+        return "timestamp";
+    default:
+        return "unknown";
     }
 }
 
@@ -100,10 +118,18 @@ const char *sqe_type_hive_name(sqe_type t, char *buf, size_t buf_len) {
     if (buf_len == 0) return buf;
     const char *s;
     switch (t.id) {
-    case SQE_T_INTEGER: s = "int"; break;
-    case SQE_T_REAL: s = "float"; break;
-    case SQE_T_VARBINARY: s = "binary"; break;
-    case SQE_T_NULL: s = "void"; break;
+    case SQE_T_INTEGER:
+        s = "int";
+        break;
+    case SQE_T_REAL:
+        s = "float";
+        break;
+    case SQE_T_VARBINARY:
+        s = "binary";
+        break;
+    case SQE_T_NULL:
+        s = "void";
+        break;
     case SQE_T_VARCHAR:
         if (t.str_kind == SQE_STRKIND_STRING) {
             s = "string";
@@ -112,7 +138,9 @@ const char *sqe_type_hive_name(sqe_type t, char *buf, size_t buf_len) {
         return sqe_type_sql_name(t, buf, buf_len);
     case SQE_T_DECIMAL:
         return sqe_type_sql_name(t, buf, buf_len);
-    default: s = plain_sql_name((sqe_type_id)t.id); break;
+    default:
+        s = plain_sql_name((sqe_type_id)t.id);
+        break;
     }
     snprintf(buf, buf_len, "%s", s);
     return buf;
@@ -127,15 +155,15 @@ static const struct {
     sqe_type_id id;
     param_kind params;
 } k_type_names[] = {
-    {"boolean", SQE_T_BOOLEAN, P_NONE},     {"tinyint", SQE_T_TINYINT, P_NONE},
-    {"smallint", SQE_T_SMALLINT, P_NONE},   {"int", SQE_T_INTEGER, P_NONE},
-    {"integer", SQE_T_INTEGER, P_NONE},     {"bigint", SQE_T_BIGINT, P_NONE},
-    {"float", SQE_T_REAL, P_NONE},          {"real", SQE_T_REAL, P_NONE},
-    {"double", SQE_T_DOUBLE, P_NONE},       {"decimal", SQE_T_DECIMAL, P_DECIMAL},
-    {"numeric", SQE_T_DECIMAL, P_DECIMAL},  {"string", SQE_T_VARCHAR, P_NONE},
-    {"varchar", SQE_T_VARCHAR, P_VARCHAR},  {"char", SQE_T_VARCHAR, P_CHAR},
-    {"date", SQE_T_DATE, P_NONE},           {"timestamp", SQE_T_TIMESTAMP, P_TIMESTAMP},
-    {"binary", SQE_T_VARBINARY, P_NONE},    {"varbinary", SQE_T_VARBINARY, P_NONE},
+    {"boolean", SQE_T_BOOLEAN, P_NONE},    {"tinyint", SQE_T_TINYINT, P_NONE},
+    {"smallint", SQE_T_SMALLINT, P_NONE},  {"int", SQE_T_INTEGER, P_NONE},
+    {"integer", SQE_T_INTEGER, P_NONE},    {"bigint", SQE_T_BIGINT, P_NONE},
+    {"float", SQE_T_REAL, P_NONE},         {"real", SQE_T_REAL, P_NONE},
+    {"double", SQE_T_DOUBLE, P_NONE},      {"decimal", SQE_T_DECIMAL, P_DECIMAL},
+    {"numeric", SQE_T_DECIMAL, P_DECIMAL}, {"string", SQE_T_VARCHAR, P_NONE},
+    {"varchar", SQE_T_VARCHAR, P_VARCHAR}, {"char", SQE_T_VARCHAR, P_CHAR},
+    {"date", SQE_T_DATE, P_NONE},          {"timestamp", SQE_T_TIMESTAMP, P_TIMESTAMP},
+    {"binary", SQE_T_VARBINARY, P_NONE},   {"varbinary", SQE_T_VARBINARY, P_NONE},
 };
 
 static const char *skip_ws(const char *s) {
@@ -210,8 +238,8 @@ bool sqe_type_parse(const char *name, sqe_type *out, sqe_error *err) {
     switch (k_type_names[i].params) {
     case P_NONE:
         if (n_params > 0)
-            return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "type %s takes no parameters in '%s'",
-                                 kw, name);
+            return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
+                                 "type %s takes no parameters in '%s'", kw, name);
         if (strcmp(kw, "string") == 0) t.str_kind = SQE_STRKIND_STRING;
         break;
     case P_DECIMAL: {
@@ -222,7 +250,8 @@ bool sqe_type_parse(const char *name, sqe_type *out, sqe_error *err) {
                                  SQE_DECIMAL_MAX_PRECISION, name);
         if (scale > prec)
             return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
-                                 "decimal scale %ld exceeds precision %ld in '%s'", scale, prec, name);
+                                 "decimal scale %ld exceeds precision %ld in '%s'", scale, prec,
+                                 name);
         t = sqe_type_decimal((int)prec, (int)scale);
         break;
     }
@@ -236,8 +265,8 @@ bool sqe_type_parse(const char *name, sqe_type *out, sqe_error *err) {
         if (n_params == 0 && !is_char) break; /* unbounded VARCHAR == STRING */
         long len = n_params == 1 ? p[0] : 1;  /* bare CHAR is CHAR(1), as in Trino */
         if (len < 1 || len > max)
-            return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "%s length %ld out of range 1..%ld in '%s'",
-                                 kw, len, max, name);
+            return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
+                                 "%s length %ld out of range 1..%ld in '%s'", kw, len, max, name);
         t.str_kind = is_char ? SQE_STRKIND_CHAR : SQE_STRKIND_VARCHAR;
         t.length = (uint32_t)len;
         break;
@@ -258,10 +287,14 @@ bool sqe_type_parse(const char *name, sqe_type *out, sqe_error *err) {
 /* Decimal precision that holds every value of an integer type. */
 static int integer_digits(sqe_type_id id) {
     switch (id) {
-    case SQE_T_TINYINT: return 3;
-    case SQE_T_SMALLINT: return 5;
-    case SQE_T_INTEGER: return 10;
-    default: return 19;
+    case SQE_T_TINYINT:
+        return 3;
+    case SQE_T_SMALLINT:
+        return 5;
+    case SQE_T_INTEGER:
+        return 10;
+    default:
+        return 19;
     }
 }
 
@@ -298,7 +331,8 @@ bool sqe_type_common(sqe_type a, sqe_type b, sqe_type *out) {
         }
         return true;
     }
-    if ((a.id == SQE_T_DATE && b.id == SQE_T_TIMESTAMP) || (a.id == SQE_T_TIMESTAMP && b.id == SQE_T_DATE)) {
+    if ((a.id == SQE_T_DATE && b.id == SQE_T_TIMESTAMP) ||
+        (a.id == SQE_T_TIMESTAMP && b.id == SQE_T_DATE)) {
         *out = sqe_type_make(SQE_T_TIMESTAMP);
         return true;
     }

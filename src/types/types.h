@@ -122,7 +122,7 @@ typedef struct sqe_value {
     bool is_null;
     union {
         bool b;
-        int64_t i;  /* TINYINT..BIGINT, DATE (days), TIMESTAMP (micros) */
+        int64_t i; /* TINYINT..BIGINT, DATE (days), TIMESTAMP (micros) */
         float f;
         double d;
         sqe_i128 dec; /* unscaled */
@@ -172,7 +172,8 @@ bool sqe_parse_double(const char *p, size_t n, double *out); /* incl. NaN, Infin
 /* Decimal text "123", "-1.50", "1e3" -> unscaled at `scale`, rounding half
  * up away from zero on extra digits; false if it does not fit precision. */
 bool sqe_parse_decimal(const char *p, size_t n, int precision, int scale, sqe_i128 *out);
-bool sqe_parse_date(const char *p, size_t n, int32_t *days);   /* YYYY-MM-DD (1-4 digit month/day ok: 2024-1-5) */
+bool sqe_parse_date(const char *p, size_t n,
+                    int32_t *days); /* YYYY-MM-DD (1-4 digit month/day ok: 2024-1-5) */
 /* "YYYY-MM-DD[ |T]HH:MM[:SS[.fffffffff]]" or just a date; fractional
  * digits beyond 6 are truncated. */
 bool sqe_parse_timestamp(const char *p, size_t n, int64_t *micros);

@@ -63,7 +63,9 @@ int sqe_string_cmp(const sqe_string *a, const sqe_string *b) {
     return a->len < b->len ? -1 : a->len > b->len ? 1 : 0;
 }
 
-uint64_t sqe_string_hash(const sqe_string *s) { return sqe_hash_bytes(sqe_string_data(s), s->len, 0); }
+uint64_t sqe_string_hash(const sqe_string *s) {
+    return sqe_hash_bytes(sqe_string_data(s), s->len, 0);
+}
 
 /* ------------------------------------------------------- constructors */
 

@@ -50,12 +50,14 @@ static sqe_batch *batch_with_room(sqe_resultset *rs) {
     return b;
 }
 
-static bool is_string_type(sqe_type t) { return t.id == SQE_T_VARCHAR || t.id == SQE_T_VARBINARY; }
+static bool is_string_type(sqe_type t) {
+    return t.id == SQE_T_VARCHAR || t.id == SQE_T_VARBINARY;
+}
 
 /* Copies live rows first..first+n of `src` (a column of batch b) to rows
  * dst_row.. of dst. */
-static void copy_column(sqe_vector *dst, uint32_t dst_row, const sqe_vector *src, const sqe_batch *b,
-                        uint32_t first, uint32_t n) {
+static void copy_column(sqe_vector *dst, uint32_t dst_row, const sqe_vector *src,
+                        const sqe_batch *b, uint32_t first, uint32_t n) {
     if (!src || src->type.id == SQE_T_NULL || dst->type.id == SQE_T_NULL) {
         for (uint32_t i = 0; i < n; i++) sqe_vector_set_null(dst, dst_row + i);
         return;
@@ -63,7 +65,8 @@ static void copy_column(sqe_vector *dst, uint32_t dst_row, const sqe_vector *src
     if (!b->sel && !is_string_type(dst->type)) {
         /* Dense fixed-width: one memcpy plus validity. */
         size_t w = sqe_type_width(dst->type);
-        memcpy((char *)dst->data + (size_t)dst_row * w, (const char *)src->data + (size_t)first * w, (size_t)n * w);
+        memcpy((char *)dst->data + (size_t)dst_row * w, (const char *)src->data + (size_t)first * w,
+               (size_t)n * w);
         if (src->has_nulls || dst->has_nulls) {
             for (uint32_t i = 0; i < n; i++) {
                 if (sqe_vector_is_null(src, first + i))
@@ -74,7 +77,8 @@ static void copy_column(sqe_vector *dst, uint32_t dst_row, const sqe_vector *src
         }
         return;
     }
-    for (uint32_t i = 0; i < n; i++) sqe_vector_copy_row(dst, dst_row + i, src, sqe_batch_row(b, first + i));
+    for (uint32_t i = 0; i < n; i++)
+        sqe_vector_copy_row(dst, dst_row + i, src, sqe_batch_row(b, first + i));
 }
 
 void sqe_resultset_append(sqe_resultset *rs, const sqe_batch *b) {

@@ -139,19 +139,39 @@ void sqe_vector_set_value(sqe_vector *v, uint32_t row, const sqe_value *val) {
     }
     sqe_vector_set_valid(v, row);
     switch (v->type.id) {
-    case SQE_T_BOOLEAN: SQE_VEC_DATA(v, uint8_t)[row] = val->v.b ? 1 : 0; break;
-    case SQE_T_TINYINT: SQE_VEC_DATA(v, int8_t)[row] = (int8_t)val->v.i; break;
-    case SQE_T_SMALLINT: SQE_VEC_DATA(v, int16_t)[row] = (int16_t)val->v.i; break;
+    case SQE_T_BOOLEAN:
+        SQE_VEC_DATA(v, uint8_t)[row] = val->v.b ? 1 : 0;
+        break;
+    case SQE_T_TINYINT:
+        SQE_VEC_DATA(v, int8_t)[row] = (int8_t)val->v.i;
+        break;
+    case SQE_T_SMALLINT:
+        SQE_VEC_DATA(v, int16_t)[row] = (int16_t)val->v.i;
+        break;
     case SQE_T_INTEGER:
-    case SQE_T_DATE: SQE_VEC_DATA(v, int32_t)[row] = (int32_t)val->v.i; break;
+    case SQE_T_DATE:
+        SQE_VEC_DATA(v, int32_t)[row] = (int32_t)val->v.i;
+        break;
     case SQE_T_BIGINT:
-    case SQE_T_TIMESTAMP: SQE_VEC_DATA(v, int64_t)[row] = val->v.i; break;
-    case SQE_T_REAL: SQE_VEC_DATA(v, float)[row] = val->v.f; break;
-    case SQE_T_DOUBLE: SQE_VEC_DATA(v, double)[row] = val->v.d; break;
-    case SQE_T_DECIMAL: SQE_VEC_DATA(v, sqe_i128)[row] = val->v.dec; break;
+    case SQE_T_TIMESTAMP:
+        SQE_VEC_DATA(v, int64_t)[row] = val->v.i;
+        break;
+    case SQE_T_REAL:
+        SQE_VEC_DATA(v, float)[row] = val->v.f;
+        break;
+    case SQE_T_DOUBLE:
+        SQE_VEC_DATA(v, double)[row] = val->v.d;
+        break;
+    case SQE_T_DECIMAL:
+        SQE_VEC_DATA(v, sqe_i128)[row] = val->v.dec;
+        break;
     case SQE_T_VARCHAR:
-    case SQE_T_VARBINARY: sqe_vector_set_string(v, row, val->v.s.ptr, val->v.s.len); break;
-    default: sqe_vector_set_null(v, row); break;
+    case SQE_T_VARBINARY:
+        sqe_vector_set_string(v, row, val->v.s.ptr, val->v.s.len);
+        break;
+    default:
+        sqe_vector_set_null(v, row);
+        break;
     }
 }
 
@@ -160,16 +180,32 @@ void sqe_vector_get_value(const sqe_vector *v, uint32_t row, sqe_value *out) {
     if (sqe_vector_is_null(v, row) || v->type.id == SQE_T_NULL) return;
     out->is_null = false;
     switch (v->type.id) {
-    case SQE_T_BOOLEAN: out->v.b = SQE_VEC_DATA(v, uint8_t)[row] != 0; break;
-    case SQE_T_TINYINT: out->v.i = SQE_VEC_DATA(v, int8_t)[row]; break;
-    case SQE_T_SMALLINT: out->v.i = SQE_VEC_DATA(v, int16_t)[row]; break;
+    case SQE_T_BOOLEAN:
+        out->v.b = SQE_VEC_DATA(v, uint8_t)[row] != 0;
+        break;
+    case SQE_T_TINYINT:
+        out->v.i = SQE_VEC_DATA(v, int8_t)[row];
+        break;
+    case SQE_T_SMALLINT:
+        out->v.i = SQE_VEC_DATA(v, int16_t)[row];
+        break;
     case SQE_T_INTEGER:
-    case SQE_T_DATE: out->v.i = SQE_VEC_DATA(v, int32_t)[row]; break;
+    case SQE_T_DATE:
+        out->v.i = SQE_VEC_DATA(v, int32_t)[row];
+        break;
     case SQE_T_BIGINT:
-    case SQE_T_TIMESTAMP: out->v.i = SQE_VEC_DATA(v, int64_t)[row]; break;
-    case SQE_T_REAL: out->v.f = SQE_VEC_DATA(v, float)[row]; break;
-    case SQE_T_DOUBLE: out->v.d = SQE_VEC_DATA(v, double)[row]; break;
-    case SQE_T_DECIMAL: out->v.dec = SQE_VEC_DATA(v, sqe_i128)[row]; break;
+    case SQE_T_TIMESTAMP:
+        out->v.i = SQE_VEC_DATA(v, int64_t)[row];
+        break;
+    case SQE_T_REAL:
+        out->v.f = SQE_VEC_DATA(v, float)[row];
+        break;
+    case SQE_T_DOUBLE:
+        out->v.d = SQE_VEC_DATA(v, double)[row];
+        break;
+    case SQE_T_DECIMAL:
+        out->v.dec = SQE_VEC_DATA(v, sqe_i128)[row];
+        break;
     case SQE_T_VARCHAR:
     case SQE_T_VARBINARY: {
         const sqe_string *s = &SQE_VEC_DATA(v, sqe_string)[row];
@@ -177,12 +213,16 @@ void sqe_vector_get_value(const sqe_vector *v, uint32_t row, sqe_value *out) {
         out->v.s.len = s->len;
         break;
     }
-    default: out->is_null = true; break;
+    default:
+        out->is_null = true;
+        break;
     }
 }
 
-void sqe_vector_copy_row(sqe_vector *dst, uint32_t dst_row, const sqe_vector *src, uint32_t src_row) {
-    if (sqe_vector_is_null(src, src_row) || src->type.id == SQE_T_NULL || dst->type.id == SQE_T_NULL) {
+void sqe_vector_copy_row(sqe_vector *dst, uint32_t dst_row, const sqe_vector *src,
+                         uint32_t src_row) {
+    if (sqe_vector_is_null(src, src_row) || src->type.id == SQE_T_NULL ||
+        dst->type.id == SQE_T_NULL) {
         sqe_vector_set_null(dst, dst_row);
         return;
     }
@@ -196,5 +236,6 @@ void sqe_vector_copy_row(sqe_vector *dst, uint32_t dst_row, const sqe_vector *sr
         return;
     }
     size_t w = sqe_type_width(dst->type);
-    memcpy((char *)dst->data + (size_t)dst_row * w, (const char *)src->data + (size_t)src_row * w, w);
+    memcpy((char *)dst->data + (size_t)dst_row * w, (const char *)src->data + (size_t)src_row * w,
+           w);
 }

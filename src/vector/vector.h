@@ -64,17 +64,18 @@ void sqe_vector_set_value(sqe_vector *v, uint32_t row, const sqe_value *val);
 void sqe_vector_get_value(const sqe_vector *v, uint32_t row, sqe_value *out);
 /* Copies row `src_row` of src into row `dst_row` of dst (same type; string
  * bytes are copied into dst's heap). */
-void sqe_vector_copy_row(sqe_vector *dst, uint32_t dst_row, const sqe_vector *src, uint32_t src_row);
+void sqe_vector_copy_row(sqe_vector *dst, uint32_t dst_row, const sqe_vector *src,
+                         uint32_t src_row);
 
 /* ---------------------------------------------------------------- batch */
 
 typedef struct sqe_batch {
     int n_cols;
     sqe_vector **cols;
-    bool *owned;       /* owned[i]: cols[i] freed by sqe_batch_free */
-    uint32_t n_rows;   /* physical rows (<= SQE_BATCH_ROWS) */
-    uint16_t *sel;     /* NULL, or live row indexes (ascending), storage owned by batch */
-    uint32_t n_sel;    /* live rows when sel != NULL */
+    bool *owned;     /* owned[i]: cols[i] freed by sqe_batch_free */
+    uint32_t n_rows; /* physical rows (<= SQE_BATCH_ROWS) */
+    uint16_t *sel;   /* NULL, or live row indexes (ascending), storage owned by batch */
+    uint32_t n_sel;  /* live rows when sel != NULL */
     uint16_t sel_buf[SQE_BATCH_ROWS];
 } sqe_batch;
 
@@ -87,9 +88,13 @@ void sqe_batch_free(sqe_batch *b);
 /* n_rows = 0, sel = NULL, owned vectors reset. */
 void sqe_batch_reset(sqe_batch *b);
 /* Number of live rows (n_sel when sel is set, else n_rows). */
-static inline uint32_t sqe_batch_live(const sqe_batch *b) { return b->sel ? b->n_sel : b->n_rows; }
+static inline uint32_t sqe_batch_live(const sqe_batch *b) {
+    return b->sel ? b->n_sel : b->n_rows;
+}
 /* Physical row index of the i-th live row. */
-static inline uint32_t sqe_batch_row(const sqe_batch *b, uint32_t i) { return b->sel ? b->sel[i] : i; }
+static inline uint32_t sqe_batch_row(const sqe_batch *b, uint32_t i) {
+    return b->sel ? b->sel[i] : i;
+}
 
 /* ------------------------------------------------------------- results */
 
@@ -98,7 +103,7 @@ static inline uint32_t sqe_batch_row(const sqe_batch *b, uint32_t i) { return b-
  * DESCRIBE. Owns everything it holds. */
 typedef struct sqe_resultset {
     int n_cols;
-    char **names;     /* malloc'd */
+    char **names; /* malloc'd */
     sqe_type *types;
     SQE_ARRAY(sqe_batch *) batches;
     uint64_t n_rows;

@@ -80,16 +80,20 @@ static void walk_from(sqe_arena *a, const sqe_ast_from *f, int depth) {
 }
 
 static void walk_query(sqe_arena *a, const sqe_ast_query *q, int depth) {
-    for (; q && depth <= 400; q = q->set_next, depth++) {
-        for (int i = 0; i < q->n_items; i++) walk_expr(a, q->items[i].expr, depth + 1);
-        walk_from(a, q->from, depth + 1);
-        walk_expr(a, q->where, depth + 1);
-        for (int i = 0; i < q->n_group_by; i++) walk_expr(a, q->group_by[i], depth + 1);
-        walk_expr(a, q->having, depth + 1);
-        for (int i = 0; i < q->n_order_by; i++) walk_expr(a, q->order_by[i].expr, depth + 1);
-        walk_expr(a, q->limit, depth + 1);
-        walk_expr(a, q->offset, depth + 1);
-    }
+    if (!q || depth > 400) return;
+    for (int i = 0; i < q->n_ctes; i++) walk_query(a, q->ctes[i].query, depth + 1);
+    for (int i = 0; i < q->n_items; i++) walk_expr(a, q->items[i].expr, depth + 1);
+    walk_from(a, q->from, depth + 1);
+    walk_expr(a, q->where, depth + 1);
+    for (int i = 0; i < q->n_group_by; i++) walk_expr(a, q->group_by[i], depth + 1);
+    walk_expr(a, q->having, depth + 1);
+    for (int r = 0; r < q->n_values_rows; r++)
+        for (int i = 0; i < q->n_values_cols; i++) walk_expr(a, q->values_rows[r][i], depth + 1);
+    walk_query(a, q->set_left, depth + 1);
+    walk_query(a, q->set_right, depth + 1);
+    for (int i = 0; i < q->n_order_by; i++) walk_expr(a, q->order_by[i].expr, depth + 1);
+    walk_expr(a, q->limit, depth + 1);
+    walk_expr(a, q->offset, depth + 1);
 }
 
 static void walk_stmt(sqe_arena *a, const sqe_ast_stmt *st) {

@@ -391,7 +391,7 @@ static void test_from_and_joins(void) {
     q = q_of("SELECT * FROM (a JOIN b ON a.k = b.k) LEFT JOIN c ON c.k = a.k");
     CHECK(q && q->from->u.join.left->kind == SQE_FROM_JOIN);
     q = q_of("SELECT * FROM ((SELECT 1) UNION (SELECT 2)) u");
-    CHECK(q && q->from->kind == SQE_FROM_SUBQUERY && q->from->u.subquery->set_op == 1);
+    CHECK(q && q->from->kind == SQE_FROM_SUBQUERY && q->from->u.subquery->set_op == SQE_SET_UNION);
     q = q_of("SELECT * FROM ((SELECT 1 AS k) a JOIN b ON a.k = b.k)");
     CHECK(q && q->from->kind == SQE_FROM_JOIN && q->from->u.join.left->kind == SQE_FROM_SUBQUERY);
     q = q_of("SELECT * FROM (t) x");
@@ -410,28 +410,26 @@ static void test_from_and_joins(void) {
 }
 
 static void test_set_ops_and_parens(void) {
+    /* ((((1 UNION ALL 2) UNION (3 INTERSECT 4)) EXCEPT 5) UNION 6) ORDER BY 1 LIMIT 2 */
     sqe_ast_query *q =
         q_of("SELECT 1 UNION ALL SELECT 2 UNION SELECT 3 INTERSECT SELECT 4 EXCEPT SELECT 5 "
              "UNION DISTINCT SELECT 6 ORDER BY 1 LIMIT 2");
     CHECK(q != NULL);
     if (!q) return;
-    int ops[6] = {0};
-    int n = 0;
-    sqe_ast_query *last = q;
-    for (sqe_ast_query *x = q; x; x = x->set_next) {
-        ops[n++] = x->set_op;
-        last = x;
-    }
-    CHECK(n == 6 && ops[0] == 2 && ops[1] == 1 && ops[2] == 3 && ops[3] == 4 && ops[4] == 1 &&
-          ops[5] == 0);
-    CHECK(last->n_order_by == 1 && last->limit && !q->limit);
+    CHECK(q->kind == SQE_QUERY_SET && q->set_op == SQE_SET_UNION && !q->set_all);
+    CHECK(q->n_order_by == 1 && q->limit && !q->set_right->limit);
+    sqe_ast_query *l = q->set_left; /* ... EXCEPT 5 */
+    CHECK(l->kind == SQE_QUERY_SET && l->set_op == SQE_SET_EXCEPT);
+    sqe_ast_query *u = l->set_left; /* (1 UNION ALL 2) UNION (3 INTERSECT 4) */
+    CHECK(u->set_op == SQE_SET_UNION && u->set_right->set_op == SQE_SET_INTERSECT);
+    CHECK(u->set_left->set_op == SQE_SET_UNION && u->set_left->set_all);
 
     sqe_ast_stmt *st = parse("(SELECT a FROM t) ORDER BY a LIMIT 1");
     CHECK(st && st->kind == SQE_STMT_SELECT && st->u.query->limit && st->u.query->n_order_by == 1);
     st = parse("((SELECT a FROM t LIMIT 3))");
     CHECK(st && st->u.query->limit);
     q = q_of("(SELECT 1) UNION (SELECT 2)");
-    CHECK(q && q->set_op == 1 && q->set_next);
+    CHECK(q && q->set_op == SQE_SET_UNION && q->set_left && q->set_right);
 }
 
 /* ---------------------------------------------------------- statements */
