@@ -386,7 +386,23 @@ static int find_agg(const agg_ctx *ag, const char *key) {
     return -1;
 }
 
+/* Clauses of a call the binder does not implement yet: rejected by name
+ * rather than silently ignored. */
+static bool reject_call_clauses(const sqe_ast_expr *e, sqe_error *err) {
+    if (e->u.func.over)
+        return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
+                              "window functions (OVER) are not supported yet");
+    if (e->u.func.filter)
+        return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
+                              "aggregate FILTER (WHERE ...) is not supported yet");
+    if (e->u.func.ignore_nulls)
+        return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
+                              "IGNORE NULLS is not supported yet");
+    return true;
+}
+
 static bool add_agg(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
+    if (!reject_call_clauses(e, err)) return false;
     agg_ctx *ag = cx->agg;
     char *key = agg_key(cx, e);
     if (find_agg(ag, key) >= 0) return true;
@@ -781,6 +797,7 @@ static sqe_expr *bind_node(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
         return bind_binary_call(cx, sqe_sql_binop_name(op), l, r, e->pos, err);
     }
     case SQE_AST_FUNCTION:
+        if (!reject_call_clauses(e, err)) return NULL;
         return bind_function(cx, e, err);
     case SQE_AST_CASE:
         return bind_case(cx, e, err);

@@ -95,6 +95,12 @@ static sqe_plan *plan_table(planner *pl, const sqe_ast_from *f, scope *out_scope
 }
 
 static sqe_plan *plan_from(planner *pl, const sqe_ast_from *f, scope *out_scope, sqe_error *err) {
+    if (f->n_alias_cols) {
+        sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, f->pos,
+                       "column alias lists (AS %s (a, b, ...)) are not supported yet",
+                       f->alias ? f->alias->name : "t");
+        return NULL;
+    }
     switch (f->kind) {
     case SQE_FROM_TABLE:
         return plan_table(pl, f, out_scope, err);
@@ -324,6 +330,16 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
         sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->pos, "%s%s is not supported yet",
                        q->kind == SQE_QUERY_VALUES ? "VALUES" : names[q->set_op],
                        q->set_all ? " ALL" : "");
+        return NULL;
+    }
+    if (q->n_ctes) {
+        sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->pos,
+                       "WITH (common table expressions) is not supported yet");
+        return NULL;
+    }
+    if (q->n_grouping_sets) {
+        sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->pos,
+                       "GROUPING SETS, ROLLUP and CUBE are not supported yet");
         return NULL;
     }
     /* FROM */
