@@ -57,6 +57,7 @@ typedef enum sqe_error_class {
     SQE_ERR_STORAGE_CREDENTIALS_UNAVAILABLE, /* 28000 */
     SQE_ERR_CATALOG_TIMEOUT,                 /* 57014 */
     SQE_ERR_RESOURCE_EXHAUSTED,              /* 53000 */
+    SQE_ERR_CANCELLED,                       /* 57014 query_canceled */
     SQE_ERR_USAGE,    /* 42000: wrong use of a statement/flag that is not a syntax error */
     SQE_ERR_INTERNAL, /* XX000 */
     SQE_ERR__COUNT

@@ -12,10 +12,24 @@
 
 #include "plan/plan.h"
 
+#include <stdatomic.h>
+
 typedef struct sqe_exec_options {
     int threads;          /* <= 0: CPU count */
     size_t memory_limit;  /* bytes; 0: none */
     sqe_threadpool *pool; /* may be NULL: run on the calling thread */
+    /* Tuning (0: the default). Below parallel_min_bytes of listed input a
+     * pipeline runs as one copy on the calling thread (default 4 MiB), so
+     * small tables give the same answers (float sums, group order) run
+     * after run; tests set 1 to force the parallel path. Splittable text
+     * files larger than text_split_bytes become several byte-range morsels
+     * (default 32 MiB; UINT64_MAX disables splitting). */
+    uint64_t parallel_min_bytes;
+    uint64_t text_split_bytes;
+    /* Set by another thread to cancel the query (may be NULL): operators
+     * stop at the next batch or morsel and the statement fails with
+     * CANCELLED "query was cancelled". */
+    const atomic_bool *cancel;
 } sqe_exec_options;
 
 /* Runs a plan to completion and materializes its output. */

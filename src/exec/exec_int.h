@@ -15,23 +15,62 @@
 #include "exec/exec.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
+typedef struct sqe_op sqe_op;
+
 /* ------------------------------------------------------------ context */
 
-/* One per sqe_exec_run (or per explain-less test driving operators by
- * hand). Read-only after creation except the atomics; shared by every
- * worker thread of the query. */
+/* State one plan node shares between all its pipeline copies in a query
+ * (a join's hash table): created by the first copy that opens, read by the
+ * others, freed with the context. */
+typedef struct sqe_exec_shared {
+    const sqe_plan *plan;
+    void *state;
+    void (*free_fn)(void *state);
+    int phase; /* 0 not started, 1 being built, 2 ready, 3 failed */
+    sqe_error err;
+} sqe_exec_shared;
+
+/* One per query (sqe_exec_run), shared by every worker thread. Read-only
+ * after creation except the atomics and the shared-state registry.
+ *
+ * Two kinds of stop are kept apart: `abort` (a worker failed, or the user
+ * cancelled) makes every operator stop with an error, so nothing is ever
+ * silently truncated; a satisfied LIMIT stops only its own pipeline, through
+ * the pipeline's `done` flag (sqe_scan_source.done). */
 typedef struct sqe_exec_ctx {
-    int n_threads;          /* >= 1: pipeline copies a blocking operator may run */
-    sqe_threadpool *pool;   /* NULL: everything on the calling thread */
-    size_t memory_limit;    /* 0: none */
-    atomic_size_t mem_used; /* bytes tracked by hash aggregates, sorts, top-N (all threads) */
-    atomic_bool cancel;     /* set when a worker fails: everybody stops pulling */
+    int n_threads;               /* >= 1: pipeline copies a blocking operator may run */
+    sqe_threadpool *pool;        /* NULL: everything on the calling thread */
+    size_t memory_limit;         /* 0: none */
+    uint64_t parallel_min_bytes; /* resolved sqe_exec_options tuning */
+    uint64_t text_split_bytes;   /* 0: no splitting */
+    atomic_size_t
+        mem_used;      /* bytes tracked by hash aggregates, sorts, top-N, joins (all threads) */
+    atomic_bool abort; /* set when a worker fails: everybody stops pulling */
+    const atomic_bool *cancel; /* external cancel request (NULL: none) */
+    pthread_mutex_t shared_mu;
+    pthread_cond_t shared_cv;
+    SQE_ARRAY(sqe_exec_shared *) shared;
 } sqe_exec_ctx;
 
 void sqe_exec_ctx_init(sqe_exec_ctx *ctx, const sqe_exec_options *opts);
+/* Frees the shared states. */
+void sqe_exec_ctx_destroy(sqe_exec_ctx *ctx);
+
+/* True when the query must stop (a failure elsewhere or a cancel request);
+ * fills err with CANCELLED "query was cancelled" for a cancel request and
+ * with a generic "stopped: another worker failed" otherwise (the failing
+ * worker's own error is the one the statement reports). */
+bool sqe_exec_stopped(sqe_exec_ctx *ctx, sqe_error *err);
+
+/* Returns the state plan node p shares between its copies, building it with
+ * build(op, err) on the first call (other callers wait for it). A failed
+ * build fails every caller with the same error. */
+void *sqe_exec_shared_get(sqe_exec_ctx *ctx, sqe_op *op, void *(*build)(sqe_op *op, sqe_error *err),
+                          void (*free_fn)(void *state), sqe_error *err);
 
 /* Moves the query's tracked bytes by (now - *tracked) and sets *tracked =
  * now. Fails with RESOURCE_EXHAUSTED "query exceeded the memory limit of N
@@ -41,7 +80,6 @@ bool sqe_exec_mem_track(sqe_exec_ctx *ctx, size_t *tracked, size_t now, const ch
 
 /* ---------------------------------------------------------- operators */
 
-typedef struct sqe_op sqe_op;
 typedef struct sqe_scan_source sqe_scan_source;
 
 typedef struct sqe_op_vtable {
@@ -63,15 +101,23 @@ struct sqe_op {
     const sqe_op_vtable *vt;
     const sqe_plan *plan;
     sqe_exec_ctx *ctx;
-    sqe_op *child;
+    int n_children; /* plan->n_children */
+    sqe_op **children;
     sqe_scan_source *src; /* SCAN in a pipeline copy: the shared source (not owned) */
 };
 
-/* Builds the operator tree for plan `p`. A SCAN node in the tree reads from
- * `src` when given (pipeline copies of parallel workers) and otherwise opens
- * its own source. */
+/* The first input (the probe side of a join). */
+static inline sqe_op *sqe_op_child(const sqe_op *op) {
+    return op->n_children ? op->children[0] : NULL;
+}
+
+/* Builds the operator tree for plan `p`. A SCAN node reached from p through
+ * first children only (the pipeline's source) reads from `src` when given
+ * (pipeline copies of parallel workers); every other scan opens its own
+ * source. */
 sqe_op *sqe_op_build(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source *src, sqe_error *err);
-/* close + free, the whole subtree. NULL is a no-op. */
+/* close + free, the whole subtree (children after their parent's close).
+ * NULL is a no-op. */
 void sqe_op_free(sqe_op *op);
 static inline bool sqe_op_open(sqe_op *op, sqe_error *err) {
     return op->vt->open(op, err);
@@ -110,11 +156,23 @@ typedef struct sqe_sink_vtable {
     void (*local_free)(sqe_op *op, void *local);
 } sqe_sink_vtable;
 
-/* Pulls op->child's whole output into the sink. When the child is a scan
- * pipeline ((FILTER|PROJECT)* over SCAN) and the query may use more than one
- * thread, runs one copy of that pipeline per worker over a shared file queue;
- * otherwise opens op->child and drains it on the calling thread. */
-bool sqe_exec_drain(sqe_op *op, const sqe_sink_vtable *sink, sqe_error *err);
+/* Pulls the whole output of op->children[child] into the sink. When that
+ * input is a scan pipeline (see sqe_exec_pipeline_scan) and the query may
+ * use more than one thread, runs one copy of the pipeline per worker over a
+ * shared morsel queue; otherwise opens the child and drains it on the
+ * calling thread. */
+bool sqe_exec_drain(sqe_op *op, int child, const sqe_sink_vtable *sink, sqe_error *err);
+
+/* Runs a streaming plan, LIMIT? over a scan pipeline, with one pipeline
+ * copy per worker into a result set (see drain.c). *handled = false when
+ * the plan has another shape or the query runs on one thread. */
+bool sqe_exec_run_gather(sqe_exec_ctx *ctx, const sqe_plan *plan, sqe_resultset **out,
+                         bool *handled, sqe_error *err);
+
+/* The SCAN at the bottom of a pipeline: p's first-child chain through
+ * streaming operators (FILTER, PROJECT, the probe side of joins, GROUP_ID),
+ * or NULL when the chain ends elsewhere (VALUES, a blocking operator). */
+const sqe_plan *sqe_exec_pipeline_scan(const sqe_plan *p);
 
 /* -------------------------------------------------------- scan source */
 
@@ -139,6 +197,9 @@ struct sqe_scan_source {
     int *out_to_proj;     /* per output column: index into spec.proj, or -1 (partition key) */
     sqe_hive_partition *parts;
     size_t n_parts;
+    /* The pipeline's done flag (a LIMIT above is satisfied): the scan then
+     * ends its input quietly. NULL: never. Not owned. */
+    const atomic_bool *done;
     void *impl; /* scan.c private: mutex, store, listing cursor */
 };
 
@@ -156,16 +217,6 @@ bool sqe_scan_source_prefetch(sqe_scan_source *src, uint64_t min_bytes, bool *la
  * that batch is (morsel seq << 32) + rows of the file before the batch + r.
  * Increases in the order a serial scan produces rows. */
 uint64_t sqe_exec_scan_tag(const sqe_op *scan);
-
-/* Below this many bytes of input (default 4 MiB) a blocking operator drains
- * its scan on the calling thread: small tables then give the same answers
- * (float sums, group order) run after run. Tests set it to 0. */
-extern uint64_t sqe_exec_parallel_min_bytes;
-
-/* Splittable text files larger than this (default 32 MiB) become several
- * morsels of this many bytes each (SPEC §4.5); 0 disables splitting. Read
- * when a partition is listed; tests lower it. */
-extern uint64_t sqe_exec_text_split_bytes;
 
 /* ----------------------------------------------------------- key slots */
 

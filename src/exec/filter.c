@@ -16,7 +16,7 @@ typedef struct filter_op {
 
 static bool filter_open(sqe_op *op, sqe_error *err) {
     filter_op *f = (filter_op *)op;
-    if (!sqe_op_open(op->child, err)) return false;
+    if (!sqe_op_open(sqe_op_child(op), err)) return false;
     f->pred = sqe_expr_state_new(op->plan->u.filter.pred);
     return true;
 }
@@ -25,7 +25,7 @@ static bool filter_next(sqe_op *op, sqe_batch **out, bool *eof, sqe_error *err) 
     filter_op *f = (filter_op *)op;
     for (;;) {
         sqe_batch *b = NULL;
-        if (!sqe_op_next(op->child, &b, eof, err)) return false;
+        if (!sqe_op_next(sqe_op_child(op), &b, eof, err)) return false;
         if (*eof) return true;
         uint32_t n = sqe_batch_live(b), k = 0;
         if (!sqe_expr_filter(f->pred, b, b->sel, n, b->sel_buf, &k, err)) return false;

@@ -522,7 +522,7 @@ static bool hash_agg_open(sqe_op *op_, sqe_error *err) {
 static bool hash_agg_next(sqe_op *op_, sqe_batch **out, bool *eof, sqe_error *err) {
     hash_agg_op *op = (hash_agg_op *)op_;
     if (!op->built) {
-        if (!sqe_exec_drain(op_, &agg_sink, err)) return false;
+        if (!sqe_exec_drain(op_, 0, &agg_sink, err)) return false;
         op->built = true;
     }
     agg_table *t = op->global;

@@ -20,7 +20,7 @@ static bool limit_open(sqe_op *op, sqe_error *err) {
     l->to_skip = op->plan->u.limit.offset;
     l->left = op->plan->u.limit.has_limit ? op->plan->u.limit.limit : UINT64_MAX;
     if (l->left == 0) return true; /* never pulls: no need to open the child */
-    return sqe_op_open(op->child, err);
+    return sqe_op_open(sqe_op_child(op), err);
 }
 
 static bool limit_next(sqe_op *op, sqe_batch **out, bool *eof, sqe_error *err) {
@@ -31,7 +31,7 @@ static bool limit_next(sqe_op *op, sqe_batch **out, bool *eof, sqe_error *err) {
             return true;
         }
         sqe_batch *b = NULL;
-        if (!sqe_op_next(op->child, &b, eof, err)) return false;
+        if (!sqe_op_next(sqe_op_child(op), &b, eof, err)) return false;
         if (*eof) return true;
         uint32_t live = sqe_batch_live(b);
         uint32_t skip = (uint32_t)SQE_MIN(l->to_skip, (uint64_t)live);

@@ -18,7 +18,7 @@ typedef struct project_op {
 
 static bool project_open(sqe_op *op, sqe_error *err) {
     project_op *p = (project_op *)op;
-    if (!sqe_op_open(op->child, err)) return false;
+    if (!sqe_op_open(sqe_op_child(op), err)) return false;
     p->n = op->plan->n_out;
     p->states = sqe_calloc((size_t)(p->n > 0 ? p->n : 1), sizeof *p->states);
     for (int i = 0; i < p->n; i++) p->states[i] = sqe_expr_state_new(op->plan->u.project.exprs[i]);
@@ -29,7 +29,7 @@ static bool project_open(sqe_op *op, sqe_error *err) {
 static bool project_next(sqe_op *op, sqe_batch **out, bool *eof, sqe_error *err) {
     project_op *p = (project_op *)op;
     sqe_batch *b = NULL;
-    if (!sqe_op_next(op->child, &b, eof, err)) return false;
+    if (!sqe_op_next(sqe_op_child(op), &b, eof, err)) return false;
     if (*eof) return true;
     uint32_t n = sqe_batch_live(b);
     for (int i = 0; i < p->n; i++) {

@@ -8,7 +8,7 @@
  * column k holds partition key k), and then hands out files as morsels from
  * a mutex-protected cursor, listing a partition's folder only when the cursor
  * reaches it (so `LIMIT 10` lists and reads one partition). A splittable
- * text file larger than sqe_exec_text_split_bytes is queued as several
+ * text file larger than the query's text_split_bytes is queued as several
  * byte-range morsels (SPEC §4.5), opened with sqe_format_open_range. The *operator*
  * (one per pipeline copy, so one per worker thread) takes morsels, opens the
  * reader, and turns each reader batch into an output batch:
@@ -30,8 +30,6 @@
 
 #include <pthread.h>
 
-uint64_t sqe_exec_text_split_bytes = (uint64_t)32 << 20;
-
 /* ---------------------------------------------------------------- source */
 
 typedef struct source_impl {
@@ -42,8 +40,9 @@ typedef struct source_impl {
     SQE_ARRAY(sqe_scan_morsel) queue; /* listed files, in order; seq = index */
     size_t next;                      /* next morsel to hand out */
     uint64_t listed_bytes;
-    bool splittable; /* the table's files may be read in byte ranges */
-    bool failed;     /* a listing failed: hand out nothing more */
+    bool splittable;      /* the table's files may be read in byte ranges */
+    bool failed;          /* a listing failed: hand out nothing more */
+    uint64_t split_bytes; /* ctx->text_split_bytes (0: no splitting) */
 } source_impl;
 
 /* Lists the next partition's files onto the queue. Called under mu. */
@@ -56,7 +55,7 @@ static bool list_next_partition(sqe_scan_source *src, sqe_error *err) {
         im->failed = true;
         return false;
     }
-    uint64_t split = sqe_exec_text_split_bytes;
+    uint64_t split = im->split_bytes;
     for (size_t i = 0; i < n_files; i++) {
         uint64_t size = files[i].size;
         im->listed_bytes += size;
@@ -87,7 +86,10 @@ static bool filter_partitions(sqe_exec_ctx *ctx, sqe_scan_source *src, const sqe
     size_t n_kept = 0;
     bool ok = true;
     for (size_t base = 0; base < src->n_parts; base += SQE_BATCH_ROWS) {
-        if (atomic_load(&ctx->cancel)) break;
+        if (sqe_exec_stopped(ctx, err)) {
+            ok = false;
+            break;
+        }
         uint32_t n = (uint32_t)SQE_MIN((size_t)SQE_BATCH_ROWS, src->n_parts - base);
         sqe_batch_reset(b);
         for (int k = 0; k < nk; k++)
@@ -167,6 +169,7 @@ bool sqe_scan_source_new(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source *
     src->spec.n_proj = n_proj;
     src->spec.proj = proj;
     im->splittable = sqe_format_splittable(&src->spec, NULL);
+    im->split_bytes = ctx->text_split_bytes;
 
     if (!sqe_hive_list_partitions(im->store, t, p->u.scan.prune, im->arena, &src->parts,
                                   &src->n_parts, err))
@@ -200,7 +203,11 @@ bool sqe_scan_source_next(sqe_scan_source *src, sqe_exec_ctx *ctx, sqe_scan_mors
     *done = false;
     pthread_mutex_lock(&im->mu);
     for (;;) {
-        if (im->failed || (ctx && atomic_load(&ctx->cancel))) {
+        if (ctx && sqe_exec_stopped(ctx, err)) {
+            ok = false;
+            break;
+        }
+        if (im->failed || (src->done && atomic_load(src->done))) {
             *done = true;
             break;
         }
@@ -348,7 +355,8 @@ static bool scan_next(sqe_op *op, sqe_batch **out, bool *eof, sqe_error *err) {
             s->reader = NULL;
             s->reader_done = false;
         }
-        if (atomic_load(&op->ctx->cancel)) {
+        if (sqe_exec_stopped(op->ctx, err)) return false;
+        if (s->src->done && atomic_load(s->src->done)) {
             *eof = true;
             return true;
         }

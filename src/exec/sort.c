@@ -84,7 +84,7 @@ static bool sort_next(sqe_op *op_, sqe_batch **out, bool *eof, sqe_error *err) {
     sort_op *op = (sort_op *)op_;
     const sqe_plan *p = op_->plan;
     if (!op->built) {
-        if (!sqe_exec_drain(op_, &sort_sink, err)) return false;
+        if (!sqe_exec_drain(op_, 0, &sort_sink, err)) return false;
         op->built = true;
         size_t n = op->rows.n_rows;
         op->idx = sqe_malloc((n > 0 ? n : 1) * sizeof *op->idx);

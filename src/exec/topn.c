@@ -196,7 +196,7 @@ static bool topn_next(sqe_op *op_, sqe_batch **out, bool *eof, sqe_error *err) {
             *eof = true;
             return true;
         }
-        if (!sqe_exec_drain(op_, &topn_sink, err)) return false;
+        if (!sqe_exec_drain(op_, 0, &topn_sink, err)) return false;
         if (!op->global) {
             *eof = true;
             return true;

@@ -192,11 +192,7 @@ sqe_plan *sqe_plan_information_schema(sqe_arena *a, sqe_hive_catalog *cat, int n
     }
     rows r = {.a = a, .width = which->n_cols};
     if (!enumerate(a, cat, which, root, &r, err)) return NULL;
-    sqe_plan *p = sqe_arena_alloc(a, sizeof *p);
-    p->kind = SQE_PLAN_VALUES;
-    p->n_out = which->n_cols;
-    p->out_types = sqe_arena_alloc(a, sizeof(sqe_type) * (size_t)which->n_cols);
-    p->out_names = sqe_arena_alloc(a, sizeof(char *) * (size_t)which->n_cols);
+    sqe_plan *p = sqe_plan_unary_new(a, SQE_PLAN_VALUES, NULL, which->n_cols);
     for (int c = 0; c < which->n_cols; c++) {
         p->out_types[c] = sqe_type_make(which->cols[c].type);
         p->out_names[c] = which->cols[c].name;

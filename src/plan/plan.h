@@ -16,16 +16,24 @@
 
 #include "exec/expr.h"
 #include "hive/hive.h"
+#include "sql/sql.h"
 
 typedef enum sqe_plan_kind {
     SQE_PLAN_SCAN,   /* hive table scan */
-    SQE_PLAN_VALUES, /* constant rows (SELECT without FROM) */
+    SQE_PLAN_VALUES, /* constant rows (SELECT without FROM, VALUES) */
     SQE_PLAN_FILTER,
     SQE_PLAN_PROJECT,
     SQE_PLAN_AGGREGATE, /* hash aggregate: output = group keys, then aggregates */
     SQE_PLAN_SORT,
-    SQE_PLAN_TOPN,  /* ORDER BY ... LIMIT n [OFFSET m] */
-    SQE_PLAN_LIMIT, /* LIMIT/OFFSET without ORDER BY */
+    SQE_PLAN_TOPN,       /* ORDER BY ... LIMIT n [OFFSET m] */
+    SQE_PLAN_LIMIT,      /* LIMIT/OFFSET without ORDER BY */
+    SQE_PLAN_HASH_JOIN,  /* equi join: children[0] probe (streams), children[1] build */
+    SQE_PLAN_NL_JOIN,    /* nested loop: children[0] probe (streams), children[1] materialized */
+    SQE_PLAN_UNION_ALL,  /* n_children inputs of the same schema, concatenated */
+    SQE_PLAN_SET_OP,     /* INTERSECT / EXCEPT [ALL] of children[0] and children[1] */
+    SQE_PLAN_WINDOW,     /* child columns, then one column per window function */
+    SQE_PLAN_GROUP_ID,   /* GROUPING SETS expansion: each input row once per set */
+    SQE_PLAN_SINGLE_ROW, /* passes its child's only row; 0 rows -> one NULL row; >1 -> error */
 } sqe_plan_kind;
 
 typedef struct sqe_sort_key {
@@ -34,13 +42,77 @@ typedef struct sqe_sort_key {
     bool nulls_first; /* resolved: Trino default is NULLS LAST in both directions */
 } sqe_sort_key;
 
+/* Join types. Output columns: INNER, LEFT, RIGHT, FULL: children[0]'s
+ * columns then children[1]'s (the missing side NULL for unmatched rows);
+ * SEMI, ANTI: children[0]'s only; MARK: children[0]'s plus one nullable
+ * BOOLEAN "mark" per probe row (the value of `left_key IN (right side)` /
+ * EXISTS, see null_aware). */
+typedef enum sqe_join_type {
+    SQE_JT_INNER,
+    SQE_JT_LEFT,
+    SQE_JT_RIGHT,
+    SQE_JT_FULL,
+    SQE_JT_SEMI,
+    SQE_JT_ANTI,
+    SQE_JT_MARK,
+} sqe_join_type;
+
+/* One window function of a WINDOW node. Every function of one node shares
+ * the node's PARTITION BY / ORDER BY (the planner stacks one node per
+ * distinct specification). */
+typedef enum sqe_window_kind {
+    SQE_WIN_AGGREGATE, /* agg over the frame: binding + arg as in AGGREGATE */
+    SQE_WIN_ROW_NUMBER,
+    SQE_WIN_RANK,
+    SQE_WIN_DENSE_RANK,
+    SQE_WIN_PERCENT_RANK,
+    SQE_WIN_CUME_DIST,
+    SQE_WIN_NTILE, /* args[0]: bucket count (BIGINT, per row) */
+    SQE_WIN_LAG,   /* args[0] value, args[1] offset (BIGINT) or NULL: 1, args[2] default or NULL */
+    SQE_WIN_LEAD,  /* as LAG */
+    SQE_WIN_FIRST_VALUE, /* args[0] over the frame */
+    SQE_WIN_LAST_VALUE,
+    SQE_WIN_NTH_VALUE, /* args[0] value, args[1] n (BIGINT, 1-based) */
+} sqe_window_kind;
+
+typedef enum sqe_frame_type {
+    SQE_FRAME_T_ROWS,
+    SQE_FRAME_T_RANGE,
+    SQE_FRAME_T_GROUPS
+} sqe_frame_type;
+
+typedef struct sqe_frame_edge {
+    sqe_frame_bound_kind kind; /* sql.h: UNBOUNDED_PRECEDING .. UNBOUNDED_FOLLOWING */
+    sqe_expr *offset;          /* PRECEDING/FOLLOWING: over the child's columns (constant or per
+                                  row); ROWS/GROUPS: BIGINT >= 0; RANGE: the ORDER BY key's type
+                                  (or an INTERVAL-free numeric difference) */
+} sqe_frame_edge;
+
+typedef struct sqe_window_func {
+    sqe_window_kind kind;
+    sqe_type type; /* result type */
+    int n_args;
+    sqe_expr **args;     /* over the child's columns */
+    bool ignore_nulls;   /* LAG/LEAD/FIRST_VALUE/LAST_VALUE/NTH_VALUE */
+    sqe_agg_binding agg; /* SQE_WIN_AGGREGATE: the bound aggregate (args[0] its argument, or
+                            n_args == 0 for count(*)) */
+    sqe_expr *filter;    /* SQE_WIN_AGGREGATE: FILTER (WHERE ...) over the child, or NULL */
+    /* Frame (Trino default without a frame clause: RANGE UNBOUNDED PRECEDING to CURRENT ROW
+     * when there is an ORDER BY, else the whole partition). Used by aggregates and
+     * FIRST/LAST/NTH_VALUE; ranking functions and LAG/LEAD ignore it. */
+    sqe_frame_type frame;
+    sqe_frame_edge start, end;
+} sqe_window_func;
+
 typedef struct sqe_plan sqe_plan;
 struct sqe_plan {
     sqe_plan_kind kind;
-    sqe_plan *child; /* NULL for SCAN and VALUES */
+    int n_children; /* 0 for SCAN and VALUES; 2 for joins and SET_OP; >= 1 for UNION_ALL */
+    sqe_plan **children;
     int n_out;
     sqe_type *out_types;
     const char **out_names;
+    double est_rows; /* planner's estimate of output rows (< 0: unknown); EXPLAIN, join sides */
     union {
         struct {
             sqe_hive_table *table; /* owned by the statement (freed by the engine) */
@@ -74,6 +146,8 @@ struct sqe_plan {
             int n_aggs;
             sqe_agg_binding *aggs;
             sqe_expr **agg_args; /* per aggregate: argument, NULL for count(*) */
+            sqe_expr *
+                *agg_filters; /* per aggregate: FILTER (WHERE ...) or NULL; the array may be NULL */
         } aggregate;
         struct {
             int n_keys;
@@ -86,8 +160,61 @@ struct sqe_plan {
             uint64_t limit;
             uint64_t offset;
         } limit;
+        /* HASH_JOIN (n_keys >= 1) and NL_JOIN (n_keys == 0). NULL keys never
+         * match. The residual is evaluated on candidate pairs (a batch of
+         * children[0]'s columns followed by children[1]'s); a pair matches
+         * when it is TRUE. */
+        struct {
+            sqe_join_type type;
+            int n_keys;
+            sqe_expr **left_keys;  /* over children[0]'s output */
+            sqe_expr **right_keys; /* over children[1]'s output; type of left_keys[i] */
+            sqe_expr *residual;    /* NULL: none */
+            /* MARK (IN) / ANTI (NOT IN): the LAST key is the IN operand and
+             * follows SQL's three-valued IN: for a probe row whose other keys
+             * match a non-empty group G of build rows, mark = TRUE if some row
+             * of G equals it, else NULL if its key is NULL or G holds a NULL
+             * key, else FALSE; ANTI keeps the row only when mark is FALSE. */
+            bool null_aware;
+            /* Scalar subquery (LEFT): a probe row matching more than one
+             * build row fails with "Scalar sub-query has returned multiple rows". */
+            bool single_match;
+        } join;
+        struct {
+            sqe_set_op op; /* SQE_SET_INTERSECT or SQE_SET_EXCEPT (sql.h) */
+            bool all;      /* multiset semantics (INTERSECT ALL / EXCEPT ALL) */
+        } set_op;
+        struct {
+            int n_partition;
+            sqe_expr **partition; /* over the child's columns */
+            int n_order;
+            sqe_expr **order;         /* over the child's columns */
+            sqe_sort_key *order_keys; /* .col = index into order[] */
+            int n_funcs;
+            sqe_window_func *funcs;
+        } window;
+        /* Output: children[0]'s columns pass_cols, then the n_keys grouping
+         * key columns (NULL where the set does not contain the key), then a
+         * BIGINT group id: bit (n_keys - 1 - k) set when key k is NOT in the
+         * set (so grouping(a, b, ...) is a projection of it). */
+        struct {
+            int n_pass;
+            int *pass_cols;
+            int n_keys;
+            int *key_cols;
+            int n_sets;
+            int *set_len;
+            int **sets; /* indexes into key_cols */
+        } group_id;
     } u;
 };
+
+static inline sqe_plan *sqe_plan_child(const sqe_plan *p) {
+    return p->n_children ? p->children[0] : NULL;
+}
+
+/* Calls fn on p and every node below it, parents before children. */
+void sqe_plan_walk(sqe_plan *p, void (*fn)(sqe_plan *node, void *ctx), void *ctx);
 
 /* Binds and plans a query. The catalog resolves table names. Errors name the
  * offending column/function/type with its line:column. */

@@ -50,6 +50,13 @@ typedef struct bind_ctx {
                            AND/OR): a constant CAST that fails is left to run time */
 } bind_ctx;
 
+/* plan_node.c: a node with the given children (copied into an arena array)
+ * and n_out output columns (types and names to be filled by the caller). */
+sqe_plan *sqe_plan_node_new(sqe_arena *a, sqe_plan_kind kind, int n_children, sqe_plan **children,
+                            int n_out);
+/* One child, or none when child is NULL. */
+sqe_plan *sqe_plan_unary_new(sqe_arena *a, sqe_plan_kind kind, sqe_plan *child, int n_out);
+
 /* binder.c */
 sqe_expr *sqe_bind_expr(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err);
 /* Casts e to `to` (no-op when already that type). */

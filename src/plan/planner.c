@@ -29,15 +29,7 @@ typedef struct planner {
     SQE_ARRAY(sqe_hive_table *) tables;
 } planner;
 
-static sqe_plan *new_node(sqe_arena *a, sqe_plan_kind kind, sqe_plan *child, int n_out) {
-    sqe_plan *p = sqe_arena_alloc(a, sizeof *p);
-    p->kind = kind;
-    p->child = child;
-    p->n_out = n_out;
-    p->out_types = sqe_arena_alloc(a, sizeof(sqe_type) * (size_t)(n_out ? n_out : 1));
-    p->out_names = sqe_arena_alloc(a, sizeof(char *) * (size_t)(n_out ? n_out : 1));
-    return p;
-}
+#define new_node sqe_plan_unary_new
 
 static scope scope_of(sqe_arena *a, const sqe_plan *p, const char *qualifier, const char *db,
                       const char *root) {
@@ -900,13 +892,4 @@ sqe_plan *sqe_plan_query(sqe_arena *arena, sqe_hive_catalog *cat, const sqe_ast_
     /* Tables are owned by their scan nodes from here on. */
     SQE_ARRAY_FREE(pl.tables);
     return p;
-}
-
-void sqe_plan_release(sqe_plan *p) {
-    if (!p) return;
-    if (p->kind == SQE_PLAN_SCAN && p->u.scan.table) {
-        sqe_hive_table_free(p->u.scan.table);
-        p->u.scan.table = NULL;
-    }
-    sqe_plan_release(p->child);
 }

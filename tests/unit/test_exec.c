@@ -218,7 +218,9 @@ static sqe_plan *node(sqe_plan_kind kind, sqe_plan *child, int n_out, const sqe_
                       const char *const *names) {
     sqe_plan *p = sqe_arena_alloc(A, sizeof *p);
     p->kind = kind;
-    p->child = child;
+    p->n_children = child ? 1 : 0;
+    p->children = sqe_arena_alloc(A, sizeof(sqe_plan *));
+    p->children[0] = child;
     p->n_out = n_out;
     p->out_types = sqe_arena_alloc(A, (size_t)(n_out + 1) * sizeof(sqe_type));
     p->out_names = sqe_arena_alloc(A, (size_t)(n_out + 1) * sizeof(char *));
@@ -291,10 +293,22 @@ static int cmp_lines(const void *a, const void *b) { return strcmp(*(char *const
 
 /* Runs a plan; returns its rows as "a|b\nc|d" (sorted when asked), or the
  * error as "ERROR <class>: <msg>". malloc'd. */
-static char *run_opts(const sqe_plan *p, const sqe_exec_options *opts, bool sorted) {
+/* Tuning the tests change: as the old process-wide knobs read, 0 means
+ * "always parallel" / "no splitting". Applied to every run. */
+static uint64_t t_parallel_min = (uint64_t)4 << 20;
+static uint64_t t_split = (uint64_t)32 << 20;
+
+static char *run_opts(const sqe_plan *p, const sqe_exec_options *opts_in, bool sorted) {
     sqe_resultset *rs = NULL;
     sqe_error err;
     sqe_error_clear(&err);
+    sqe_exec_options o;
+    memset(&o, 0, sizeof o);
+    if (opts_in) o = *opts_in;
+    else o.threads = 1;
+    o.parallel_min_bytes = t_parallel_min ? t_parallel_min : 1;
+    o.text_split_bytes = t_split ? t_split : UINT64_MAX;
+    const sqe_exec_options *opts = &o;
     if (!sqe_exec_run(p, opts, &rs, &err))
         return sqe_asprintf("ERROR %s: %s", sqe_error_class_name(err.cls), err.msg);
     char **lines = sqe_calloc(rs->n_rows + 1, sizeof(char *));
@@ -723,7 +737,7 @@ static void test_hash_agg(void) {
     CHECK(live_boxes == 0);
 
     /* Memory limit. */
-    sqe_exec_options opts = {1, 4096, NULL};
+    sqe_exec_options opts = {.threads = 1, .memory_limit = 4096};
     char *got = run_opts(ag, &opts, false);
     CHECK_STR(got, "ERROR RESOURCE_EXHAUSTED: query exceeded the memory limit of 4096 bytes in HashAggregateExec");
     sqe_free(got);
@@ -828,7 +842,7 @@ static void test_sort_topn(void) {
     CHECK(sorted);
     sqe_free(all);
 
-    sqe_exec_options opts = {1, 10000, NULL};
+    sqe_exec_options opts = {.threads = 1, .memory_limit = 10000};
     char *got = run_opts(srt, &opts, false);
     CHECK_STR(got, "ERROR RESOURCE_EXHAUSTED: query exceeded the memory limit of 10000 bytes in SortExec");
     sqe_free(got);
@@ -956,7 +970,7 @@ static sqe_plan *scan_node(sqe_hive_table *t, int n, const int *cols) {
 
 static void check_both(const sqe_plan *p, sqe_threadpool *pool, bool sorted, const char *want) {
     char *serial = run(p, sorted);
-    sqe_exec_options opts = {4, 0, pool};
+    sqe_exec_options opts = {.threads = 4, .pool = pool, .parallel_min_bytes = 1};
     char *par = run_opts(p, &opts, sorted);
     if (want) CHECK_STR(serial, want);
     CHECK_STR(par, serial);
@@ -984,7 +998,7 @@ static void test_scan(void) {
         return;
     }
     sqe_threadpool *pool = sqe_threadpool_new(3);
-    sqe_exec_parallel_min_bytes = 0; /* parallel even on this small table */
+    t_parallel_min = 0; /* parallel even on this small table */
     sqe_agg_binding aggs[2] = {agg_count(true), agg_sum()};
 
     /* count(*) with no columns read. */
@@ -1077,7 +1091,7 @@ static void test_scan(void) {
         sqe_plan *sb4 = scan_node(tb, 4, cols4);
         sqe_plan *ab = agg_node(sb4, 1, &st, 2, aggs, args);
         char *serial = run(ab, false);
-        sqe_exec_options opts = {4, 0, pool};
+        sqe_exec_options opts = {.threads = 4, .pool = pool, .parallel_min_bytes = 1};
         char *par = run_opts(ab, &opts, false);
         CHECK_CONTAINS(serial, "ERROR INVALID_DATA");
         CHECK_CONTAINS(serial, "part-1.csv");
@@ -1087,8 +1101,8 @@ static void test_scan(void) {
         sqe_free(par);
 
         /* In a file read in byte ranges the error names the byte offset. */
-        uint64_t saved_split = sqe_exec_text_split_bytes;
-        sqe_exec_text_split_bytes = 4;
+        uint64_t saved_split = t_split;
+        t_split = 4;
         serial = run(ab, false);
         par = run_opts(ab, &opts, false);
         CHECK_CONTAINS(serial, "cannot parse 'oops' as bigint in file '");
@@ -1096,7 +1110,7 @@ static void test_scan(void) {
         CHECK_STR(par, serial);
         sqe_free(serial);
         sqe_free(par);
-        sqe_exec_text_split_bytes = saved_split;
+        t_split = saved_split;
         sqe_hive_table_free(tb);
     }
 
@@ -1106,7 +1120,7 @@ static void test_scan(void) {
     check_both(pr, pool, true, NULL);
     check_both(sf, pool, true, NULL);
     {
-        sqe_exec_options opts = {4, 0, pool};
+        sqe_exec_options opts = {.threads = 4, .pool = pool, .parallel_min_bytes = 1};
         /* LIMIT without ORDER BY: any `limit` rows; OFFSET skips rows. */
         sqe_plan *lp = same_schema(SQE_PLAN_LIMIT, pr);
         lp->u.limit.has_limit = true;
@@ -1129,8 +1143,8 @@ static void test_scan(void) {
         CHECK(sqe_exec_run(lp, &opts, &rs, &lerr));
         CHECK(rs && rs->n_rows == 26973 - 7);
         sqe_resultset_free(rs);
-        /* Below sqe_exec_parallel_min_bytes the serial order is kept. */
-        sqe_exec_parallel_min_bytes = (uint64_t)1 << 40;
+        /* Below t_parallel_min the serial order is kept. */
+        t_parallel_min = (uint64_t)1 << 40;
         lp->u.limit.has_limit = true;
         lp->u.limit.limit = 3;
         lp->u.limit.offset = 1;
@@ -1140,34 +1154,34 @@ static void test_scan(void) {
         CHECK_STR(par, ser);
         sqe_free(ser);
         sqe_free(par);
-        sqe_exec_parallel_min_bytes = 0;
+        t_parallel_min = 0;
     }
 
     /* Byte-range splitting: files cut in ranges of many sizes (lines
      * straddling every boundary) give the unsplit answers, serially and in
      * parallel. */
     {
-        uint64_t saved_split = sqe_exec_text_split_bytes;
-        sqe_exec_text_split_bytes = 0;
+        uint64_t saved_split = t_split;
+        t_split = 0;
         sqe_plan *agg = agg_node(s4, 1, &dt, 2, aggs, args);
         sqe_plan *tot = agg_node(s0, 0, NULL, 1, aggs, NULL);
         char *ref_agg = run(agg, true), *ref_rows = run(pr, true);
         uint64_t sizes[] = {1, 13, 1000, 4096, 20000};
         for (size_t i = 0; i < SQE_ARRAY_LEN(sizes); i++) {
-            sqe_exec_text_split_bytes = sizes[i];
+            t_split = sizes[i];
             check_both(agg, pool, true, ref_agg);
             check_both(tot, pool, false, "27000");
             check_both(pr, pool, true, ref_rows);
         }
         /* ties keep input order through split morsels (order tags) */
-        sqe_exec_text_split_bytes = 0;
+        t_split = 0;
         char *ref_sort = run(sort_node(SQE_PLAN_SORT, s4, 1, &by_status, 0, 0), false);
-        sqe_exec_text_split_bytes = 1000;
+        t_split = 1000;
         check_both(sort_node(SQE_PLAN_SORT, s4, 1, &by_status, 0, 0), pool, false, ref_sort);
         sqe_free(ref_sort);
         sqe_free(ref_agg);
         sqe_free(ref_rows);
-        sqe_exec_text_split_bytes = saved_split;
+        t_split = saved_split;
     }
 
     sqe_threadpool_free(pool);

@@ -1,0 +1,149 @@
+/*
+ * explain.c - EXPLAIN: the physical plan as an indented operator tree, one
+ * operator per line with its pushed-down work (scan columns, partition
+ * filter, row filter, listing prune), join keys and window functions.
+ */
+#include "exec/exec_int.h"
+
+char *sqe_exec_agg_to_string(sqe_arena *a, const sqe_agg_binding *b, const sqe_expr *arg) {
+    if (b->star || !arg) return sqe_arena_sprintf(a, "%s(*)", b->name ? b->name : "?");
+    return sqe_arena_sprintf(a, "%s(%s%s)", b->name ? b->name : "?", b->distinct ? "DISTINCT " : "",
+                             sqe_expr_to_string(a, arg));
+}
+
+static void put_value(sqe_strbuf *sb, const sqe_value *v, sqe_arena *a) {
+    sqe_expr e;
+    memset(&e, 0, sizeof e);
+    e.kind = SQE_EXPR_CONST;
+    e.type = v->type;
+    e.value = *v;
+    sqe_strbuf_puts(sb, sqe_expr_to_string(a, &e));
+}
+
+static void put_sort_keys(sqe_strbuf *sb, const sqe_plan *p) {
+    const sqe_plan *in = sqe_plan_child(p);
+    sqe_strbuf_puts(sb, "keys=[");
+    for (int k = 0; k < p->u.sort.n_keys; k++) {
+        const sqe_sort_key *key = &p->u.sort.keys[k];
+        if (k) sqe_strbuf_puts(sb, ", ");
+        const char *name = in && key->col >= 0 && key->col < in->n_out && in->out_names
+                               ? in->out_names[key->col]
+                               : NULL;
+        if (name)
+            sqe_strbuf_puts(sb, name);
+        else
+            sqe_strbuf_printf(sb, "#%d", key->col);
+        sqe_strbuf_printf(sb, " %s NULLS %s", key->desc ? "DESC" : "ASC",
+                          key->nulls_first ? "FIRST" : "LAST");
+    }
+    sqe_strbuf_putc(sb, ']');
+}
+
+static void explain_node(const sqe_plan *p, int depth, sqe_strbuf *sb, sqe_arena *a) {
+    for (int i = 0; i < depth; i++) sqe_strbuf_puts(sb, "  ");
+    switch (p->kind) {
+    case SQE_PLAN_SCAN: {
+        const sqe_hive_table *t = p->u.scan.table;
+        sqe_strbuf_printf(sb, "HiveScanExec: table=%s, format=%s, columns=[",
+                          p->u.scan.table_name ? p->u.scan.table_name
+                                               : (t && t->name ? t->name : "?"),
+                          t ? sqe_format_name(t->format) : "?");
+        for (int i = 0; i < p->u.scan.n_cols; i++) {
+            if (i) sqe_strbuf_puts(sb, ", ");
+            const char *name = p->out_names && i < p->n_out ? p->out_names[i] : NULL;
+            int c = p->u.scan.cols[i];
+            if (!name && t)
+                name = c < t->n_cols ? t->cols[c].name : t->part_keys[c - t->n_cols].name;
+            sqe_strbuf_puts(sb, name ? name : "?");
+        }
+        sqe_strbuf_putc(sb, ']');
+        if (p->u.scan.partition_filter)
+            sqe_strbuf_printf(sb, ", partition_filter=%s",
+                              sqe_expr_to_string(a, p->u.scan.partition_filter));
+        if (p->u.scan.filter)
+            sqe_strbuf_printf(sb, ", filter=%s", sqe_expr_to_string(a, p->u.scan.filter));
+        const sqe_hive_prune *pr = p->u.scan.prune;
+        if (pr && t && pr->eq) {
+            bool any = false;
+            for (int k = 0; k < t->n_part_keys; k++) {
+                if (!pr->eq[k]) continue;
+                sqe_strbuf_puts(sb, any ? ", " : ", prune=[");
+                any = true;
+                int n_eq = pr->n_eq ? pr->n_eq[k] : 0;
+                bool with_null = pr->allow_null && pr->allow_null[k];
+                if (n_eq == 0) {
+                    sqe_strbuf_printf(sb, "%s IS NULL", t->part_keys[k].name);
+                    continue;
+                }
+                sqe_strbuf_printf(sb, "%s IN (", t->part_keys[k].name);
+                for (int j = 0; j < n_eq; j++) {
+                    if (j) sqe_strbuf_puts(sb, ", ");
+                    put_value(sb, &pr->eq[k][j], a);
+                }
+                sqe_strbuf_putc(sb, ')');
+                if (with_null) sqe_strbuf_printf(sb, " OR %s IS NULL", t->part_keys[k].name);
+            }
+            if (any) sqe_strbuf_putc(sb, ']');
+        }
+        break;
+    }
+    case SQE_PLAN_VALUES:
+        sqe_strbuf_printf(sb, "ValuesExec: rows=%d", p->u.values.n_rows);
+        break;
+    case SQE_PLAN_FILTER:
+        sqe_strbuf_printf(sb, "FilterExec: %s", sqe_expr_to_string(a, p->u.filter.pred));
+        break;
+    case SQE_PLAN_PROJECT:
+        sqe_strbuf_puts(sb, "ProjectExec: [");
+        for (int i = 0; i < p->n_out; i++) {
+            if (i) sqe_strbuf_puts(sb, ", ");
+            sqe_strbuf_puts(sb, sqe_expr_to_string(a, p->u.project.exprs[i]));
+        }
+        sqe_strbuf_putc(sb, ']');
+        break;
+    case SQE_PLAN_AGGREGATE:
+        sqe_strbuf_puts(sb, "HashAggregateExec: groups=[");
+        for (int i = 0; i < p->u.aggregate.n_groups; i++) {
+            if (i) sqe_strbuf_puts(sb, ", ");
+            sqe_strbuf_puts(sb, sqe_expr_to_string(a, p->u.aggregate.groups[i]));
+        }
+        sqe_strbuf_puts(sb, "], aggs=[");
+        for (int i = 0; i < p->u.aggregate.n_aggs; i++) {
+            if (i) sqe_strbuf_puts(sb, ", ");
+            const sqe_expr *arg = p->u.aggregate.agg_args ? p->u.aggregate.agg_args[i] : NULL;
+            sqe_strbuf_puts(sb, sqe_exec_agg_to_string(a, &p->u.aggregate.aggs[i], arg));
+        }
+        sqe_strbuf_putc(sb, ']');
+        break;
+    case SQE_PLAN_SORT:
+        sqe_strbuf_puts(sb, "SortExec: ");
+        put_sort_keys(sb, p);
+        break;
+    case SQE_PLAN_TOPN:
+        sqe_strbuf_printf(sb, "TopNExec: limit=%llu offset=%llu ",
+                          (unsigned long long)p->u.sort.limit,
+                          (unsigned long long)p->u.sort.offset);
+        put_sort_keys(sb, p);
+        break;
+    case SQE_PLAN_LIMIT:
+        if (p->u.limit.has_limit)
+            sqe_strbuf_printf(sb, "LimitExec: limit=%llu offset=%llu",
+                              (unsigned long long)p->u.limit.limit,
+                              (unsigned long long)p->u.limit.offset);
+        else
+            sqe_strbuf_printf(sb, "LimitExec: limit=ALL offset=%llu",
+                              (unsigned long long)p->u.limit.offset);
+        break;
+    default:
+        sqe_strbuf_printf(sb, "UnknownExec: kind=%d", (int)p->kind);
+        break;
+    }
+    sqe_strbuf_putc(sb, '\n');
+    for (int i = 0; i < p->n_children; i++) explain_node(p->children[i], depth + 1, sb, a);
+}
+
+void sqe_exec_explain(const sqe_plan *plan, sqe_strbuf *out) {
+    sqe_arena *a = sqe_arena_new(0);
+    explain_node(plan, 0, out, a);
+    sqe_arena_free(a);
+}
