@@ -136,6 +136,13 @@ sqe_op *sqe_exec_hash_agg_new(sqe_exec_ctx *ctx, const sqe_plan *p);
 sqe_op *sqe_exec_sort_new(sqe_exec_ctx *ctx, const sqe_plan *p);
 sqe_op *sqe_exec_topn_new(sqe_exec_ctx *ctx, const sqe_plan *p);
 sqe_op *sqe_exec_limit_new(sqe_exec_ctx *ctx, const sqe_plan *p);
+sqe_op *sqe_exec_hash_join_new(sqe_exec_ctx *ctx, const sqe_plan *p);
+sqe_op *sqe_exec_nl_join_new(sqe_exec_ctx *ctx, const sqe_plan *p);
+sqe_op *sqe_exec_union_all_new(sqe_exec_ctx *ctx, const sqe_plan *p);
+sqe_op *sqe_exec_set_op_new(sqe_exec_ctx *ctx, const sqe_plan *p);
+sqe_op *sqe_exec_window_new(sqe_exec_ctx *ctx, const sqe_plan *p);
+sqe_op *sqe_exec_group_id_new(sqe_exec_ctx *ctx, const sqe_plan *p);
+sqe_op *sqe_exec_single_row_new(sqe_exec_ctx *ctx, const sqe_plan *p);
 
 /* --------------------------------------------------------------- sinks */
 

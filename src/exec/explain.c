@@ -39,6 +39,80 @@ static void put_sort_keys(sqe_strbuf *sb, const sqe_plan *p) {
     sqe_strbuf_putc(sb, ']');
 }
 
+static const char *join_type_name(sqe_join_type t) {
+    switch (t) {
+    case SQE_JT_INNER:
+        return "INNER";
+    case SQE_JT_LEFT:
+        return "LEFT";
+    case SQE_JT_RIGHT:
+        return "RIGHT";
+    case SQE_JT_FULL:
+        return "FULL";
+    case SQE_JT_SEMI:
+        return "SEMI";
+    case SQE_JT_ANTI:
+        return "ANTI";
+    case SQE_JT_MARK:
+        return "MARK";
+    }
+    return "?";
+}
+
+static void explain_join(sqe_strbuf *sb, const sqe_plan *p, sqe_arena *a) {
+    sqe_strbuf_printf(sb, "%s: type=%s",
+                      p->kind == SQE_PLAN_HASH_JOIN ? "HashJoinExec" : "NestedLoopJoinExec",
+                      join_type_name(p->u.join.type));
+    if (p->u.join.n_keys) {
+        sqe_strbuf_puts(sb, ", keys=[");
+        for (int i = 0; i < p->u.join.n_keys; i++) {
+            if (i) sqe_strbuf_puts(sb, ", ");
+            sqe_strbuf_printf(sb, "%s = %s", sqe_expr_to_string(a, p->u.join.left_keys[i]),
+                              sqe_expr_to_string(a, p->u.join.right_keys[i]));
+        }
+        sqe_strbuf_putc(sb, ']');
+    }
+    if (p->u.join.residual)
+        sqe_strbuf_printf(sb, ", filter=%s", sqe_expr_to_string(a, p->u.join.residual));
+    if (p->u.join.null_aware) sqe_strbuf_puts(sb, ", null_aware");
+    if (p->u.join.single_match) sqe_strbuf_puts(sb, ", single_match");
+}
+
+static const char *window_kind_name(const sqe_window_func *f) {
+    static const char *names[] = {"",           "row_number", "rank", "dense_rank", "percent_rank",
+                                  "cume_dist",  "ntile",      "lag",  "lead",       "first_value",
+                                  "last_value", "nth_value"};
+    if (f->kind == SQE_WIN_AGGREGATE) return f->agg.name ? f->agg.name : "?";
+    return (int)f->kind < (int)(sizeof names / sizeof names[0]) ? names[f->kind] : "?";
+}
+
+static void explain_window(sqe_strbuf *sb, const sqe_plan *p, sqe_arena *a) {
+    sqe_strbuf_puts(sb, "WindowExec: partition=[");
+    for (int i = 0; i < p->u.window.n_partition; i++) {
+        if (i) sqe_strbuf_puts(sb, ", ");
+        sqe_strbuf_puts(sb, sqe_expr_to_string(a, p->u.window.partition[i]));
+    }
+    sqe_strbuf_puts(sb, "], order=[");
+    for (int i = 0; i < p->u.window.n_order; i++) {
+        const sqe_sort_key *k = &p->u.window.order_keys[i];
+        if (i) sqe_strbuf_puts(sb, ", ");
+        sqe_strbuf_printf(sb, "%s %s NULLS %s", sqe_expr_to_string(a, p->u.window.order[k->col]),
+                          k->desc ? "DESC" : "ASC", k->nulls_first ? "FIRST" : "LAST");
+    }
+    sqe_strbuf_puts(sb, "], funcs=[");
+    for (int i = 0; i < p->u.window.n_funcs; i++) {
+        const sqe_window_func *f = &p->u.window.funcs[i];
+        if (i) sqe_strbuf_puts(sb, ", ");
+        sqe_strbuf_printf(sb, "%s(", window_kind_name(f));
+        for (int j = 0; j < f->n_args; j++) {
+            if (j) sqe_strbuf_puts(sb, ", ");
+            sqe_strbuf_puts(sb, f->args[j] ? sqe_expr_to_string(a, f->args[j]) : "NULL");
+        }
+        sqe_strbuf_putc(sb, ')');
+    }
+    sqe_strbuf_putc(sb, ']');
+}
+
 static void explain_node(const sqe_plan *p, int depth, sqe_strbuf *sb, sqe_arena *a) {
     for (int i = 0; i < depth; i++) sqe_strbuf_puts(sb, "  ");
     switch (p->kind) {
@@ -133,6 +207,28 @@ static void explain_node(const sqe_plan *p, int depth, sqe_strbuf *sb, sqe_arena
         else
             sqe_strbuf_printf(sb, "LimitExec: limit=ALL offset=%llu",
                               (unsigned long long)p->u.limit.offset);
+        break;
+    case SQE_PLAN_HASH_JOIN:
+    case SQE_PLAN_NL_JOIN:
+        explain_join(sb, p, a);
+        break;
+    case SQE_PLAN_UNION_ALL:
+        sqe_strbuf_printf(sb, "UnionAllExec: inputs=%d", p->n_children);
+        break;
+    case SQE_PLAN_SET_OP:
+        sqe_strbuf_printf(sb, "SetOpExec: %s%s",
+                          p->u.set_op.op == SQE_SET_INTERSECT ? "INTERSECT" : "EXCEPT",
+                          p->u.set_op.all ? " ALL" : "");
+        break;
+    case SQE_PLAN_WINDOW:
+        explain_window(sb, p, a);
+        break;
+    case SQE_PLAN_GROUP_ID:
+        sqe_strbuf_printf(sb, "GroupIdExec: keys=%d, sets=%d", p->u.group_id.n_keys,
+                          p->u.group_id.n_sets);
+        break;
+    case SQE_PLAN_SINGLE_ROW:
+        sqe_strbuf_puts(sb, "SingleRowExec");
         break;
     default:
         sqe_strbuf_printf(sb, "UnknownExec: kind=%d", (int)p->kind);
