@@ -245,8 +245,8 @@ sqe_expr *sqe_bind_coerce(bind_ctx *cx, sqe_expr *e, sqe_type to, sqe_error *err
     return c;
 }
 
-static sqe_expr *bind_call(bind_ctx *cx, const char *name, int n, sqe_expr **args, sqe_pos pos,
-                           sqe_error *err) {
+sqe_expr *sqe_bind_call(bind_ctx *cx, const char *name, int n, sqe_expr **args, sqe_pos pos,
+                        sqe_error *err) {
     sqe_type *types = sqe_arena_alloc(cx->arena, sizeof(sqe_type) * (size_t)(n ? n : 1));
     const sqe_value **consts =
         sqe_arena_alloc(cx->arena, sizeof(sqe_value *) * (size_t)(n ? n : 1));
@@ -275,7 +275,7 @@ static sqe_expr *bind_binary_call(bind_ctx *cx, const char *op, sqe_expr *l, sqe
     sqe_expr **args = args_array(cx->arena, 2);
     args[0] = l;
     args[1] = r;
-    return bind_call(cx, op, 2, args, pos, err);
+    return sqe_bind_call(cx, op, 2, args, pos, err);
 }
 
 static sqe_expr *make_not(bind_ctx *cx, sqe_expr *e) {
@@ -349,6 +349,7 @@ static sqe_expr *bind_column(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err
     for (int i = 0; i < cx->scope->n; i++) {
         const scope_col *c = &cx->scope->cols[i];
         if (strcmp(c->name, col) != 0) continue;
+        if (c->qualified_only && !tbl) continue;
         if (tbl && (!c->qualifier || strcmp(c->qualifier, tbl) != 0)) continue;
         if (db && (!c->database || strcmp(c->database, db) != 0)) continue;
         if (root && (!c->root || !sqe_str_ieq(c->root, root))) continue;
@@ -633,7 +634,7 @@ static sqe_expr *bind_function(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *e
         c->has_else = true;
         return c;
     }
-    return bind_call(cx, name, n, args, e->pos, err);
+    return sqe_bind_call(cx, name, n, args, e->pos, err);
 }
 
 static sqe_expr *bind_case(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
@@ -773,7 +774,7 @@ static sqe_expr *bind_node(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
         }
         sqe_expr **args = args_array(cx->arena, 1);
         args[0] = a;
-        return bind_call(cx, "-", 1, args, e->pos, err);
+        return sqe_bind_call(cx, "-", 1, args, e->pos, err);
     }
     case SQE_AST_BINARY: {
         sqe_binop op = e->u.binary.op;
@@ -866,7 +867,7 @@ static sqe_expr *bind_node(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
         if (!(args[0] = bind(cx, e->u.like.arg, err))) return NULL;
         if (!(args[1] = bind(cx, e->u.like.pattern, err))) return NULL;
         if (n == 3 && !(args[2] = bind(cx, e->u.like.escape, err))) return NULL;
-        sqe_expr *res = bind_call(cx, e->u.like.ilike ? "ilike" : "like", n, args, e->pos, err);
+        sqe_expr *res = sqe_bind_call(cx, e->u.like.ilike ? "ilike" : "like", n, args, e->pos, err);
         if (!res) return NULL;
         return e->u.like.negated ? make_not(cx, res) : res;
     }

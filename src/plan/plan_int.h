@@ -12,6 +12,8 @@
  * batch of the node that evaluates the expression. */
 typedef struct scope_col {
     const char *qualifier; /* table alias or table name (lower-case), may be NULL */
+    bool qualified_only;   /* JOIN ... USING: the side's own copy of a USING column is
+                              reachable only through its qualifier, and not by '*' */
     const char *database;  /* for db.table.col references, may be NULL */
     const char *root;      /* for root.db.table.col references (the catalog), may be NULL */
     const char *name;      /* lower-case column name */
@@ -50,6 +52,46 @@ typedef struct bind_ctx {
                            AND/OR): a constant CAST that fails is left to run time */
 } bind_ctx;
 
+/* A WITH entry visible to FROM: references re-plan the query (inlining). */
+typedef struct cte_def {
+    const sqe_ast_cte *cte;
+    struct cte_def *prev; /* the WITH entries visible where this one was defined */
+} cte_def;
+
+/* The planner's state for one statement. */
+typedef struct planner {
+    sqe_arena *arena;
+    sqe_hive_catalog *cat;
+    SQE_ARRAY(sqe_hive_table *) tables; /* resolved tables, freed on failure */
+    cte_def *ctes;                      /* innermost visible WITH entry */
+    int depth;                          /* nesting of query expressions (limit) */
+} planner;
+
+/* planner.c */
+sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err);
+scope sqe_plan_scope_of(sqe_arena *a, const sqe_plan *p, const char *qualifier, const char *db,
+                        const char *root);
+sqe_plan *sqe_plan_table(planner *pl, const sqe_ast_from *f, scope *out_scope, sqe_error *err);
+bool sqe_plan_push_filter_into_scan(sqe_arena *a, sqe_plan *scan, sqe_expr *pred, sqe_error *err);
+/* Same output schema as child (types and names copied). */
+sqe_plan *sqe_plan_same_schema(sqe_arena *a, sqe_plan_kind kind, sqe_plan *child);
+
+/* relation.c: query expressions (WITH, set operations, VALUES, ORDER BY /
+ * LIMIT over them) and FROM items (tables, CTE references, subqueries,
+ * joins). */
+sqe_plan *sqe_plan_query_expr(planner *pl, const sqe_ast_query *q, sqe_error *err);
+sqe_plan *sqe_plan_from(planner *pl, const sqe_ast_from *f, scope *out_scope, sqe_error *err);
+/* Places a predicate (bound over p's output) as low in p as it may go:
+ * into scans, below joins on the side it references, as join keys. */
+sqe_plan *sqe_plan_add_filter(planner *pl, sqe_plan *p, sqe_expr *pred, sqe_error *err);
+/* Splits an AND tree into conjuncts (appended to *out). */
+typedef SQE_ARRAY(sqe_expr *) sqe_expr_list;
+void sqe_plan_conjuncts(sqe_arena *a, sqe_expr *e, sqe_expr_list *out);
+/* Deep copy with column indexes mapped through map[] (map[i] < 0: keep). */
+sqe_expr *sqe_plan_expr_remap(sqe_arena *a, const sqe_expr *e, const int *map);
+/* Deep copy with every column index shifted by delta. */
+sqe_expr *sqe_plan_expr_shift(sqe_arena *a, const sqe_expr *e, int delta);
+
 /* plan_node.c: a node with the given children (copied into an arena array)
  * and n_out output columns (types and names to be filled by the caller). */
 sqe_plan *sqe_plan_node_new(sqe_arena *a, sqe_plan_kind kind, int n_children, sqe_plan **children,
@@ -59,6 +101,10 @@ sqe_plan *sqe_plan_unary_new(sqe_arena *a, sqe_plan_kind kind, sqe_plan *child, 
 
 /* binder.c */
 sqe_expr *sqe_bind_expr(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err);
+/* A scalar function call with overload resolution and argument coercion
+ * ("=", "+", "coalesce" ...); args is taken over. */
+sqe_expr *sqe_bind_call(bind_ctx *cx, const char *name, int n, sqe_expr **args, sqe_pos pos,
+                        sqe_error *err);
 /* Casts e to `to` (no-op when already that type). */
 sqe_expr *sqe_bind_coerce(bind_ctx *cx, sqe_expr *e, sqe_type to, sqe_error *err);
 bool sqe_bind_literal(sqe_arena *a, const sqe_ast_expr *e, sqe_value *out, sqe_error *err);

@@ -23,16 +23,10 @@
 
 #include <string.h>
 
-typedef struct planner {
-    sqe_arena *arena;
-    sqe_hive_catalog *cat;
-    SQE_ARRAY(sqe_hive_table *) tables;
-} planner;
-
 #define new_node sqe_plan_unary_new
 
-static scope scope_of(sqe_arena *a, const sqe_plan *p, const char *qualifier, const char *db,
-                      const char *root) {
+scope sqe_plan_scope_of(sqe_arena *a, const sqe_plan *p, const char *qualifier, const char *db,
+                        const char *root) {
     scope s = {p->n_out, sqe_arena_alloc(a, sizeof(scope_col) * (size_t)(p->n_out ? p->n_out : 1))};
     for (int i = 0; i < p->n_out; i++) {
         s.cols[i].qualifier = qualifier;
@@ -45,13 +39,18 @@ static scope scope_of(sqe_arena *a, const sqe_plan *p, const char *qualifier, co
     return s;
 }
 
-static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err);
-
 static char *lower_dup(sqe_arena *a, const char *s) {
     return sqe_str_lower(sqe_arena_strdup(a, s));
 }
 
-static sqe_plan *plan_table(planner *pl, const sqe_ast_from *f, scope *out_scope, sqe_error *err) {
+sqe_plan *sqe_plan_same_schema(sqe_arena *a, sqe_plan_kind kind, sqe_plan *child) {
+    sqe_plan *p = sqe_plan_unary_new(a, kind, child, child->n_out);
+    memcpy(p->out_types, child->out_types, sizeof(sqe_type) * (size_t)child->n_out);
+    memcpy(p->out_names, child->out_names, sizeof(char *) * (size_t)child->n_out);
+    return p;
+}
+
+sqe_plan *sqe_plan_table(planner *pl, const sqe_ast_from *f, scope *out_scope, sqe_error *err) {
     const sqe_qname *qn = &f->u.table;
     const char *parts[8];
     int n = qn->n_parts > 8 ? 8 : qn->n_parts;
@@ -61,7 +60,8 @@ static sqe_plan *plan_table(planner *pl, const sqe_ast_from *f, scope *out_scope
         if (!p) return NULL;
         const char *qual =
             f->alias ? lower_dup(pl->arena, f->alias->name) : lower_dup(pl->arena, parts[n - 1]);
-        *out_scope = scope_of(pl->arena, p, qual, f->alias ? NULL : "information_schema", NULL);
+        *out_scope =
+            sqe_plan_scope_of(pl->arena, p, qual, f->alias ? NULL : "information_schema", NULL);
         return p;
     }
     sqe_hive_table *t = sqe_hive_resolve_table(pl->cat, n, parts, err);
@@ -81,34 +81,9 @@ static sqe_plan *plan_table(planner *pl, const sqe_ast_from *f, scope *out_scope
         p->out_names[i] = c->name;
     }
     const char *qual = f->alias ? lower_dup(pl->arena, f->alias->name) : t->name;
-    *out_scope =
-        scope_of(pl->arena, p, qual, f->alias ? NULL : t->database, f->alias ? NULL : t->root);
+    *out_scope = sqe_plan_scope_of(pl->arena, p, qual, f->alias ? NULL : t->database,
+                                   f->alias ? NULL : t->root);
     return p;
-}
-
-static sqe_plan *plan_from(planner *pl, const sqe_ast_from *f, scope *out_scope, sqe_error *err) {
-    if (f->n_alias_cols) {
-        sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, f->pos,
-                       "column alias lists (AS %s (a, b, ...)) are not supported yet",
-                       f->alias ? f->alias->name : "t");
-        return NULL;
-    }
-    switch (f->kind) {
-    case SQE_FROM_TABLE:
-        return plan_table(pl, f, out_scope, err);
-    case SQE_FROM_SUBQUERY: {
-        sqe_plan *p = plan_query(pl, f->u.subquery, err);
-        if (!p) return NULL;
-        *out_scope = scope_of(pl->arena, p, f->alias ? lower_dup(pl->arena, f->alias->name) : NULL,
-                              NULL, NULL);
-        return p;
-    }
-    case SQE_FROM_JOIN:
-        sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, f->pos, "JOIN is not supported yet");
-        return NULL;
-    }
-    sqe_error_set(err, SQE_ERR_INTERNAL, "unknown FROM kind");
-    return NULL;
 }
 
 /* Constant, non-negative integer for LIMIT/OFFSET. */
@@ -313,22 +288,9 @@ static sqe_ast_expr *subst_aliases(sqe_arena *a, sqe_ast_expr *e, const item *it
 }
 
 static void prune_scan_columns(sqe_arena *a, sqe_plan *scan, sqe_plan *consumer);
-static bool push_filter_into_scan(sqe_arena *a, sqe_plan *scan, sqe_expr *pred, sqe_error *err);
 
-static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err) {
+sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
     sqe_arena *A = pl->arena;
-    if (q->kind != SQE_QUERY_SELECT) {
-        static const char *names[] = {"", "UNION", "INTERSECT", "EXCEPT"};
-        sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->pos, "%s%s is not supported yet",
-                       q->kind == SQE_QUERY_VALUES ? "VALUES" : names[q->set_op],
-                       q->set_all ? " ALL" : "");
-        return NULL;
-    }
-    if (q->n_ctes) {
-        sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->pos,
-                       "WITH (common table expressions) is not supported yet");
-        return NULL;
-    }
     if (q->n_grouping_sets) {
         sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->pos,
                        "GROUPING SETS, ROLLUP and CUBE are not supported yet");
@@ -338,7 +300,7 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
     sqe_plan *src;
     scope sc = {0, NULL};
     if (q->from) {
-        if (!(src = plan_from(pl, q->from, &sc, err))) return NULL;
+        if (!(src = sqe_plan_from(pl, q->from, &sc, err))) return NULL;
     } else {
         src = new_node(A, SQE_PLAN_VALUES, NULL, 0);
         src->u.values.n_rows = 1;
@@ -369,15 +331,7 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
                            sqe_type_sql_name(w->type, tb, sizeof tb));
             return NULL;
         }
-        if (scan) {
-            if (!push_filter_into_scan(A, scan, w, err)) return NULL;
-        } else {
-            sqe_plan *f = new_node(A, SQE_PLAN_FILTER, cur, cur->n_out);
-            memcpy(f->out_types, cur->out_types, sizeof(sqe_type) * (size_t)cur->n_out);
-            memcpy(f->out_names, cur->out_names, sizeof(char *) * (size_t)cur->n_out);
-            f->u.filter.pred = w;
-            cur = f;
-        }
+        if (!(cur = sqe_plan_add_filter(pl, cur, w, err))) return NULL;
     }
 
     /* Expand the select list. */
@@ -404,6 +358,7 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
             }
             int added = 0;
             for (int c = 0; c < sc.n; c++) {
+                if (!qual && sc.cols[c].qualified_only) continue;
                 if (qual && (!sc.cols[c].qualifier || strcmp(sc.cols[c].qualifier, qual) != 0))
                     continue;
                 if (qdb && (!sc.cols[c].database || strcmp(sc.cols[c].database, qdb) != 0))
@@ -707,11 +662,9 @@ static sqe_plan *plan_query(planner *pl, const sqe_ast_query *q, sqe_error *err)
 
 /* ---------------------------------------------------- scan pushdown */
 
-typedef SQE_ARRAY(sqe_expr *) expr_list;
-
-static void flatten_and(sqe_arena *a, sqe_expr *e, expr_list *out) {
+void sqe_plan_conjuncts(sqe_arena *a, sqe_expr *e, sqe_expr_list *out) {
     if (e->kind == SQE_EXPR_AND) {
-        for (int i = 0; i < e->n_args; i++) flatten_and(a, e->args[i], out);
+        for (int i = 0; i < e->n_args; i++) sqe_plan_conjuncts(a, e->args[i], out);
         return;
     }
     SQE_ARRAY_PUSH(a, *out, e);
@@ -733,14 +686,25 @@ static void note_col(int *col, void *ctx) {
 }
 
 /* Deep copy with column indexes mapped through map[] (map[i] < 0: keep). */
-static sqe_expr *copy_remap(sqe_arena *a, const sqe_expr *e, const int *map) {
+sqe_expr *sqe_plan_expr_remap(sqe_arena *a, const sqe_expr *e, const int *map) {
     sqe_expr *c = sqe_arena_alloc(a, sizeof *c);
     *c = *e;
     if (e->n_args) {
         c->args = sqe_arena_alloc(a, sizeof(sqe_expr *) * (size_t)e->n_args);
-        for (int i = 0; i < e->n_args; i++) c->args[i] = copy_remap(a, e->args[i], map);
+        for (int i = 0; i < e->n_args; i++) c->args[i] = sqe_plan_expr_remap(a, e->args[i], map);
     }
     if (e->kind == SQE_EXPR_COLUMN && map[e->col] >= 0) c->col = map[e->col];
+    return c;
+}
+
+sqe_expr *sqe_plan_expr_shift(sqe_arena *a, const sqe_expr *e, int delta) {
+    sqe_expr *c = sqe_arena_alloc(a, sizeof *c);
+    *c = *e;
+    if (e->n_args) {
+        c->args = sqe_arena_alloc(a, sizeof(sqe_expr *) * (size_t)e->n_args);
+        for (int i = 0; i < e->n_args; i++) c->args[i] = sqe_plan_expr_shift(a, e->args[i], delta);
+    }
+    if (e->kind == SQE_EXPR_COLUMN) c->col += delta;
     return c;
 }
 
@@ -800,11 +764,11 @@ static void add_prune(sqe_arena *a, sqe_plan *scan, sqe_expr *conj) {
 
 /* Splits a WHERE predicate over scan columns into a partition filter (only
  * partition keys) and a row filter; derives listing pruning. */
-static bool push_filter_into_scan(sqe_arena *a, sqe_plan *scan, sqe_expr *pred, sqe_error *err) {
+bool sqe_plan_push_filter_into_scan(sqe_arena *a, sqe_plan *scan, sqe_expr *pred, sqe_error *err) {
     const sqe_hive_table *t = scan->u.scan.table;
     int nd = t->n_cols, n_all = nd + t->n_part_keys;
-    expr_list conj = {0};
-    flatten_and(a, pred, &conj);
+    sqe_expr_list conj = {0};
+    sqe_plan_conjuncts(a, pred, &conj);
     int *to_key = sqe_arena_alloc(a, sizeof(int) * (size_t)(n_all ? n_all : 1));
     for (int i = 0; i < n_all; i++) to_key[i] = i < nd ? -1 : i - nd;
     for (size_t i = 0; i < conj.len; i++) {
@@ -814,7 +778,7 @@ static bool push_filter_into_scan(sqe_arena *a, sqe_plan *scan, sqe_expr *pred, 
         if (u.any_part && !u.any_data) {
             add_prune(a, scan, c);
             scan->u.scan.partition_filter =
-                sqe_bind_and(a, scan->u.scan.partition_filter, copy_remap(a, c, to_key));
+                sqe_bind_and(a, scan->u.scan.partition_filter, sqe_plan_expr_remap(a, c, to_key));
         } else if (c->kind == SQE_EXPR_CONST && !c->value.is_null && c->value.v.b) {
             /* WHERE true: nothing to do */
         } else {
@@ -859,17 +823,19 @@ static void prune_scan_columns(sqe_arena *a, sqe_plan *scan, sqe_plan *consumer)
         names[map[i]] = scan->out_names[i];
     }
     /* Rewrite by copying (trees may share nodes, e.g. nullif). */
-    if (scan->u.scan.filter) scan->u.scan.filter = copy_remap(a, scan->u.scan.filter, map);
+    if (scan->u.scan.filter) scan->u.scan.filter = sqe_plan_expr_remap(a, scan->u.scan.filter, map);
     if (consumer->kind == SQE_PLAN_PROJECT) {
         for (int i = 0; i < consumer->n_out; i++)
-            consumer->u.project.exprs[i] = copy_remap(a, consumer->u.project.exprs[i], map);
+            consumer->u.project.exprs[i] =
+                sqe_plan_expr_remap(a, consumer->u.project.exprs[i], map);
     } else {
         for (int i = 0; i < consumer->u.aggregate.n_groups; i++)
-            consumer->u.aggregate.groups[i] = copy_remap(a, consumer->u.aggregate.groups[i], map);
+            consumer->u.aggregate.groups[i] =
+                sqe_plan_expr_remap(a, consumer->u.aggregate.groups[i], map);
         for (int i = 0; i < consumer->u.aggregate.n_aggs; i++)
             if (consumer->u.aggregate.agg_args[i])
                 consumer->u.aggregate.agg_args[i] =
-                    copy_remap(a, consumer->u.aggregate.agg_args[i], map);
+                    sqe_plan_expr_remap(a, consumer->u.aggregate.agg_args[i], map);
     }
     scan->n_out = n;
     scan->u.scan.n_cols = n;
@@ -883,7 +849,7 @@ static void prune_scan_columns(sqe_arena *a, sqe_plan *scan, sqe_plan *consumer)
 sqe_plan *sqe_plan_query(sqe_arena *arena, sqe_hive_catalog *cat, const sqe_ast_query *q,
                          sqe_error *err) {
     planner pl = {.arena = arena, .cat = cat};
-    sqe_plan *p = plan_query(&pl, q, err);
+    sqe_plan *p = sqe_plan_query_expr(&pl, q, err);
     if (!p) {
         for (size_t i = 0; i < pl.tables.len; i++) sqe_hive_table_free(pl.tables.items[i]);
         SQE_ARRAY_FREE(pl.tables);
