@@ -145,6 +145,9 @@ static void put_list(sqe_strbuf *sb, sqe_expr *const *args, int n, const char *s
 static void put_expr(sqe_strbuf *sb, const sqe_expr *e) {
     char tbuf[64];
     switch (e->kind) {
+    case SQE_EXPR_OUTER_COL:
+        sqe_strbuf_printf(sb, "outer.%s", e->name ? e->name : "?");
+        return;
     case SQE_EXPR_COLUMN:
         if (e->name)
             sqe_strbuf_puts(sb, e->name);
@@ -739,6 +742,10 @@ static sqe_vector *eval_node(node_st *ns, sqe_batch *in, const uint16_t *sel, ui
         return eval_coalesce(ns, in, sel, n, err);
     case SQE_EXPR_IN:
         return eval_in(ns, in, sel, n, err);
+    case SQE_EXPR_OUTER_COL:
+        sqe_error_set(err, SQE_ERR_INTERNAL, "correlated reference %s reached execution",
+                      e->name ? e->name : "?");
+        return NULL;
     }
     sqe_error_set(err, SQE_ERR_INTERNAL, "unknown expression kind %d", (int)e->kind);
     return NULL;

@@ -16,17 +16,19 @@
 #include "func/func.h"
 
 typedef enum sqe_expr_kind {
-    SQE_EXPR_COLUMN,   /* col */
-    SQE_EXPR_CONST,    /* value */
-    SQE_EXPR_CALL,     /* fn(args) */
-    SQE_EXPR_CAST,     /* args[0] cast to type; try_ */
-    SQE_EXPR_AND,      /* args[0..n) three-valued AND */
-    SQE_EXPR_OR,       /* args[0..n) three-valued OR */
-    SQE_EXPR_NOT,      /* args[0] */
-    SQE_EXPR_IS_NULL,  /* args[0] IS NULL (negated: IS NOT NULL) */
-    SQE_EXPR_CASE,     /* args = cond0, res0, cond1, res1, ..., [else]; has_else */
-    SQE_EXPR_COALESCE, /* first non-null of args */
-    SQE_EXPR_IN,       /* args[0] IN (in_values) [negated]: constants of args[0]'s type */
+    SQE_EXPR_COLUMN,    /* col */
+    SQE_EXPR_CONST,     /* value */
+    SQE_EXPR_CALL,      /* fn(args) */
+    SQE_EXPR_CAST,      /* args[0] cast to type; try_ */
+    SQE_EXPR_AND,       /* args[0..n) three-valued AND */
+    SQE_EXPR_OR,        /* args[0..n) three-valued OR */
+    SQE_EXPR_NOT,       /* args[0] */
+    SQE_EXPR_IS_NULL,   /* args[0] IS NULL (negated: IS NOT NULL) */
+    SQE_EXPR_CASE,      /* args = cond0, res0, cond1, res1, ..., [else]; has_else */
+    SQE_EXPR_COALESCE,  /* first non-null of args */
+    SQE_EXPR_IN,        /* args[0] IN (in_values) [negated]: constants of args[0]'s type */
+    SQE_EXPR_OUTER_COL, /* col: a column of the enclosing query (a correlated subquery's
+                           reference); the planner rewrites it away, it is never evaluated */
 } sqe_expr_kind;
 
 typedef struct sqe_expr sqe_expr;

@@ -324,12 +324,40 @@ static const char *fold(bind_ctx *cx, const sqe_ident *id) {
     return sqe_str_lower(sqe_arena_strdup(cx->arena, id->name));
 }
 
+static sqe_expr *bind_column(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err);
+
+/* A name the subquery's own FROM does not have: a correlated reference to
+ * the enclosing query's scope, as an OUTER_COL the planner rewrites into a
+ * join condition. */
+static sqe_expr *bind_outer_column(bind_ctx *cx, const sqe_ast_expr *e, const char *full,
+                                   sqe_error *err) {
+    bind_ctx *o = (bind_ctx *)cx->outer;
+    if (o->agg || !o->scope) {
+        sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
+                       "column '%s' cannot be resolved (a correlated reference to a grouped "
+                       "query is not supported)",
+                       full);
+        return NULL;
+    }
+    sqe_expr *c = bind_column(o, e, err);
+    if (!c) return NULL;
+    if (c->kind != SQE_EXPR_COLUMN) {
+        sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
+                       "column '%s': correlation across more than one query level is not "
+                       "supported",
+                       full);
+        return NULL;
+    }
+    c->kind = SQE_EXPR_OUTER_COL;
+    return c;
+}
+
 static sqe_expr *bind_column(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
     const sqe_qname *q = &e->u.column;
     char *full = sqe_arena_strdup(cx->arena, "");
     for (int i = 0; i < q->n_parts; i++)
         full = sqe_arena_sprintf(cx->arena, "%s%s%s", full, i ? "." : "", q->parts[i].name);
-    if (!cx->scope || cx->scope->n == 0) {
+    if ((!cx->scope || cx->scope->n == 0) && !cx->outer) {
         sqe_bind_error(err, SQE_ERR_NOT_FOUND, e->pos,
                        "column '%s' cannot be resolved (no FROM clause)", full);
         return NULL;
@@ -346,7 +374,7 @@ static sqe_expr *bind_column(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err
     const char *db = np >= 3 ? fold(cx, &q->parts[np - 3]) : NULL;
     const char *root = np >= 4 ? q->parts[0].name : NULL;
     const scope_col *hit = NULL;
-    for (int i = 0; i < cx->scope->n; i++) {
+    for (int i = 0; cx->scope && i < cx->scope->n; i++) {
         const scope_col *c = &cx->scope->cols[i];
         if (strcmp(c->name, col) != 0) continue;
         if (c->qualified_only && !tbl) continue;
@@ -359,6 +387,7 @@ static sqe_expr *bind_column(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err
         }
         hit = c;
     }
+    if (!hit && cx->outer) return bind_outer_column(cx, e, full, err);
     if (!hit) {
         /* A near miss helps more than the bare fact. */
         const char *best = NULL;
@@ -893,9 +922,12 @@ static sqe_expr *bind_node(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
     case SQE_AST_SUBQUERY:
     case SQE_AST_EXISTS:
     case SQE_AST_IN_SUBQUERY:
-        sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
-                       "subqueries in expressions are not supported yet");
-        return NULL;
+        if (!cx->subq) {
+            sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos, "subqueries are not supported in %s",
+                           cx->clause ? cx->clause : "this clause");
+            return NULL;
+        }
+        return sqe_plan_subquery(cx, e, err);
     }
     sqe_error_set(err, SQE_ERR_INTERNAL, "unknown expression kind %d", (int)e->kind);
     return NULL;
@@ -914,6 +946,7 @@ bool sqe_expr_equal(const sqe_expr *a, const sqe_expr *b) {
         return false;
     switch (a->kind) {
     case SQE_EXPR_COLUMN:
+    case SQE_EXPR_OUTER_COL:
         return a->col == b->col;
     case SQE_EXPR_CONST:
         if (a->value.is_null || b->value.is_null) return a->value.is_null == b->value.is_null;

@@ -40,7 +40,12 @@ typedef struct agg_ctx {
     int cap_aggs;
 } agg_ctx;
 
+struct subq_ctx;
+typedef SQE_ARRAY(sqe_expr *) sqe_expr_list;
+
 typedef struct bind_ctx {
+    const struct bind_ctx *outer; /* the enclosing query's context (correlated subquery) */
+    struct subq_ctx *subq;        /* non-NULL where subqueries may appear (planner) */
     sqe_arena *arena;
     sqe_hive_catalog *cat;
     const scope *scope; /* columns visible (NULL: none) */
@@ -59,13 +64,15 @@ typedef struct cte_def {
 } cte_def;
 
 /* The planner's state for one statement. */
-typedef struct planner {
+typedef struct planner planner;
+struct planner {
     sqe_arena *arena;
     sqe_hive_catalog *cat;
     SQE_ARRAY(sqe_hive_table *) tables; /* resolved tables, freed on failure */
     cte_def *ctes;                      /* innermost visible WITH entry */
+    struct corr_ctx *corr;              /* set for the top SELECT of a subquery being planned */
     int depth;                          /* nesting of query expressions (limit) */
-} planner;
+};
 
 /* planner.c */
 sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err);
@@ -84,13 +91,46 @@ sqe_plan *sqe_plan_from(planner *pl, const sqe_ast_from *f, scope *out_scope, sq
 /* Places a predicate (bound over p's output) as low in p as it may go:
  * into scans, below joins on the side it references, as join keys. */
 sqe_plan *sqe_plan_add_filter(planner *pl, sqe_plan *p, sqe_expr *pred, sqe_error *err);
+/* Appends the key pair le (over j's left input) = re (over its right
+ * input), coerced to their common type; j becomes a hash join. false when
+ * the types have none. */
+bool sqe_plan_join_append_key(planner *pl, sqe_plan *j, sqe_expr *le, sqe_expr *re);
+/* A condition over j's concatenated columns: a hash key when it is an
+ * equality between the two sides (returns true), else ANDed into the
+ * residual (returns false). */
+bool sqe_plan_join_add_cond(planner *pl, sqe_plan *j, sqe_expr *c);
 /* Splits an AND tree into conjuncts (appended to *out). */
-typedef SQE_ARRAY(sqe_expr *) sqe_expr_list;
 void sqe_plan_conjuncts(sqe_arena *a, sqe_expr *e, sqe_expr_list *out);
 /* Deep copy with column indexes mapped through map[] (map[i] < 0: keep). */
 sqe_expr *sqe_plan_expr_remap(sqe_arena *a, const sqe_expr *e, const int *map);
 /* Deep copy with every column index shifted by delta. */
 sqe_expr *sqe_plan_expr_shift(sqe_arena *a, const sqe_expr *e, int delta);
+
+/* subquery.c. While a clause is bound, subqueries in it become joins
+ * stacked on the clause's input (*cur): a join keeps its left input's
+ * column indexes, so the clause's scope stays valid. */
+typedef struct subq_ctx {
+    struct planner *pl;
+    sqe_plan **cur;
+} subq_ctx;
+
+/* The correlation of a subquery being planned: conjuncts of its WHERE that
+ * reference the enclosing query (OUTER_COL), rewritten over the
+ * subquery's output (inner columns appended as extra output columns). */
+typedef struct corr_ctx {
+    const bind_ctx *outer; /* binds outer references */
+    sqe_expr_list conds;   /* correlated conjuncts (COLUMN = subquery output, OUTER_COL = outer) */
+    int n_visible;         /* the subquery's own select-list width (extra columns follow) */
+    bool global_agg;       /* an aggregate without GROUP BY (before correlation keys) */
+} corr_ctx;
+
+/* Binds a subquery expression (scalar, EXISTS, IN) found in cx's clause. */
+sqe_expr *sqe_plan_subquery(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err);
+/* WHERE conjunct [NOT] EXISTS / [NOT] IN (subquery): a semi or anti join
+ * on *cur. *handled = false when e is not of that form. */
+bool sqe_plan_subquery_filter(bind_ctx *cx, const sqe_ast_expr *e, bool *handled, sqe_error *err);
+/* True when e contains an OUTER_COL. */
+bool sqe_expr_has_outer(const sqe_expr *e);
 
 /* plan_node.c: a node with the given children (copied into an arena array)
  * and n_out output columns (types and names to be filled by the caller). */

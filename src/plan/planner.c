@@ -289,8 +289,77 @@ static sqe_ast_expr *subst_aliases(sqe_arena *a, sqe_ast_expr *e, const item *it
 
 static void prune_scan_columns(sqe_arena *a, sqe_plan *scan, sqe_plan *consumer);
 
+typedef SQE_ARRAY(const sqe_ast_expr *) ast_list;
+
+/* Appends the AND conjuncts of an AST to *out. */
+static void ast_conjuncts(sqe_arena *a, const sqe_ast_expr *e, ast_list *out) {
+    if (e->kind == SQE_AST_BINARY && e->u.binary.op == SQE_OP_AND) {
+        ast_conjuncts(a, e->u.binary.left, out);
+        ast_conjuncts(a, e->u.binary.right, out);
+        return;
+    }
+    SQE_ARRAY_PUSH(a, *out, e);
+}
+
+/* WHERE: each conjunct in turn. [NOT] EXISTS / IN subqueries become semi
+ * or anti joins on the input; in a correlated subquery, conjuncts that
+ * reference the enclosing query go to cc->conds; the rest are placed by
+ * sqe_plan_add_filter (into scans, below joins). */
+static bool plan_where(planner *pl, const sqe_ast_query *q, bind_ctx *cx, sqe_plan **cur,
+                       corr_ctx *cc, sqe_error *err) {
+    const sqe_ast_expr *wa = sqe_bind_first_aggregate(q->where);
+    if (wa)
+        return sqe_bind_error(err, SQE_ERR_USAGE, wa->pos,
+                              "aggregate functions are not allowed in WHERE");
+    cx->clause = "WHERE";
+    ast_list conj = {0};
+    ast_conjuncts(pl->arena, q->where, &conj);
+    for (size_t i = 0; i < conj.len; i++) {
+        const sqe_ast_expr *c = conj.items[i];
+        bool handled = false;
+        if (!sqe_plan_subquery_filter(cx, c, &handled, err)) return false;
+        if (handled) continue;
+        sqe_expr *w = sqe_bind_expr(cx, c, err);
+        if (!w) return false;
+        if (w->type.id == SQE_T_NULL) w = sqe_bind_coerce(cx, w, sqe_type_make(SQE_T_BOOLEAN), err);
+        if (w->type.id != SQE_T_BOOLEAN) {
+            char tb[64];
+            return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, c->pos,
+                                  "WHERE clause must be boolean, got %s",
+                                  sqe_type_sql_name(w->type, tb, sizeof tb));
+        }
+        if (cc && sqe_expr_has_outer(w)) {
+            sqe_expr_list parts = {0};
+            sqe_plan_conjuncts(pl->arena, w, &parts);
+            for (size_t k = 0; k < parts.len; k++) {
+                if (sqe_expr_has_outer(parts.items[k]))
+                    SQE_ARRAY_PUSH(pl->arena, cc->conds, parts.items[k]);
+                else if (!(*cur = sqe_plan_add_filter(pl, *cur, parts.items[k], err)))
+                    return false;
+            }
+            continue;
+        }
+        if (!(*cur = sqe_plan_add_filter(pl, *cur, w, err))) return false;
+    }
+    return true;
+}
+
+typedef struct corr_cols {
+    SQE_ARRAY(int) cols;
+    sqe_arena *a;
+} corr_cols;
+
+static void note_corr_col(int *col, void *ctx) {
+    corr_cols *cc = ctx;
+    for (size_t i = 0; i < cc->cols.len; i++)
+        if (cc->cols.items[i] == *col) return;
+    SQE_ARRAY_PUSH(cc->a, cc->cols, *col);
+}
+
 sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
     sqe_arena *A = pl->arena;
+    corr_ctx *cc = pl->corr; /* only this query level sees the enclosing query */
+    pl->corr = NULL;
     if (q->n_grouping_sets) {
         sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->pos,
                        "GROUPING SETS, ROLLUP and CUBE are not supported yet");
@@ -309,30 +378,24 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
     }
     sqe_plan *scan = src->kind == SQE_PLAN_SCAN ? src : NULL;
     sqe_plan *cur = src;
-    bind_ctx cx = {.arena = A, .cat = pl->cat, .scope = &sc};
+    subq_ctx sq = {pl, &cur};
+    bind_ctx cx = {
+        .arena = A, .cat = pl->cat, .scope = &sc, .subq = &sq, .outer = cc ? cc->outer : NULL};
 
     /* WHERE */
-    if (q->where) {
-        const sqe_ast_expr *wa = sqe_bind_first_aggregate(q->where);
-        if (wa) {
-            sqe_bind_error(err, SQE_ERR_USAGE, wa->pos,
-                           "aggregate functions are not allowed in WHERE");
+    if (q->where && !plan_where(pl, q, &cx, &cur, cc, err)) return NULL;
+    /* Inner columns the correlated conjuncts read: extra outputs. */
+    corr_cols ccols = {.a = A};
+    if (cc) {
+        for (size_t i = 0; i < cc->conds.len; i++)
+            sqe_expr_visit_cols(cc->conds.items[i], note_corr_col, &ccols);
+        if (ccols.cols.len && (q->limit || q->offset)) {
+            sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->pos,
+                           "LIMIT/OFFSET in a correlated subquery is not supported");
             return NULL;
         }
-        cx.clause = "WHERE";
-        sqe_expr *w = sqe_bind_expr(&cx, q->where, err);
-        if (!w) return NULL;
-        if (w->type.id == SQE_T_NULL)
-            w = sqe_bind_coerce(&cx, w, sqe_type_make(SQE_T_BOOLEAN), err);
-        if (w->type.id != SQE_T_BOOLEAN) {
-            char tb[64];
-            sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, q->where->pos,
-                           "WHERE clause must be boolean, got %s",
-                           sqe_type_sql_name(w->type, tb, sizeof tb));
-            return NULL;
-        }
-        if (!(cur = sqe_plan_add_filter(pl, cur, w, err))) return NULL;
     }
+    int n_corr = (int)ccols.cols.len;
 
     /* Expand the select list. */
     SQE_ARRAY(item) items = {0};
@@ -416,8 +479,9 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
     sqe_plan *consumer = NULL;
     if (has_agg) {
         ag.source = &sc;
-        ag.groups = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)(q->n_group_by + 1));
-        ag.group_asts = sqe_arena_alloc(A, sizeof(sqe_ast_expr *) * (size_t)(q->n_group_by + 1));
+        ag.groups = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)(q->n_group_by + n_corr + 1));
+        ag.group_asts =
+            sqe_arena_alloc(A, sizeof(sqe_ast_expr *) * (size_t)(q->n_group_by + n_corr + 1));
         cx.clause = "GROUP BY";
         for (int g = 0; g < q->n_group_by; g++) {
             const sqe_ast_expr *ge = q->group_by[g];
@@ -468,6 +532,18 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
             ag.group_asts[g] = ge;
         }
         ag.n_groups = q->n_group_by;
+        if (cc) cc->global_agg = q->n_group_by == 0;
+        for (int i = 0; i < n_corr; i++) {
+            /* correlation columns: extra keys (one group per outer value) */
+            int c = ccols.cols.items[i];
+            ag.groups[ag.n_groups] = sqe_expr_column(A, c, cur->out_types[c], cur->out_names[c]);
+            sqe_ast_expr *col = sqe_arena_alloc(A, sizeof *col);
+            col->kind = SQE_AST_COLUMN;
+            col->u.column.n_parts = 1;
+            col->u.column.parts = sqe_arena_alloc(A, sizeof(sqe_ident));
+            col->u.column.parts[0].name = sqe_arena_sprintf(A, "_corr%d", i);
+            ag.group_asts[ag.n_groups++] = col;
+        }
         /* Collect aggregate calls. */
         bind_ctx ccx = cx;
         ccx.agg = &ag;
@@ -544,6 +620,33 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
         }
         if (!(it->bound = sqe_bind_expr(&cx, it->ast, err))) return NULL;
     }
+    for (size_t i = 0; i < items.len; i++)
+        if (items.items[i].bound && sqe_expr_has_outer(items.items[i].bound)) {
+            sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->pos,
+                           "correlated references are only supported in the WHERE clause of a "
+                           "subquery");
+            return NULL;
+        }
+    if (cc) {
+        /* Correlation columns follow the select list (kept by the final
+         * projection); the conditions are rewritten over this output. */
+        int n_map = 1;
+        for (int i = 0; i < n_corr; i++)
+            if (ccols.cols.items[i] + 1 > n_map) n_map = ccols.cols.items[i] + 1;
+        int *map = sqe_arena_alloc(A, sizeof(int) * (size_t)n_map);
+        for (int i = 0; i < n_map; i++) map[i] = -1;
+        cc->n_visible = (int)items.len;
+        for (int i = 0; i < n_corr; i++) {
+            int c = ccols.cols.items[i];
+            item it = {.star_col = -1, .name = sqe_arena_sprintf(A, "_corr%d", i)};
+            sqe_type t = has_agg ? ag.groups[q->n_group_by + i]->type : cur->out_types[c];
+            it.bound = sqe_expr_column(A, has_agg ? q->n_group_by + i : c, t, it.name);
+            map[c] = (int)items.len;
+            SQE_ARRAY_PUSH(A, items, it);
+        }
+        for (size_t i = 0; i < cc->conds.len; i++)
+            cc->conds.items[i] = sqe_plan_expr_remap(A, cc->conds.items[i], map);
+    }
     int n_visible = (int)items.len;
 
     /* ORDER BY keys: map to select items, adding hidden ones as needed. */
@@ -597,7 +700,7 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
     }
     if (!consumer) consumer = proj;
     cur = proj;
-    if (scan && consumer) prune_scan_columns(A, scan, consumer);
+    if (scan && consumer && consumer->children[0] == scan) prune_scan_columns(A, scan, consumer);
 
     if (q->distinct) {
         sqe_plan *d = new_node(A, SQE_PLAN_AGGREGATE, cur, cur->n_out);

@@ -605,6 +605,28 @@ static rel_refs rel_refs_of(sqe_expr *e, int split) {
     return r;
 }
 
+bool sqe_plan_join_append_key(planner *pl, sqe_plan *j, sqe_expr *le, sqe_expr *re) {
+    sqe_type t;
+    if (!sqe_type_common(le->type, re->type, &t)) return false;
+    bind_ctx cx = {.arena = pl->arena, .cat = pl->cat};
+    if (!(le = sqe_bind_coerce(&cx, le, t, NULL)) || !(re = sqe_bind_coerce(&cx, re, t, NULL)))
+        return false;
+    int n = j->u.join.n_keys;
+    sqe_expr **lk = sqe_arena_alloc(pl->arena, sizeof(sqe_expr *) * (size_t)(n + 1));
+    sqe_expr **rk = sqe_arena_alloc(pl->arena, sizeof(sqe_expr *) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        lk[i] = j->u.join.left_keys[i];
+        rk[i] = j->u.join.right_keys[i];
+    }
+    lk[n] = le;
+    rk[n] = re;
+    j->u.join.left_keys = lk;
+    j->u.join.right_keys = rk;
+    j->u.join.n_keys = n + 1;
+    j->kind = SQE_PLAN_HASH_JOIN;
+    return true;
+}
+
 /* l = r with l over the left side and r over the right (either order):
  * adds a hash key to join j. */
 static bool rel_try_key(planner *pl, sqe_plan *j, sqe_expr *c) {
@@ -621,25 +643,7 @@ static bool rel_try_key(planner *pl, sqe_plan *j, sqe_expr *c) {
     } else {
         return false;
     }
-    sqe_type t;
-    if (!sqe_type_common(le->type, re->type, &t)) return false;
-    bind_ctx cx = {.arena = pl->arena, .cat = pl->cat};
-    if (!(le = sqe_bind_coerce(&cx, le, t, NULL)) || !(re = sqe_bind_coerce(&cx, re, t, NULL)))
-        return false;
-    int n = j->u.join.n_keys;
-    sqe_expr **lk = sqe_arena_alloc(pl->arena, sizeof(sqe_expr *) * (size_t)(n + 1));
-    sqe_expr **rk = sqe_arena_alloc(pl->arena, sizeof(sqe_expr *) * (size_t)(n + 1));
-    for (int i = 0; i < n; i++) {
-        lk[i] = j->u.join.left_keys[i];
-        rk[i] = j->u.join.right_keys[i];
-    }
-    lk[n] = le;
-    rk[n] = sqe_plan_expr_shift(pl->arena, re, -nl);
-    j->u.join.left_keys = lk;
-    j->u.join.right_keys = rk;
-    j->u.join.n_keys = n + 1;
-    j->kind = SQE_PLAN_HASH_JOIN;
-    return true;
+    return sqe_plan_join_append_key(pl, j, le, sqe_plan_expr_shift(pl->arena, re, -nl));
 }
 
 static sqe_plan *rel_filter_above(sqe_arena *a, sqe_plan *p, sqe_expr *c) {
@@ -655,6 +659,12 @@ static sqe_plan *rel_filter_above(sqe_arena *a, sqe_plan *p, sqe_expr *c) {
 static sqe_plan *rel_place(planner *pl, sqe_plan *p, sqe_expr *c, sqe_error *err);
 
 /* A conjunct reaching a join: to one side, a key, the residual, or above. */
+bool sqe_plan_join_add_cond(planner *pl, sqe_plan *j, sqe_expr *c) {
+    if (rel_try_key(pl, j, c)) return true;
+    j->u.join.residual = sqe_bind_and(pl->arena, j->u.join.residual, c);
+    return false;
+}
+
 static sqe_plan *rel_place_join(planner *pl, sqe_plan *j, sqe_expr *c, sqe_error *err) {
     sqe_join_type t = j->u.join.type;
     int nl = j->children[0]->n_out;

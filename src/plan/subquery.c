@@ -1,0 +1,258 @@
+/*
+ * subquery.c - subqueries in expressions, decorrelated into joins.
+ *
+ * A subquery found while a clause is bound becomes a join stacked on the
+ * clause's input (*subq_ctx.cur): its left input is that input, so every
+ * column the clause's scope names keeps its index, and the subquery's
+ * value is one more column to the right.
+ *
+ *   (SELECT x ...)           uncorrelated: NL LEFT join with SINGLE_ROW(sub)
+ *                            (0 rows -> NULL, 2 or more -> Trino's error)
+ *                            correlated: LEFT join on the correlation
+ *                            (single_match: a second match is that error);
+ *                            an aggregate without GROUP BY is grouped by
+ *                            the correlation columns, and count-like
+ *                            results of empty groups become 0
+ *   EXISTS (...)             MARK join (the mark column is the value);
+ *                            a WHERE conjunct: SEMI / ANTI join
+ *   x IN (SELECT y ...)      MARK join, null-aware on its last key (x = y),
+ *                            correlation keys first; a WHERE conjunct:
+ *                            SEMI / null-aware ANTI (NOT IN)
+ *
+ * Correlation (planner.c): the subquery's own SELECT binds names it does
+ * not have against the enclosing scope as OUTER_COL; its WHERE conjuncts
+ * that use them are taken out (corr_ctx.conds) and the inner columns they
+ * read are appended to its output. Here those conjuncts are rewritten over
+ * the join's columns (OUTER_COL i -> column i of the left input, column j
+ * of the subquery -> left width + j) and become hash keys when they are
+ * equalities between the two sides, or the join's residual.
+ *
+ * Not supported (clear errors): correlation outside WHERE, through more
+ * than one query level, under LIMIT, in set operations; non-equality
+ * correlation of an aggregate subquery.
+ */
+#include "plan_int.h"
+
+#include <string.h>
+
+static bool sq_has_outer(const sqe_expr *e) {
+    if (!e) return false;
+    if (e->kind == SQE_EXPR_OUTER_COL) return true;
+    for (int i = 0; i < e->n_args; i++)
+        if (sq_has_outer(e->args[i])) return true;
+    return false;
+}
+
+bool sqe_expr_has_outer(const sqe_expr *e) {
+    return sq_has_outer(e);
+}
+
+/* A correlated condition over the join's concatenated columns. */
+static sqe_expr *sq_rewrite(sqe_arena *a, const sqe_expr *e, int n_left) {
+    sqe_expr *c = sqe_arena_alloc(a, sizeof *c);
+    *c = *e;
+    if (e->n_args) {
+        c->args = sqe_arena_alloc(a, sizeof(sqe_expr *) * (size_t)e->n_args);
+        for (int i = 0; i < e->n_args; i++) c->args[i] = sq_rewrite(a, e->args[i], n_left);
+    }
+    if (e->kind == SQE_EXPR_OUTER_COL)
+        c->kind = SQE_EXPR_COLUMN;
+    else if (e->kind == SQE_EXPR_COLUMN)
+        c->col += n_left;
+    return c;
+}
+
+/* A join of *cur (left) and sub (right) with the given type; output
+ * schema by type (plan.h). */
+static sqe_plan *sq_join(sqe_arena *a, sqe_join_type type, sqe_plan *left, sqe_plan *sub) {
+    int nl = left->n_out;
+    int n = type == SQE_JT_MARK                            ? nl + 1
+            : (type == SQE_JT_SEMI || type == SQE_JT_ANTI) ? nl
+                                                           : nl + sub->n_out;
+    sqe_plan *kids[2] = {left, sub};
+    sqe_plan *j = sqe_plan_node_new(a, SQE_PLAN_NL_JOIN, 2, kids, n);
+    for (int i = 0; i < nl; i++) {
+        j->out_types[i] = left->out_types[i];
+        j->out_names[i] = left->out_names[i];
+    }
+    if (type == SQE_JT_MARK) {
+        j->out_types[nl] = sqe_type_make(SQE_T_BOOLEAN);
+        j->out_names[nl] = "_mark";
+    } else if (n > nl) {
+        for (int i = 0; i < sub->n_out; i++) {
+            j->out_types[nl + i] = sub->out_types[i];
+            j->out_names[nl + i] = sub->out_names[i];
+        }
+    }
+    j->u.join.type = type;
+    return j;
+}
+
+typedef struct sq_plan {
+    sqe_plan *p;
+    corr_ctx cc;
+    int n_visible; /* the subquery's own columns */
+} sq_plan;
+
+/* Plans the subquery with cx as its enclosing scope. */
+static bool sq_plan_query(bind_ctx *cx, const sqe_ast_query *q, sq_plan *out, sqe_error *err) {
+    planner *pl = cx->subq->pl;
+    memset(out, 0, sizeof *out);
+    out->cc.outer = cx;
+    out->cc.n_visible = -1;
+    if (q->kind == SQE_QUERY_SELECT) pl->corr = &out->cc;
+    out->p = sqe_plan_query_expr(pl, q, err);
+    pl->corr = NULL;
+    if (!out->p) return false;
+    out->n_visible = out->cc.n_visible >= 0 ? out->cc.n_visible : out->p->n_out;
+    return true;
+}
+
+/* Correlated conditions of a subquery into join j (over its columns). */
+static void sq_add_corr(planner *pl, sqe_plan *j, const sq_plan *s, int n_left) {
+    for (size_t i = 0; i < s->cc.conds.len; i++)
+        sqe_plan_join_add_cond(pl, j, sq_rewrite(pl->arena, s->cc.conds.items[i], n_left));
+}
+
+static bool sq_is_count_like(const sqe_ast_expr *e) {
+    if (e->kind != SQE_AST_FUNCTION || e->u.func.name.n_parts != 1) return false;
+    const char *n = e->u.func.name.parts[0].name;
+    return sqe_str_ieq(n, "count") || sqe_str_ieq(n, "count_if") ||
+           sqe_str_ieq(n, "approx_distinct");
+}
+
+static bool sq_mentions_count(const sqe_ast_expr *e);
+
+static bool sq_mentions_count_of(sqe_ast_expr **xs, int n) {
+    for (int i = 0; i < n; i++)
+        if (sq_mentions_count(xs[i])) return true;
+    return false;
+}
+
+/* Does a count-like aggregate appear anywhere in e (not at its top)? */
+static bool sq_mentions_count(const sqe_ast_expr *e) {
+    if (!e) return false;
+    switch (e->kind) {
+    case SQE_AST_FUNCTION:
+        return sq_is_count_like(e) || sq_mentions_count_of(e->u.func.args, e->u.func.n_args);
+    case SQE_AST_UNARY:
+        return sq_mentions_count(e->u.unary.arg);
+    case SQE_AST_BINARY:
+        return sq_mentions_count(e->u.binary.left) || sq_mentions_count(e->u.binary.right);
+    case SQE_AST_CAST:
+        return sq_mentions_count(e->u.cast.arg);
+    case SQE_AST_CASE:
+        return true; /* conservative */
+    default:
+        return false;
+    }
+}
+
+static sqe_expr *sq_scalar(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
+    planner *pl = cx->subq->pl;
+    sqe_arena *A = pl->arena;
+    sqe_plan **cur = cx->subq->cur;
+    const sqe_ast_query *q = e->u.subquery.query;
+    sq_plan s;
+    if (!sq_plan_query(cx, q, &s, err)) return NULL;
+    if (s.n_visible != 1)
+        return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
+                              "Multiple columns returned by subquery are not yet supported. "
+                              "Found %d",
+                              s.n_visible),
+               NULL;
+    int nl = (*cur)->n_out;
+    sqe_expr *val = sqe_expr_column(A, nl, s.p->out_types[0], s.p->out_names[0]);
+    if (!s.cc.conds.len) {
+        sqe_plan *one = sqe_plan_same_schema(A, SQE_PLAN_SINGLE_ROW, s.p);
+        *cur = sq_join(A, SQE_JT_LEFT, *cur, one);
+        return val;
+    }
+    sqe_plan *j = sq_join(A, SQE_JT_LEFT, *cur, s.p);
+    j->u.join.single_match = true;
+    sq_add_corr(pl, j, &s, nl);
+    if (s.cc.global_agg) {
+        if (j->u.join.residual)
+            return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
+                                  "a correlated aggregate subquery must correlate through "
+                                  "equalities only"),
+                   NULL;
+        const sqe_ast_expr *item = q->items[0].expr;
+        if (sq_is_count_like(item)) {
+            sqe_value zero = sqe_value_int(SQE_T_BIGINT, 0);
+            sqe_expr **args = sqe_arena_alloc(A, sizeof(sqe_expr *) * 2);
+            args[0] = val;
+            args[1] = sqe_bind_coerce(cx, sqe_expr_const(A, &zero), val->type, err);
+            if (!args[1]) return NULL;
+            val = sqe_expr_new(A, SQE_EXPR_COALESCE, val->type, 2, args);
+        } else if (sq_mentions_count(item)) {
+            return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
+                                  "a correlated subquery computing an expression over count() is "
+                                  "not supported; select count() alone"),
+                   NULL;
+        }
+    }
+    *cur = j;
+    return val;
+}
+
+/* EXISTS / IN as a join of the given type (MARK, SEMI or ANTI). */
+static bool sq_exists_in(bind_ctx *cx, const sqe_ast_expr *e, sqe_join_type type, sqe_error *err) {
+    planner *pl = cx->subq->pl;
+    sqe_arena *A = pl->arena;
+    sqe_plan **cur = cx->subq->cur;
+    bool is_in = e->kind == SQE_AST_IN_SUBQUERY;
+    sqe_expr *x = NULL;
+    if (is_in && !(x = sqe_bind_expr(cx, e->u.in_subquery.arg, err))) return false;
+    sq_plan s;
+    const sqe_ast_query *q = is_in ? e->u.in_subquery.query : e->u.subquery.query;
+    if (!sq_plan_query(cx, q, &s, err)) return false;
+    int nl = (*cur)->n_out;
+    sqe_plan *j = sq_join(A, type, *cur, s.p);
+    sq_add_corr(pl, j, &s, nl);
+    if (is_in) {
+        if (s.n_visible != 1)
+            return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos,
+                                  "IN subquery must return one column, got %d", s.n_visible);
+        sqe_expr *y = sqe_expr_column(A, 0, s.p->out_types[0], s.p->out_names[0]);
+        if (!sqe_plan_join_append_key(pl, j, x, y)) {
+            char a[64], b[64];
+            return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos,
+                                  "value and result of subquery must be of the same type for IN "
+                                  "expression: %s vs %s",
+                                  sqe_type_sql_name(x->type, a, sizeof a),
+                                  sqe_type_sql_name(y->type, b, sizeof b));
+        }
+        j->u.join.null_aware = type != SQE_JT_SEMI;
+    }
+    *cur = j;
+    return true;
+}
+
+sqe_expr *sqe_plan_subquery(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
+    if (e->kind == SQE_AST_SUBQUERY) return sq_scalar(cx, e, err);
+    if (!sq_exists_in(cx, e, SQE_JT_MARK, err)) return NULL;
+    sqe_plan *j = *cx->subq->cur;
+    sqe_expr *mark =
+        sqe_expr_column(cx->arena, j->n_out - 1, sqe_type_make(SQE_T_BOOLEAN), "_mark");
+    if (e->kind == SQE_AST_IN_SUBQUERY && e->u.in_subquery.negated) {
+        sqe_expr **args = sqe_arena_alloc(cx->arena, sizeof(sqe_expr *));
+        args[0] = mark;
+        return sqe_expr_new(cx->arena, SQE_EXPR_NOT, mark->type, 1, args);
+    }
+    return mark;
+}
+
+bool sqe_plan_subquery_filter(bind_ctx *cx, const sqe_ast_expr *e, bool *handled, sqe_error *err) {
+    *handled = false;
+    if (!cx->subq) return true;
+    bool neg = false;
+    while (e->kind == SQE_AST_UNARY && e->u.unary.op == SQE_OP_NOT) {
+        neg = !neg;
+        e = e->u.unary.arg;
+    }
+    if (e->kind != SQE_AST_EXISTS && e->kind != SQE_AST_IN_SUBQUERY) return true;
+    if (e->kind == SQE_AST_IN_SUBQUERY && e->u.in_subquery.negated) neg = !neg;
+    *handled = true;
+    return sq_exists_in(cx, e, neg ? SQE_JT_ANTI : SQE_JT_SEMI, err);
+}
