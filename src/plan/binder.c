@@ -66,6 +66,13 @@ static const sqe_ast_expr *first_agg(const sqe_ast_expr *e) {
     if (!e) return NULL;
     switch (e->kind) {
     case SQE_AST_FUNCTION:
+        if (e->u.func.over) {
+            const sqe_ast_window *w = e->u.func.over;
+            const sqe_ast_expr *r = first_agg_of(e->u.func.args, e->u.func.n_args);
+            if (!r) r = first_agg_of(w->partition, w->n_partition);
+            for (int i = 0; i < w->n_order && !r; i++) r = first_agg(w->order[i].expr);
+            return r;
+        }
         if (sqe_bind_is_aggregate_call(e)) return e;
         return first_agg_of(e->u.func.args, e->u.func.n_args);
     case SQE_AST_UNARY:
@@ -407,7 +414,46 @@ static sqe_expr *bind_column(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err
 /* ------------------------------------------------------------- aggregates */
 
 static char *agg_key(bind_ctx *cx, const sqe_ast_expr *e) {
-    return sqe_arena_sprintf(cx->arena, "%s", sqe_sql_expr_to_string(cx->arena, e));
+    const char *k = sqe_sql_expr_to_string(cx->arena, e);
+    if (e->kind == SQE_AST_FUNCTION && e->u.func.filter && !strstr(k, "FILTER"))
+        return sqe_arena_sprintf(cx->arena, "%s FILTER (WHERE %s)", k,
+                                 sqe_sql_expr_to_string(cx->arena, e->u.func.filter));
+    return sqe_arena_sprintf(cx->arena, "%s", k);
+}
+
+sqe_expr *sqe_bind_agg_filter(bind_ctx *cx, const scope *source, const sqe_ast_expr *e,
+                              sqe_agg_binding *ab, sqe_expr *arg, sqe_error *err) {
+    bind_ctx sub = *cx;
+    sub.agg = NULL;
+    sub.collecting = false;
+    sub.scope = source;
+    sub.win = NULL;
+    sub.clause = "FILTER";
+    if (contains_agg(e->u.func.filter))
+        return sqe_bind_error(err, SQE_ERR_USAGE, e->u.func.filter->pos,
+                              "aggregate functions are not allowed in FILTER"),
+               NULL;
+    sqe_expr *c = sqe_bind_expr(&sub, e->u.func.filter, err);
+    if (!c) return NULL;
+    if (c->type.id == SQE_T_NULL) c = sqe_bind_coerce(&sub, c, sqe_type_make(SQE_T_BOOLEAN), err);
+    if (c->type.id != SQE_T_BOOLEAN) {
+        char tb[64];
+        return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->u.func.filter->pos,
+                              "FILTER condition must be boolean, got %s",
+                              sqe_type_sql_name(c->type, tb, sizeof tb)),
+               NULL;
+    }
+    /* agg(x) FILTER (WHERE c) == agg(CASE WHEN c THEN x END): every
+     * aggregate here ignores NULL inputs; count(*) counts a non-NULL 1. */
+    if (!arg) {
+        sqe_value one = sqe_value_int(SQE_T_INTEGER, 1);
+        arg = sqe_expr_const(cx->arena, &one);
+        ab->star = false;
+    }
+    sqe_expr **args = sqe_arena_alloc(cx->arena, sizeof(sqe_expr *) * 2);
+    args[0] = c;
+    args[1] = arg;
+    return sqe_expr_new(cx->arena, SQE_EXPR_CASE, arg->type, 2, args);
 }
 
 static int find_agg(const agg_ctx *ag, const char *key) {
@@ -416,23 +462,11 @@ static int find_agg(const agg_ctx *ag, const char *key) {
     return -1;
 }
 
-/* Clauses of a call the binder does not implement yet: rejected by name
- * rather than silently ignored. */
-static bool reject_call_clauses(const sqe_ast_expr *e, sqe_error *err) {
-    if (e->u.func.over)
-        return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
-                              "window functions (OVER) are not supported yet");
-    if (e->u.func.filter)
-        return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
-                              "aggregate FILTER (WHERE ...) is not supported yet");
-    if (e->u.func.ignore_nulls)
-        return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
-                              "IGNORE NULLS is not supported yet");
-    return true;
-}
-
 static bool add_agg(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
-    if (!reject_call_clauses(e, err)) return false;
+    if (e->u.func.ignore_nulls)
+        return sqe_bind_error(err, SQE_ERR_USAGE, e->pos,
+                              "IGNORE NULLS is only allowed for lag, lead, first_value, "
+                              "last_value and nth_value");
     agg_ctx *ag = cx->agg;
     char *key = agg_key(cx, e);
     if (find_agg(ag, key) >= 0) return true;
@@ -469,6 +503,8 @@ static bool add_agg(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
         arg = sqe_bind_coerce(cx, arg, ab.arg_type, err);
         if (!arg) return false;
     }
+    if (e->u.func.filter && !(arg = sqe_bind_agg_filter(cx, ag->source, e, &ab, arg, err)))
+        return false;
     if (ag->n_aggs == ag->cap_aggs) {
         int nc = ag->cap_aggs ? ag->cap_aggs * 2 : 8;
         ag->aggs =
@@ -491,6 +527,16 @@ static bool add_agg(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
 
 static bool collect(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
     if (!e) return true;
+    if (e->kind == SQE_AST_FUNCTION && e->u.func.over) {
+        const sqe_ast_window *w = e->u.func.over;
+        for (int i = 0; i < e->u.func.n_args; i++)
+            if (!collect(cx, e->u.func.args[i], err)) return false;
+        for (int i = 0; i < w->n_partition; i++)
+            if (!collect(cx, w->partition[i], err)) return false;
+        for (int i = 0; i < w->n_order; i++)
+            if (!collect(cx, w->order[i].expr, err)) return false;
+        return collect(cx, e->u.func.filter, err);
+    }
     if (sqe_bind_is_aggregate_call(e)) return add_agg(cx, e, err);
     switch (e->kind) {
     case SQE_AST_FUNCTION:
@@ -553,6 +599,8 @@ static sqe_expr *bind_post_agg(bind_ctx *cx, const sqe_ast_expr *e, bool *handle
         bind_ctx sub = *cx;
         sub.agg = NULL;
         sub.scope = ag->source;
+        sub.subq = NULL; /* a trial: must not stack joins */
+        sub.win = NULL;
         sqe_error serr;
         sqe_expr *b = sqe_bind_expr(&sub, e, &serr);
         if (b) {
@@ -768,6 +816,14 @@ static sqe_expr *bind(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
 }
 
 static sqe_expr *bind_node(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
+    if (e->kind == SQE_AST_FUNCTION && e->u.func.over) {
+        for (int i = 0; cx->win && i < cx->win->n; i++)
+            if (cx->win->asts[i] == e)
+                return sqe_expr_column(cx->arena, cx->win->cols[i], cx->win->types[i], "_win");
+        sqe_bind_error(err, SQE_ERR_USAGE, e->pos, "window functions are not allowed in %s",
+                       cx->clause ? cx->clause : "this clause");
+        return NULL;
+    }
     if (cx->agg) {
         bool handled;
         sqe_expr *r = bind_post_agg(cx, e, &handled, err);
@@ -827,7 +883,16 @@ static sqe_expr *bind_node(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
         return bind_binary_call(cx, sqe_sql_binop_name(op), l, r, e->pos, err);
     }
     case SQE_AST_FUNCTION:
-        if (!reject_call_clauses(e, err)) return NULL;
+        if (e->u.func.filter && !sqe_bind_is_aggregate_call(e)) {
+            sqe_bind_error(err, SQE_ERR_USAGE, e->pos,
+                           "FILTER is only allowed for aggregate functions");
+            return NULL;
+        }
+        if (e->u.func.ignore_nulls) {
+            sqe_bind_error(err, SQE_ERR_USAGE, e->pos,
+                           "IGNORE NULLS is only allowed for window functions");
+            return NULL;
+        }
         return bind_function(cx, e, err);
     case SQE_AST_CASE:
         return bind_case(cx, e, err);

@@ -43,9 +43,18 @@ typedef struct agg_ctx {
 struct subq_ctx;
 typedef SQE_ARRAY(sqe_expr *) sqe_expr_list;
 
+/* Window calls already planned below the select list: call AST -> column. */
+typedef struct win_map {
+    int n;
+    const sqe_ast_expr **asts;
+    int *cols;
+    sqe_type *types;
+} win_map;
+
 typedef struct bind_ctx {
     const struct bind_ctx *outer; /* the enclosing query's context (correlated subquery) */
     struct subq_ctx *subq;        /* non-NULL where subqueries may appear (planner) */
+    const win_map *win;           /* non-NULL where window calls may appear (select list) */
     sqe_arena *arena;
     sqe_hive_catalog *cat;
     const scope *scope; /* columns visible (NULL: none) */
@@ -132,6 +141,13 @@ bool sqe_plan_subquery_filter(bind_ctx *cx, const sqe_ast_expr *e, bool *handled
 /* True when e contains an OUTER_COL. */
 bool sqe_expr_has_outer(const sqe_expr *e);
 
+/* window_bind.c: plans the window calls found in roots as WINDOW nodes
+ * over cur (returned; cur itself when there are none) and fills map for
+ * the binder (cx->win). */
+sqe_plan *sqe_plan_windows(bind_ctx *cx, sqe_plan *cur, const sqe_ast_expr *const *roots,
+                           int n_roots, win_map *map, sqe_error *err);
+bool sqe_plan_has_windows(sqe_arena *a, const sqe_ast_expr *e);
+
 /* plan_node.c: a node with the given children (copied into an arena array)
  * and n_out output columns (types and names to be filled by the caller). */
 sqe_plan *sqe_plan_node_new(sqe_arena *a, sqe_plan_kind kind, int n_children, sqe_plan **children,
@@ -145,6 +161,10 @@ sqe_expr *sqe_bind_expr(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err);
  * ("=", "+", "coalesce" ...); args is taken over. */
 sqe_expr *sqe_bind_call(bind_ctx *cx, const char *name, int n, sqe_expr **args, sqe_pos pos,
                         sqe_error *err);
+/* agg(x) FILTER (WHERE c) as agg(CASE WHEN c THEN x END); returns the new
+ * argument (count(*) becomes a count of a constant). */
+sqe_expr *sqe_bind_agg_filter(bind_ctx *cx, const scope *source, const sqe_ast_expr *e,
+                              sqe_agg_binding *ab, sqe_expr *arg, sqe_error *err);
 /* Casts e to `to` (no-op when already that type). */
 sqe_expr *sqe_bind_coerce(bind_ctx *cx, sqe_expr *e, sqe_type to, sqe_error *err);
 bool sqe_bind_literal(sqe_arena *a, const sqe_ast_expr *e, sqe_value *out, sqe_error *err);

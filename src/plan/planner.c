@@ -592,6 +592,20 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
         }
     }
 
+    /* Window functions: WINDOW nodes below the select list. */
+    win_map wm;
+    {
+        size_t nr = items.len + (size_t)q->n_order_by;
+        const sqe_ast_expr **roots = sqe_arena_alloc(A, sizeof(sqe_ast_expr *) * (nr + 1));
+        size_t k = 0;
+        for (size_t i = 0; i < items.len; i++)
+            if (items.items[i].ast) roots[k++] = items.items[i].ast;
+        for (int i = 0; i < q->n_order_by; i++) roots[k++] = order_exprs[i];
+        cx.clause = "the select list";
+        if (!(cur = sqe_plan_windows(&cx, cur, roots, (int)k, &wm, err))) return NULL;
+        cx.win = &wm;
+    }
+
     /* Select list */
     cx.clause = "the select list";
     for (size_t i = 0; i < items.len; i++) {
