@@ -582,9 +582,68 @@ bool sqe_bind_collect_aggs(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
 }
 
 /* Post-aggregation: is e an aggregate call or a GROUP BY key? */
+static sqe_expr *bigint_const(sqe_arena *a, int64_t v) {
+    sqe_value x = sqe_value_int(SQE_T_BIGINT, v);
+    return sqe_expr_const(a, &x);
+}
+
+static sqe_expr *bind_arith(bind_ctx *cx, const char *op, sqe_expr *l, sqe_expr *r, sqe_pos pos,
+                            sqe_error *err) {
+    sqe_expr **args = args_array(cx->arena, 2);
+    args[0] = l;
+    args[1] = r;
+    return sqe_bind_call(cx, op, 2, args, pos, err);
+}
+
+/* grouping(a, b, ...): bit i (from the left) is 1 when argument i is not
+ * in the row's grouping set, read from the group id column. */
+static sqe_expr *bind_grouping(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
+    agg_ctx *ag = cx->agg;
+    int m = e->u.func.n_args;
+    if (m == 0 || m > 62)
+        return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos,
+                              "grouping() takes 1 to 62 arguments, got %d", m),
+               NULL;
+    int n_keys = ag->gid_col >= 0 ? ag->gid_col : ag->n_groups;
+    sqe_expr *res = bigint_const(cx->arena, 0);
+    for (int i = 0; i < m; i++) {
+        bind_ctx sub = *cx;
+        sub.agg = NULL;
+        sub.scope = ag->source;
+        sub.subq = NULL;
+        sub.win = NULL;
+        sqe_expr *b = sqe_bind_expr(&sub, e->u.func.args[i], err);
+        if (!b) return NULL;
+        int k = -1;
+        for (int g = 0; g < n_keys && k < 0; g++)
+            if (sqe_expr_equal(b, ag->groups[g])) k = g;
+        if (k < 0)
+            return sqe_bind_error(err, SQE_ERR_USAGE, e->u.func.args[i]->pos,
+                                  "arguments of grouping() must be GROUP BY expressions"),
+                   NULL;
+        if (ag->gid_col < 0) continue; /* plain GROUP BY: every key is in the set */
+        sqe_expr *gid =
+            sqe_expr_column(cx->arena, ag->gid_col, sqe_type_make(SQE_T_BIGINT), "_groupid");
+        sqe_expr *bit = bind_arith(
+            cx, "/", gid, bigint_const(cx->arena, (int64_t)1 << (n_keys - 1 - k)), e->pos, err);
+        if (bit) bit = bind_arith(cx, "%", bit, bigint_const(cx->arena, 2), e->pos, err);
+        if (bit)
+            bit = bind_arith(cx, "*", bit, bigint_const(cx->arena, (int64_t)1 << (m - 1 - i)),
+                             e->pos, err);
+        if (bit) res = bind_arith(cx, "+", res, bit, e->pos, err);
+        if (!bit || !res) return NULL;
+    }
+    return res;
+}
+
 static sqe_expr *bind_post_agg(bind_ctx *cx, const sqe_ast_expr *e, bool *handled, sqe_error *err) {
     agg_ctx *ag = cx->agg;
     *handled = false;
+    if (e->kind == SQE_AST_FUNCTION && e->u.func.name.n_parts == 1 && !e->u.func.over &&
+        sqe_str_ieq(e->u.func.name.parts[0].name, "grouping")) {
+        *handled = true;
+        return bind_grouping(cx, e, err);
+    }
     if (sqe_bind_is_aggregate_call(e)) {
         int i = find_agg(ag, agg_key(cx, e));
         if (i < 0) {

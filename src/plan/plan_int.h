@@ -37,6 +37,7 @@ typedef struct agg_ctx {
     sqe_agg_binding *aggs;
     sqe_expr **agg_args;
     char **agg_keys; /* dedupe keys: "sum|0|<arg text>" */
+    int gid_col;     /* GROUPING SETS: the group-id column (a group index), else -1 */
     int cap_aggs;
 } agg_ctx;
 

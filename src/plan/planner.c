@@ -356,15 +356,66 @@ static void note_corr_col(int *col, void *ctx) {
     SQE_ARRAY_PUSH(cc->a, cc->cols, *col);
 }
 
+/* GROUPING SETS / ROLLUP / CUBE: a projection adds the grouping key
+ * values to the input, GROUP_ID emits each row once per set with the keys
+ * outside the set NULL plus a group id, and the aggregate groups by the keys
+ * and the id. ag->groups keeps the keys as bound over the input (the
+ * select list matches against them) plus an unmatchable placeholder for
+ * the id; *agg_groups gets the aggregate's own key columns. */
+static sqe_plan *plan_group_id(sqe_arena *A, const sqe_ast_query *q, agg_ctx *ag, sqe_plan *cur,
+                               sqe_expr ***agg_groups) {
+    int n_in = cur->n_out, nk = ag->n_groups;
+    sqe_plan *pr = new_node(A, SQE_PLAN_PROJECT, cur, n_in + nk);
+    pr->u.project.exprs = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)(n_in + nk));
+    for (int i = 0; i < n_in; i++) {
+        pr->u.project.exprs[i] = sqe_expr_column(A, i, cur->out_types[i], cur->out_names[i]);
+        pr->out_types[i] = cur->out_types[i];
+        pr->out_names[i] = cur->out_names[i];
+    }
+    for (int k = 0; k < nk; k++) {
+        pr->u.project.exprs[n_in + k] = ag->groups[k];
+        pr->out_types[n_in + k] = ag->groups[k]->type;
+        pr->out_names[n_in + k] = sqe_sql_expr_to_string(A, ag->group_asts[k]);
+    }
+    sqe_plan *g = new_node(A, SQE_PLAN_GROUP_ID, pr, n_in + nk + 1);
+    g->u.group_id.n_pass = n_in;
+    g->u.group_id.pass_cols = sqe_arena_alloc(A, sizeof(int) * (size_t)(n_in + 1));
+    g->u.group_id.n_keys = nk;
+    g->u.group_id.key_cols = sqe_arena_alloc(A, sizeof(int) * (size_t)(nk + 1));
+    for (int i = 0; i < n_in + nk; i++) {
+        g->out_types[i] = pr->out_types[i];
+        g->out_names[i] = pr->out_names[i];
+        if (i < n_in)
+            g->u.group_id.pass_cols[i] = i;
+        else
+            g->u.group_id.key_cols[i - n_in] = i;
+    }
+    g->out_types[n_in + nk] = sqe_type_make(SQE_T_BIGINT);
+    g->out_names[n_in + nk] = "_groupid";
+    g->u.group_id.n_sets = q->n_grouping_sets;
+    g->u.group_id.set_len = q->grouping_set_len;
+    g->u.group_id.sets = q->grouping_sets;
+    sqe_expr **groups = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)(nk + 1));
+    for (int k = 0; k <= nk; k++)
+        groups[k] = sqe_expr_column(A, n_in + k, g->out_types[n_in + k], g->out_names[n_in + k]);
+    *agg_groups = groups;
+    /* placeholder: a column no bound expression can reference */
+    ag->groups[nk] = sqe_expr_column(A, -1, sqe_type_make(SQE_T_BIGINT), "_groupid");
+    sqe_ast_expr *gid = sqe_arena_alloc(A, sizeof *gid);
+    gid->kind = SQE_AST_COLUMN;
+    gid->u.column.n_parts = 1;
+    gid->u.column.parts = sqe_arena_alloc(A, sizeof(sqe_ident));
+    gid->u.column.parts[0].name = "_groupid";
+    ag->group_asts[nk] = gid;
+    ag->gid_col = nk;
+    ag->n_groups = nk + 1;
+    return g;
+}
+
 sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
     sqe_arena *A = pl->arena;
     corr_ctx *cc = pl->corr; /* only this query level sees the enclosing query */
     pl->corr = NULL;
-    if (q->n_grouping_sets) {
-        sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->pos,
-                       "GROUPING SETS, ROLLUP and CUBE are not supported yet");
-        return NULL;
-    }
     /* FROM */
     sqe_plan *src;
     scope sc = {0, NULL};
@@ -469,13 +520,13 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
     }
 
     /* Aggregation */
-    bool has_agg = q->n_group_by > 0 || q->having != NULL;
+    bool has_agg = q->n_group_by > 0 || q->n_grouping_sets > 0 || q->having != NULL;
     for (size_t i = 0; i < items.len && !has_agg; i++)
         if (items.items[i].ast && sqe_bind_contains_aggregate(items.items[i].ast)) has_agg = true;
     for (int i = 0; i < q->n_order_by && !has_agg; i++)
         if (sqe_bind_contains_aggregate(order_exprs[i])) has_agg = true;
 
-    agg_ctx ag = {0};
+    agg_ctx ag = {.gid_col = -1};
     sqe_plan *consumer = NULL;
     if (has_agg) {
         ag.source = &sc;
@@ -555,9 +606,18 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
         for (int i = 0; i < q->n_order_by; i++)
             if (!sqe_bind_collect_aggs(&ccx, order_exprs[i], err)) return NULL;
 
+        sqe_expr **agg_groups = ag.groups;
+        if (q->n_grouping_sets) {
+            if (n_corr) {
+                sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->pos,
+                               "GROUPING SETS in a correlated subquery is not supported");
+                return NULL;
+            }
+            cur = plan_group_id(A, q, &ag, cur, &agg_groups);
+        }
         sqe_plan *agg = new_node(A, SQE_PLAN_AGGREGATE, cur, ag.n_groups + ag.n_aggs);
         agg->u.aggregate.n_groups = ag.n_groups;
-        agg->u.aggregate.groups = ag.groups;
+        agg->u.aggregate.groups = agg_groups;
         agg->u.aggregate.n_aggs = ag.n_aggs;
         agg->u.aggregate.aggs = ag.aggs;
         agg->u.aggregate.agg_args = ag.agg_args;
