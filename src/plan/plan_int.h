@@ -149,6 +149,9 @@ sqe_plan *sqe_plan_windows(bind_ctx *cx, sqe_plan *cur, const sqe_ast_expr *cons
                            int n_roots, win_map *map, sqe_error *err);
 bool sqe_plan_has_windows(sqe_arena *a, const sqe_ast_expr *e);
 
+/* prune.c: every node outputs only the columns an ancestor reads. */
+void sqe_plan_prune_columns(sqe_arena *a, sqe_plan *root);
+
 /* plan_node.c: a node with the given children (copied into an arena array)
  * and n_out output columns (types and names to be filled by the caller). */
 sqe_plan *sqe_plan_node_new(sqe_arena *a, sqe_plan_kind kind, int n_children, sqe_plan **children,
