@@ -156,9 +156,6 @@ static bool run_select(sqe_session *s, sqe_arena *arena, const sqe_ast_query *q,
 static bool run_explain(sqe_session *s, sqe_arena *arena, const sqe_ast_stmt *st,
                         sqe_resultset **out, sqe_error *err) {
     const sqe_ast_stmt *inner = st->u.explain.stmt;
-    if (st->u.explain.analyze)
-        return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
-                             "EXPLAIN ANALYZE is not supported yet; use EXPLAIN");
     if (inner->kind != SQE_STMT_SELECT)
         return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
                              "EXPLAIN is only supported for queries (SELECT)");
@@ -166,7 +163,19 @@ static bool run_explain(sqe_session *s, sqe_arena *arena, const sqe_ast_stmt *st
     if (!plan) return false;
     sqe_strbuf sb;
     sqe_strbuf_init(&sb);
-    sqe_exec_explain(plan, &sb);
+    if (st->u.explain.analyze) {
+        if (!s->pool) s->pool = sqe_threadpool_new(s->opts.threads);
+        sqe_exec_options eo = {.threads = sqe_threadpool_size(s->pool),
+                               .memory_limit = s->opts.memory_limit,
+                               .pool = s->pool};
+        if (!sqe_exec_explain_analyze(plan, &eo, &sb, err)) {
+            sqe_plan_release(plan);
+            sqe_strbuf_free(&sb);
+            return false;
+        }
+    } else {
+        sqe_exec_explain(plan, &sb);
+    }
     sqe_plan_release(plan);
     const char *name = "QUERY PLAN";
     sqe_type vt = sqe_type_make(SQE_T_VARCHAR);

@@ -41,6 +41,7 @@ void sqe_exec_ctx_init(sqe_exec_ctx *ctx, const sqe_exec_options *opts) {
         ctx->memory_limit = opts->memory_limit;
         ctx->cancel = opts->cancel;
         if (opts->parallel_min_bytes) ctx->parallel_min_bytes = opts->parallel_min_bytes;
+        ctx->analyze = opts->analyze;
         if (opts->text_split_bytes == UINT64_MAX)
             ctx->text_split_bytes = 0;
         else if (opts->text_split_bytes)
@@ -50,11 +51,44 @@ void sqe_exec_ctx_init(sqe_exec_ctx *ctx, const sqe_exec_options *opts) {
     ctx->n_threads = threads;
     atomic_init(&ctx->mem_used, 0);
     atomic_init(&ctx->abort, false);
+    atomic_init(&ctx->mem_peak, 0);
     pthread_mutex_init(&ctx->shared_mu, NULL);
     pthread_cond_init(&ctx->shared_cv, NULL);
 }
 
+sqe_exec_stats *sqe_exec_stats_for(sqe_exec_ctx *ctx, const sqe_plan *p) {
+    if (!ctx->analyze) return NULL;
+    pthread_mutex_lock(&ctx->shared_mu);
+    sqe_exec_stats *st = NULL;
+    for (size_t i = 0; i < ctx->stats.len && !st; i++)
+        if (ctx->stats.items[i]->plan == p) st = ctx->stats.items[i];
+    if (!st) {
+        st = sqe_calloc(1, sizeof *st);
+        st->plan = p;
+        SQE_ARRAY_PUSH(NULL, ctx->stats, st);
+    }
+    pthread_mutex_unlock(&ctx->shared_mu);
+    return st;
+}
+
+bool sqe_op_next_counted(sqe_op *op, sqe_batch **out, bool *eof, sqe_error *err) {
+    if (!op->ran) {
+        op->ran = true;
+        atomic_fetch_add(&op->stats->copies, 1);
+    }
+    uint64_t t0 = sqe_clock_ns();
+    bool ok = op->vt->next(op, out, eof, err);
+    atomic_fetch_add(&op->stats->ns, sqe_clock_ns() - t0);
+    if (ok && !*eof && *out) {
+        atomic_fetch_add(&op->stats->rows, sqe_batch_live(*out));
+        atomic_fetch_add(&op->stats->batches, 1);
+    }
+    return ok;
+}
+
 void sqe_exec_ctx_destroy(sqe_exec_ctx *ctx) {
+    for (size_t i = 0; i < ctx->stats.len; i++) sqe_free(ctx->stats.items[i]);
+    SQE_ARRAY_FREE(ctx->stats);
     for (size_t i = 0; i < ctx->shared.len; i++) {
         sqe_exec_shared *sh = ctx->shared.items[i];
         if (sh->state && sh->free_fn) sh->free_fn(sh->state);
@@ -118,6 +152,9 @@ bool sqe_exec_mem_track(sqe_exec_ctx *ctx, size_t *tracked, size_t now, const ch
         return true;
     }
     size_t total = atomic_fetch_add(&ctx->mem_used, now - old) + (now - old);
+    size_t peak = atomic_load(&ctx->mem_peak);
+    while (total > peak && !atomic_compare_exchange_weak(&ctx->mem_peak, &peak, total)) {
+    }
     if (ctx->memory_limit > 0 && now > old && total > ctx->memory_limit)
         return sqe_error_set(err, SQE_ERR_RESOURCE_EXHAUSTED,
                              "query exceeded the memory limit of %zu bytes in %s",
@@ -164,6 +201,7 @@ static sqe_op *op_build(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source *s
         sqe_op_free(op);
         return NULL;
     }
+    op->stats = sqe_exec_stats_for(ctx, p);
     op->n_children = p->n_children;
     op->children = sqe_calloc((size_t)(p->n_children ? p->n_children : 1), sizeof *op->children);
     for (int i = 0; i < p->n_children; i++) {

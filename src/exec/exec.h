@@ -30,6 +30,8 @@ typedef struct sqe_exec_options {
      * stop at the next batch or morsel and the statement fails with
      * CANCELLED "query was cancelled". */
     const atomic_bool *cancel;
+    /* Collect per-operator counters (EXPLAIN ANALYZE). */
+    bool analyze;
 } sqe_exec_options;
 
 /* Runs a plan to completion and materializes its output. */
@@ -43,5 +45,13 @@ bool sqe_exec_run(const sqe_plan *plan, const sqe_exec_options *opts, sqe_result
  *                     partition_filter=..., filter=...
  */
 void sqe_exec_explain(const sqe_plan *plan, sqe_strbuf *out);
+
+/* EXPLAIN ANALYZE: runs the plan to completion (rows are counted and
+ * dropped) and renders the tree as sqe_exec_explain does, each operator
+ * followed by what it did: rows, batches, time (inputs included), pipeline
+ * copies; scans also files (or byte ranges), bytes and partitions read;
+ * then the query's wall time and peak tracked memory. */
+bool sqe_exec_explain_analyze(const sqe_plan *plan, const sqe_exec_options *opts, sqe_strbuf *out,
+                              sqe_error *err);
 
 #endif

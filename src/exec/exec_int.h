@@ -34,6 +34,19 @@ typedef struct sqe_exec_shared {
     sqe_error err;
 } sqe_exec_shared;
 
+/* EXPLAIN ANALYZE counters of one plan node, summed over its pipeline
+ * copies (atomics: copies run on several threads). */
+typedef struct sqe_exec_stats {
+    const sqe_plan *plan;
+    atomic_uint_least64_t rows; /* live rows returned by next */
+    atomic_uint_least64_t batches;
+    atomic_uint_least64_t ns;         /* wall time inside next, inputs included */
+    atomic_uint_least64_t copies;     /* operator instances that ran (pipeline copies) */
+    atomic_uint_least64_t files;      /* scans: files or byte ranges opened */
+    atomic_uint_least64_t bytes;      /* scans: bytes of those files or ranges */
+    atomic_uint_least64_t partitions; /* scans: partitions listed */
+} sqe_exec_stats;
+
 /* One per query (sqe_exec_run), shared by every worker thread. Read-only
  * after creation except the atomics and the shared-state registry.
  *
@@ -54,7 +67,14 @@ typedef struct sqe_exec_ctx {
     pthread_mutex_t shared_mu;
     pthread_cond_t shared_cv;
     SQE_ARRAY(sqe_exec_shared *) shared;
+    bool analyze;                      /* collect sqe_exec_stats per plan node */
+    SQE_ARRAY(sqe_exec_stats *) stats; /* under shared_mu */
+    atomic_size_t mem_peak;            /* highest mem_used seen */
 } sqe_exec_ctx;
+
+/* The counters of plan node p (created on first use), or NULL when the
+ * query does not collect them. */
+sqe_exec_stats *sqe_exec_stats_for(sqe_exec_ctx *ctx, const sqe_plan *p);
 
 void sqe_exec_ctx_init(sqe_exec_ctx *ctx, const sqe_exec_options *opts);
 /* Frees the shared states. */
@@ -103,7 +123,9 @@ struct sqe_op {
     sqe_exec_ctx *ctx;
     int n_children; /* plan->n_children */
     sqe_op **children;
-    sqe_scan_source *src; /* SCAN in a pipeline copy: the shared source (not owned) */
+    sqe_exec_stats *stats; /* EXPLAIN ANALYZE counters, NULL when not collected */
+    bool ran;              /* next was called (counts this copy in stats->copies) */
+    sqe_scan_source *src;  /* SCAN in a pipeline copy: the shared source (not owned) */
 };
 
 /* The first input (the probe side of a join). */
@@ -122,7 +144,9 @@ void sqe_op_free(sqe_op *op);
 static inline bool sqe_op_open(sqe_op *op, sqe_error *err) {
     return op->vt->open(op, err);
 }
+bool sqe_op_next_counted(sqe_op *op, sqe_batch **out, bool *eof, sqe_error *err);
 static inline bool sqe_op_next(sqe_op *op, sqe_batch **out, bool *eof, sqe_error *err) {
+    if (op->stats) return sqe_op_next_counted(op, out, eof, err);
     return op->vt->next(op, out, eof, err);
 }
 

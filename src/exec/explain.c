@@ -113,7 +113,29 @@ static void explain_window(sqe_strbuf *sb, const sqe_plan *p, sqe_arena *a) {
     sqe_strbuf_putc(sb, ']');
 }
 
-static void explain_node(const sqe_plan *p, int depth, sqe_strbuf *sb, sqe_arena *a) {
+static void explain_stats(sqe_strbuf *sb, sqe_exec_ctx *ctx, const sqe_plan *p) {
+    sqe_exec_stats *st = NULL;
+    for (size_t i = 0; ctx && i < ctx->stats.len && !st; i++)
+        if (ctx->stats.items[i]->plan == p) st = ctx->stats.items[i];
+    if (!ctx) return;
+    if (!st) {
+        sqe_strbuf_puts(sb, " (never run)");
+        return;
+    }
+    sqe_strbuf_printf(
+        sb, " (rows=%llu, batches=%llu, time=%.3f ms, copies=%llu",
+        (unsigned long long)atomic_load(&st->rows), (unsigned long long)atomic_load(&st->batches),
+        (double)atomic_load(&st->ns) / 1e6, (unsigned long long)atomic_load(&st->copies));
+    if (p->kind == SQE_PLAN_SCAN)
+        sqe_strbuf_printf(sb, ", partitions=%llu, files=%llu, bytes=%llu",
+                          (unsigned long long)atomic_load(&st->partitions),
+                          (unsigned long long)atomic_load(&st->files),
+                          (unsigned long long)atomic_load(&st->bytes));
+    sqe_strbuf_putc(sb, ')');
+}
+
+static void explain_node(const sqe_plan *p, int depth, sqe_strbuf *sb, sqe_arena *a,
+                         sqe_exec_ctx *ctx) {
     for (int i = 0; i < depth; i++) sqe_strbuf_puts(sb, "  ");
     switch (p->kind) {
     case SQE_PLAN_SCAN: {
@@ -234,12 +256,43 @@ static void explain_node(const sqe_plan *p, int depth, sqe_strbuf *sb, sqe_arena
         sqe_strbuf_printf(sb, "UnknownExec: kind=%d", (int)p->kind);
         break;
     }
+    explain_stats(sb, ctx, p);
     sqe_strbuf_putc(sb, '\n');
-    for (int i = 0; i < p->n_children; i++) explain_node(p->children[i], depth + 1, sb, a);
+    for (int i = 0; i < p->n_children; i++) explain_node(p->children[i], depth + 1, sb, a, ctx);
 }
 
 void sqe_exec_explain(const sqe_plan *plan, sqe_strbuf *out) {
     sqe_arena *a = sqe_arena_new(0);
-    explain_node(plan, 0, out, a);
+    explain_node(plan, 0, out, a, NULL);
     sqe_arena_free(a);
+}
+
+bool sqe_exec_explain_analyze(const sqe_plan *plan, const sqe_exec_options *opts, sqe_strbuf *out,
+                              sqe_error *err) {
+    sqe_exec_options o = opts ? *opts : (sqe_exec_options){0};
+    o.analyze = true;
+    sqe_exec_ctx ctx;
+    sqe_exec_ctx_init(&ctx, &o);
+    uint64_t t0 = sqe_clock_ns();
+    sqe_op *root = sqe_op_build(&ctx, plan, NULL, err);
+    bool ok = root && sqe_op_open(root, err);
+    uint64_t rows = 0;
+    while (ok) {
+        sqe_batch *b = NULL;
+        bool eof = false;
+        if (!(ok = sqe_op_next(root, &b, &eof, err)) || eof) break;
+        rows += sqe_batch_live(b);
+    }
+    sqe_op_free(root);
+    if (ok) {
+        sqe_arena *a = sqe_arena_new(0);
+        explain_node(plan, 0, out, a, &ctx);
+        sqe_arena_free(a);
+        sqe_strbuf_printf(
+            out, "Query: rows=%llu, time=%.3f ms, threads=%d, peak tracked memory=%zu bytes\n",
+            (unsigned long long)rows, (double)(sqe_clock_ns() - t0) / 1e6, ctx.n_threads,
+            (size_t)atomic_load(&ctx.mem_peak));
+    }
+    sqe_exec_ctx_destroy(&ctx);
+    return ok;
 }

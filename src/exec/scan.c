@@ -40,15 +40,17 @@ typedef struct source_impl {
     SQE_ARRAY(sqe_scan_morsel) queue; /* listed files, in order; seq = index */
     size_t next;                      /* next morsel to hand out */
     uint64_t listed_bytes;
-    bool splittable;      /* the table's files may be read in byte ranges */
-    bool failed;          /* a listing failed: hand out nothing more */
-    uint64_t split_bytes; /* ctx->text_split_bytes (0: no splitting) */
+    bool splittable;       /* the table's files may be read in byte ranges */
+    bool failed;           /* a listing failed: hand out nothing more */
+    uint64_t split_bytes;  /* ctx->text_split_bytes (0: no splitting) */
+    sqe_exec_stats *stats; /* EXPLAIN ANALYZE (NULL: not collected) */
 } source_impl;
 
 /* Lists the next partition's files onto the queue. Called under mu. */
 static bool list_next_partition(sqe_scan_source *src, sqe_error *err) {
     source_impl *im = src->impl;
     size_t part = im->next_part++;
+    if (im->stats) atomic_fetch_add(&im->stats->partitions, 1);
     sqe_hive_file *files = NULL;
     size_t n_files = 0;
     if (!sqe_hive_list_files(im->store, src->parts[part].path, im->arena, &files, &n_files, err)) {
@@ -170,6 +172,7 @@ bool sqe_scan_source_new(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source *
     src->spec.proj = proj;
     im->splittable = sqe_format_splittable(&src->spec, NULL);
     im->split_bytes = ctx->text_split_bytes;
+    im->stats = sqe_exec_stats_for(ctx, p);
 
     if (!sqe_hive_list_partitions(im->store, t, p->u.scan.prune, im->arena, &src->parts,
                                   &src->n_parts, err))
@@ -364,6 +367,10 @@ static bool scan_next(sqe_op *op, sqe_batch **out, bool *eof, sqe_error *err) {
             sqe_scan_morsel m;
             bool done = false;
             if (!sqe_scan_source_next(s->src, op->ctx, &m, &done, err)) return false;
+            if (!done && op->stats) {
+                atomic_fetch_add(&op->stats->files, 1);
+                atomic_fetch_add(&op->stats->bytes, m.end > 0 ? m.end - m.start : m.size);
+            }
             if (done) {
                 *eof = true;
                 return true;
