@@ -4,6 +4,7 @@
 #   make            build build/libsqe.a and build/sqe-cli
 #   make test       install deps, build, run unit + SQL tests
 #   make sanitize   the same tests under AddressSanitizer + UBSan (build-asan/)
+#   make tsan       the executor's unit tests and the SQL tests under ThreadSanitizer (build-tsan/)
 #   make demo       install deps, build, create a sample warehouse, query it
 #   make bench      CSV scan + GROUP BY benchmark against DuckDB (bench/)
 #   make fuzz       libFuzzer targets with clang in build-fuzz/ (tests/fuzz/README.md)
@@ -32,7 +33,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 SLT_OBJS  := $(SLT_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test unit sqltest cli-test sanitize demo bench clean format fuzz fuzz-bins \
+.PHONY: all deps test unit sqltest cli-test sanitize tsan tsan-run demo bench clean format fuzz fuzz-bins \
         fuzz-replay fuzz-replay-run
 all: $(BUILD)/libsqe.a $(BUILD)/sqe-cli $(BUILD)/sqe-slt
 
@@ -70,12 +71,26 @@ test: deps
 	$(MAKE) all
 	$(MAKE) unit sqltest cli-test fuzz-replay
 	$(MAKE) sanitize
+	$(MAKE) tsan
 
 # ASan + UBSan build in its own folder; runs unit and SQL tests.
 ASAN_VARS := OPT="-O1 -g -fno-omit-frame-pointer" \
     SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 sanitize:
 	$(MAKE) BUILD=build-asan $(ASAN_VARS) all unit sqltest
+
+# ThreadSanitizer: the executor's unit tests (every test_exec*) and the SQL
+# suite, whose parallel paths run with a thread pool. halt_on_error makes a
+# race fail the run.
+TSAN_VARS := OPT="-O1 -g -fno-omit-frame-pointer" SAN="-fsanitize=thread"
+TSAN_UNITS = $(filter $(BUILD)/tests/test_exec%,$(UNIT_BINS))
+tsan:
+	$(MAKE) BUILD=build-tsan $(TSAN_VARS) tsan-run
+
+tsan-run: all $(TSAN_UNITS)
+	@set -e; export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"; \
+	for t in $(TSAN_UNITS); do echo "== $$t (tsan)"; $$t; done; \
+	$(BUILD)/sqe-slt tests/sql
 
 # Fuzzing (tests/fuzz/README.md). fuzz-replay runs tests/fuzz/corpus/<target>/
 # through the harnesses, built with gcc + ASan/UBSan against the sanitize
@@ -115,6 +130,6 @@ format:
 	clang-format -i $(LIB_SRCS) $(CLI_SRCS) $(wildcard src/*/*.h include/*.h)
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-tsan
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(SLT_OBJS:.o=.d)
