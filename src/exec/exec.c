@@ -182,6 +182,20 @@ static sqe_op *op_new(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source *src
         return sqe_exec_topn_new(ctx, p);
     case SQE_PLAN_LIMIT:
         return sqe_exec_limit_new(ctx, p);
+    case SQE_PLAN_HASH_JOIN:
+        return sqe_exec_hash_join_new(ctx, p);
+    case SQE_PLAN_NL_JOIN:
+        return sqe_exec_nl_join_new(ctx, p);
+    case SQE_PLAN_UNION_ALL:
+        return sqe_exec_union_all_new(ctx, p);
+    case SQE_PLAN_SET_OP:
+        return sqe_exec_set_op_new(ctx, p);
+    case SQE_PLAN_WINDOW:
+        return sqe_exec_window_new(ctx, p);
+    case SQE_PLAN_GROUP_ID:
+        return sqe_exec_group_id_new(ctx, p);
+    case SQE_PLAN_SINGLE_ROW:
+        return sqe_exec_single_row_new(ctx, p);
     default:
         return NULL;
     }
