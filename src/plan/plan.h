@@ -112,7 +112,7 @@ struct sqe_plan {
     int n_out;
     sqe_type *out_types;
     const char **out_names;
-    double est_rows; /* planner's estimate of output rows (< 0: unknown); EXPLAIN, join sides */
+    double est_rows; /* planner's size estimate in bytes (< 0: unknown); join sides */
     union {
         struct {
             sqe_hive_table *table; /* owned by the statement (freed by the engine) */

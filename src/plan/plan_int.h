@@ -149,6 +149,9 @@ sqe_plan *sqe_plan_windows(bind_ctx *cx, sqe_plan *cur, const sqe_ast_expr *cons
                            int n_roots, win_map *map, sqe_error *err);
 bool sqe_plan_has_windows(sqe_arena *a, const sqe_ast_expr *e);
 
+/* join_sides.c: puts the smaller input of each join on the build side. */
+void sqe_plan_choose_build_sides(sqe_arena *a, sqe_plan *root);
+
 /* prune.c: every node outputs only the columns an ancestor reads. */
 void sqe_plan_prune_columns(sqe_arena *a, sqe_plan *root);
 
