@@ -70,6 +70,7 @@ typedef struct win_ref {
 
 /* A function's inputs, resolved at open. */
 typedef struct win_fn {
+    sqe_window_func f; /* the plan's function, its frame normalized (win_norm) */
     win_ref arg[WIN_N_ARGS];
     win_ref filter, start_off, end_off;
     bool range_key; /* RANGE with an offset: the frame reads the ORDER BY key */
@@ -246,10 +247,31 @@ static bool win_int_arg(const sqe_window_func *f, int a) {
     return sqe_type_is_integer(t) || t.id == SQE_T_NULL;
 }
 
+/* Function fi with its frame as the frame code reads it. The planner
+ * writes Trino's default frame when there is no frame clause; a frame left
+ * zeroed (ending at UNBOUNDED PRECEDING, which SQL never allows) is read as
+ * that default too, instead of silently being empty for every row. */
+static sqe_window_func win_norm(const window_op *op, int fi) {
+    sqe_window_func f = *win_func(op, fi);
+    if (f.end.kind == SQE_BOUND_UNBOUNDED_PRECEDING) {
+        f.frame = SQE_FRAME_T_RANGE;
+        f.start.kind = SQE_BOUND_UNBOUNDED_PRECEDING;
+        f.end.kind = SQE_BOUND_CURRENT_ROW;
+        f.start.offset = f.end.offset = NULL;
+    }
+    return f;
+}
+
+/* Same physical values (the result vectors take the node's output type). */
+static bool win_same_layout(sqe_type a, sqe_type b) {
+    return a.id == b.id && (a.id != SQE_T_DECIMAL || a.scale == b.scale);
+}
+
 /* Checks function fi against the plan contract (plan.h). */
 static bool win_check(const window_op *op, int fi, sqe_error *err) {
     const sqe_plan *p = op->base.plan;
-    const sqe_window_func *f = win_func(op, fi);
+    sqe_window_func norm = win_norm(op, fi);
+    const sqe_window_func *f = &norm;
     static const int min_args[] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2};
     if ((unsigned)f->kind >= SQE_ARRAY_LEN(min_args))
         return sqe_error_set(err, SQE_ERR_INTERNAL, "WindowExec: function %d: unknown kind", fi);
@@ -259,11 +281,11 @@ static bool win_check(const window_op *op, int fi, sqe_error *err) {
     const char *bad = NULL;
     if (f->n_args < need)
         bad = "missing argument";
-    else if (!sqe_type_equal(f->type, p->out_types[op->n_child + fi]))
+    else if (!win_same_layout(f->type, p->out_types[op->n_child + fi]))
         bad = "result type differs from the node's output type";
     else if ((is_double && f->type.id != SQE_T_DOUBLE) || (is_bigint && f->type.id != SQE_T_BIGINT))
         bad = "wrong result type";
-    else if (f->kind == SQE_WIN_AGGREGATE && f->agg.ret.id != f->type.id)
+    else if (f->kind == SQE_WIN_AGGREGATE && !win_same_layout(f->agg.ret, f->type))
         bad = "aggregate result type differs from the function's";
     else if ((f->kind == SQE_WIN_NTILE && !win_int_arg(f, 0)) ||
              ((f->kind == SQE_WIN_LAG || f->kind == SQE_WIN_LEAD || f->kind == SQE_WIN_NTH_VALUE) &&
@@ -281,8 +303,9 @@ static bool win_check(const window_op *op, int fi, sqe_error *err) {
 }
 
 static void win_resolve_func(window_op *op, int fi) {
-    const sqe_window_func *f = win_func(op, fi);
     win_fn *fn = &op->fn[fi];
+    fn->f = win_norm(op, fi);
+    const sqe_window_func *f = &fn->f;
     for (int a = 0; a < f->n_args && a < WIN_N_ARGS; a++) fn->arg[a] = win_resolve(op, f->args[a]);
     if (f->kind == SQE_WIN_AGGREGATE) fn->filter = win_resolve(op, f->filter);
     if (!win_uses_frame(f->kind)) return;
@@ -563,8 +586,7 @@ static bool win_put(window_op *op, int fi, size_t dst_pos, const sqe_win_col *sr
         sqe_vector_set_null(dst, dr);
         return true;
     }
-    if (sv->type.id == dst->type.id &&
-        (sv->type.id != SQE_T_DECIMAL || sv->type.scale == dst->type.scale)) {
+    if (win_same_layout(sv->type, dst->type)) {
         win_copy_cell(dst, dr, sv, sr, sqe_type_width(dst->type));
         return true;
     }
@@ -689,13 +711,12 @@ static bool win_frame_value(window_op *op, int fi, const sqe_window_func *f, con
     return true;
 }
 
-static bool win_frames_for(window_op *op, int fi, const sqe_window_func *f, const sqe_win_part *p,
-                           sqe_error *err) {
+static bool win_frames_for(window_op *op, int fi, const sqe_win_part *p, sqe_error *err) {
     const win_fn *fn = &op->fn[fi];
     const sqe_plan *pl = op->base.plan;
     sqe_win_frame_spec spec;
     memset(&spec, 0, sizeof spec);
-    spec.f = f;
+    spec.f = &fn->f;
     spec.start_off = win_col(op, fn->start_off);
     spec.end_off = win_col(op, fn->end_off);
     if (fn->range_key) {
@@ -724,9 +745,9 @@ static bool win_eval(window_op *op, int fi, const sqe_win_part *p, sqe_error *er
     case SQE_WIN_FIRST_VALUE:
     case SQE_WIN_LAST_VALUE:
     case SQE_WIN_NTH_VALUE:
-        return win_frames_for(op, fi, f, p, err) && win_frame_value(op, fi, f, p, err);
+        return win_frames_for(op, fi, p, err) && win_frame_value(op, fi, f, p, err);
     case SQE_WIN_AGGREGATE:
-        return win_frames_for(op, fi, f, p, err) &&
+        return win_frames_for(op, fi, p, err) &&
                sqe_win_agg_eval(&op->agg, &f->agg, win_col(op, fn->arg[0]), win_col(op, fn->filter),
                                 p, op->fs, op->fe, op->res[fi], err);
     }

@@ -409,6 +409,13 @@ static void test_default_frame(void) {
     sqe_window_func g[2] = {wagg("sum", false, x), wrank(SQE_WIN_ROW_NUMBER)};
     CHECK_RUN(win1(v, 0, -1, false, false, 2, g), "1|1|10|65|1\n1|2|20|65|2\n1|2|30|65|3\n"
                                                   "1|3|NULL|65|4\n1|NULL|5|65|5\n2|1|7|7|1");
+    /* a frame left zeroed by a planner reads as the default, not as empty */
+    sqe_window_func z = wagg("sum", false, x);
+    memset(&z.frame, 0, sizeof z.frame);
+    memset(&z.start, 0, sizeof z.start);
+    memset(&z.end, 0, sizeof z.end);
+    CHECK_RUN(win1(v, 0, 1, false, false, 1, &z), "1|1|10|10\n1|2|20|60\n1|2|30|60\n1|3|NULL|60\n"
+                                                  "1|NULL|5|65\n2|1|7|7");
 }
 
 /* ---------------------------------------------------------- frame shapes */
