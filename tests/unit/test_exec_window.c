@@ -713,6 +713,30 @@ static void test_big(void) {
     sqe_resultset_free(rs);
 }
 
+/* Partition keys that compare by value, not by bits or pointers: long
+ * strings across a 2048-row chunk boundary, -0.0 = 0.0, NaN = NaN. */
+static void test_partition_keys(void) {
+    enum { N = 3000 };
+    sqe_type t[2] = {T_VARCHAR, T_BIGINT};
+    const char **cells = sqe_arena_alloc(A, 2 * N * sizeof *cells);
+    for (int i = 0; i < N; i++) {
+        cells[2 * i] = sqe_arena_sprintf(A, "a-long-partition-key-%d", i / 1000);
+        cells[2 * i + 1] = sqe_arena_sprintf(A, "%d", i);
+    }
+    sqe_window_func f[2] = {wrank(SQE_WIN_ROW_NUMBER),
+                            framed(wagg("count", false, NULL), SQE_FRAME_T_ROWS, SQE_BOUND_UNBOUNDED_PRECEDING,
+                                   NULL, SQE_BOUND_UNBOUNDED_FOLLOWING, NULL)};
+    char *got = run_text(win1(values_txt(2, t, N, cells), 0, 1, false, false, 2, f), SERIAL, false);
+    CHECK_CONTAINS(got, "a-long-partition-key-1|1999|1000|1000\na-long-partition-key-2|2000|1|1000\n");
+    CHECK_CONTAINS(got, "a-long-partition-key-2|2047|48|1000\na-long-partition-key-2|2048|49|1000\n");
+    sqe_free(got);
+    sqe_type td[2] = {T_DOUBLE, T_BIGINT};
+    const char *dcells[] = {"0.0", "1", "NaN", "2", "-0.0", "3", "NULL", "4", "NaN", "5"};
+    /* NULL first, then NaN (next to the NULLs with NULLS FIRST), then zero */
+    CHECK_RUN(win1(values_txt(2, td, 5, dcells), 0, 1, false, false, 2, f),
+              "NULL|4|1|1\nNaN|2|1|2\nNaN|5|2|2\n0.0|1|1|2\n-0.0|3|2|2");
+}
+
 /* ---------------------------------------------------------------- errors */
 
 static void test_errors(void) {
@@ -1139,6 +1163,7 @@ int main(void) {
     RUN(test_filter_and_constants);
     RUN(test_owned_states);
     RUN(test_big);
+    RUN(test_partition_keys);
     RUN(test_errors);
     RUN(test_empty_and_memory);
     RUN(test_random_frames);
