@@ -272,7 +272,8 @@ static bool win_check(const window_op *op, int fi, sqe_error *err) {
     const sqe_plan *p = op->base.plan;
     sqe_window_func norm = win_norm(op, fi);
     const sqe_window_func *f = &norm;
-    static const int min_args[] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2};
+    static const int min_args[] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2}; /* by sqe_window_kind */
+    _Static_assert(SQE_WIN_NTH_VALUE == 11, "min_args follows sqe_window_kind");
     if ((unsigned)f->kind >= SQE_ARRAY_LEN(min_args))
         return sqe_error_set(err, SQE_ERR_INTERNAL, "WindowExec: function %d: unknown kind", fi);
     int need = f->kind == SQE_WIN_AGGREGATE ? (f->agg.star ? 0 : 1) : min_args[f->kind];
