@@ -413,4 +413,75 @@ void sqe_exec_copy_rows(sqe_vector *dst, const sqe_vector *src, const uint16_t *
 /* EXPLAIN text of one aggregate: "count(*)", "sum(amount)", "count(DISTINCT x)". */
 char *sqe_exec_agg_to_string(sqe_arena *a, const sqe_agg_binding *b, const sqe_expr *arg);
 
+/* ------------------------------------------------------------- window */
+
+/* Shared by window.c (the operator), window_frame.c (frame bounds) and
+ * window_agg.c (aggregates over frames). Positions are "sorted positions":
+ * the index of a row in the operator's (partition, order, tag) order. */
+
+/* A column of values by sorted position: chunks[pos >> 11] row pos & 2047,
+ * or one row for a constant. Vectors owned by the operator; string views
+ * point into its row store. */
+typedef struct sqe_win_col {
+    sqe_vector **chunks;
+    size_t n_chunks;
+    bool is_const;
+} sqe_win_col;
+
+static inline const sqe_vector *sqe_win_col_at(const sqe_win_col *c, size_t pos, uint32_t *row) {
+    if (c->is_const) {
+        *row = 0;
+        return c->chunks[0];
+    }
+    *row = (uint32_t)(pos & (SQE_BATCH_ROWS - 1));
+    return c->chunks[pos >> SQE_ROWSTORE_SHIFT];
+}
+
+/* One partition: rows [start, start + n) in sorted order, cut into peer
+ * groups (rows with equal ORDER BY keys; the whole partition without ORDER
+ * BY). Row positions below are relative to start. */
+typedef struct sqe_win_part {
+    size_t start;
+    uint32_t n;
+    uint32_t n_groups;
+    const uint32_t *grp;  /* per row: its peer group */
+    const uint32_t *gbeg; /* n_groups + 1: first row of each group, then n */
+} sqe_win_part;
+
+/* What the frame of one function needs besides the partition. */
+typedef struct sqe_win_frame_spec {
+    const sqe_window_func *f;
+    const sqe_win_col *start_off, *end_off; /* PRECEDING/FOLLOWING offsets, else NULL */
+    const sqe_win_col *key;                 /* RANGE with an offset: the ORDER BY key */
+    sqe_sort_key key_order;                 /* the key's direction and NULL placement */
+} sqe_win_frame_spec;
+
+/* Fills the frame of every row i of p: rows [fs[i], fe[i]) (empty when
+ * fs[i] >= fe[i]). slots: p->n entries of scratch (RANGE keys). Fails with
+ * INVALID_ARGUMENT on a negative or NULL offset. */
+bool sqe_win_frames(const sqe_win_frame_spec *spec, const sqe_win_part *p, uint32_t *fs,
+                    uint32_t *fe, sqe_key_slot *slots, sqe_error *err);
+
+/* Scratch of the aggregate evaluator, kept across partitions and functions
+ * (owned by the operator; bytes is what it holds, for memory tracking). */
+typedef struct sqe_win_agg_scratch {
+    uint8_t *tree; /* segment tree of states */
+    size_t tree_cap;
+    uint8_t *tmp; /* a few states of the current aggregate */
+    size_t tmp_cap;
+    void **states; /* SQE_BATCH_ROWS state pointers */
+    uint16_t *sel; /* SQE_BATCH_ROWS rows */
+    size_t bytes;
+} sqe_win_agg_scratch;
+
+void sqe_win_agg_scratch_free(sqe_win_agg_scratch *s);
+
+/* Evaluates aggregate ab over the frame [fs[i], fe[i]) of every row i of p
+ * (only rows where filter is TRUE count; filter may be NULL, arg is NULL for
+ * count(*)) and writes row i's value to res[pos >> 11] row pos & 2047,
+ * pos = p->start + i. */
+bool sqe_win_agg_eval(sqe_win_agg_scratch *s, const sqe_agg_binding *ab, const sqe_win_col *arg,
+                      const sqe_win_col *filter, const sqe_win_part *p, const uint32_t *fs,
+                      const uint32_t *fe, sqe_vector *const *res, sqe_error *err);
+
 #endif
