@@ -16,7 +16,8 @@
  *   primary    := literal | typed literal (DATE 'x', DECIMAL 'x', ...) | INTERVAL ['+'|'-'] 'n'
  * unit [TO unit] | CASE ... END | CAST ( e AS type ) | TRY_CAST ( ... ) | EXISTS ( query ) | (
  * query ) | ( expr ) | EXTRACT ( field FROM e ) | CURRENT_DATE ... | name ( [DISTINCT|ALL] args | *
- * ) | column (a, t.a, db.t.a)
+ * ) [FILTER ( WHERE e )] [IGNORE|RESPECT NULLS] [OVER ... (parse_window.c)] | column (a, t.a,
+ * db.t.a)
  *
  * Function-call sugar is rewritten to ordinary calls here so the binder sees
  * one shape: EXTRACT(YEAR FROM x) -> year(x), position(a IN b) -> strpos(b, a),
@@ -126,7 +127,7 @@ static bool cmp_op(sqe_tok_kind k, sqe_binop *op) {
 /* IN ( query ) or IN ( e, ... ); the IN is consumed. */
 static sqe_ast_expr *parse_in(sqe_parser *p, sqe_ast_expr *arg, bool negated, sqe_pos pos) {
     if (!sqe_p_expect_tok(p, SQE_TK_LPAREN, "'('")) return NULL;
-    if (sqe_p_is(p, 0, "select") || sqe_p_is(p, 0, "with")) {
+    if (sqe_p_is(p, 0, "select") || sqe_p_is(p, 0, "with") || sqe_p_starts_values(p, 0)) {
         sqe_ast_expr *e = new_expr(p, SQE_AST_IN_SUBQUERY, pos);
         e->u.in_subquery.arg = arg;
         e->u.in_subquery.negated = negated;
@@ -470,7 +471,7 @@ fail:
 }
 
 /* name ( ... ); the name is parsed, '(' is next. */
-static sqe_ast_expr *parse_call(sqe_parser *p, sqe_qname *name) {
+static sqe_ast_expr *parse_call_args(sqe_parser *p, sqe_qname *name) {
     sqe_ast_expr *e = new_expr(p, SQE_AST_FUNCTION, name->pos);
     e->u.func.name = *name;
     sqe_p_next(p); /* ( */
@@ -526,10 +527,35 @@ static sqe_ast_expr *parse_call(sqe_parser *p, sqe_qname *name) {
     if (!sqe_p_expect_tok(p, SQE_TK_RPAREN, args.len ? "',' or ')'" : "')'")) return NULL;
     e->u.func.n_args = (int)args.len;
     e->u.func.args = args.items;
-    if (sqe_p_is(p, 0, "over"))
-        return sqe_p_not_supported(p, "window functions (OVER) are not supported yet"), NULL;
-    if (sqe_p_is(p, 0, "filter") && sqe_p_peek(p, 1)->kind == SQE_TK_LPAREN)
-        return sqe_p_not_supported(p, "aggregate FILTER (WHERE ...) is not supported yet"), NULL;
+    return e;
+}
+
+/* A call and what may follow it, in Trino's order:
+ *   name ( ... ) [FILTER ( WHERE e )] [[IGNORE|RESPECT] NULLS OVER ...]
+ * Each word counts only where nothing else could follow the call (an alias
+ * named filter or over stays an alias): FILTER before '(', IGNORE/RESPECT
+ * before NULLS, OVER before '(' or a window name. */
+static sqe_ast_expr *parse_call(sqe_parser *p, sqe_qname *name) {
+    sqe_ast_expr *e = parse_call_args(p, name);
+    if (!e || e->kind != SQE_AST_FUNCTION) return e;
+    if (sqe_p_is(p, 0, "filter") && sqe_p_peek(p, 1)->kind == SQE_TK_LPAREN) {
+        sqe_p_next(p);
+        sqe_p_next(p);
+        if (!sqe_p_expect(p, "WHERE")) return NULL;
+        if (!(e->u.func.filter = sqe_p_parse_expr(p))) return NULL;
+        if (!sqe_p_expect_tok(p, SQE_TK_RPAREN, "')'")) return NULL;
+    }
+    if ((sqe_p_is(p, 0, "ignore") || sqe_p_is(p, 0, "respect")) && sqe_p_is(p, 1, "nulls")) {
+        e->u.func.ignore_nulls = sqe_p_is(p, 0, "ignore");
+        sqe_p_next(p);
+        sqe_p_next(p);
+        if (!sqe_p_is(p, 0, "over")) return sqe_p_error_expected(p, "OVER"), NULL;
+        return sqe_p_parse_over(p, e) ? e : NULL;
+    }
+    if (sqe_p_is(p, 0, "over") &&
+        (sqe_p_peek(p, 1)->kind == SQE_TK_LPAREN || sqe_p_tok_is_ident(sqe_p_peek(p, 1)))) {
+        if (!sqe_p_parse_over(p, e)) return NULL;
+    }
     return e;
 }
 
@@ -556,7 +582,7 @@ static sqe_ast_expr *parse_primary(sqe_parser *p) {
         return new_literal(p, SQE_LIT_STRING, t->text, t->pos);
     case SQE_TK_LPAREN: {
         sqe_p_next(p);
-        if (sqe_p_is(p, 0, "select") || sqe_p_is(p, 0, "with")) {
+        if (sqe_p_is(p, 0, "select") || sqe_p_is(p, 0, "with") || sqe_p_starts_values(p, 0)) {
             sqe_ast_expr *e = new_expr(p, SQE_AST_SUBQUERY, t->pos);
             if (!(e->u.subquery.query = sqe_p_parse_query(p))) return NULL;
             return sqe_p_expect_tok(p, SQE_TK_RPAREN, "')'") ? e : NULL;

@@ -1,20 +1,31 @@
 /*
- * parse_query.c - queries: SELECT bodies, set operations, FROM items and
- * joins, ORDER BY / LIMIT / OFFSET / FETCH.
+ * parse_query.c - query expressions: WITH, set operations, VALUES, SELECT
+ * bodies, FROM items and joins, ORDER BY / LIMIT / OFFSET / FETCH.
  *
- *   query      := set_term { (UNION|EXCEPT) [ALL|DISTINCT] set_term }
- *   set_term   := query_prim { INTERSECT [ALL|DISTINCT] query_prim }
- *                 [ORDER BY order_item, ...] (in any order, once each:)
+ *   query      := [WITH name [(col, ...)] AS ( query ), ...]
+ *                 set_expr [ORDER BY order_item, ...] (in any order, once each:)
  *                 [OFFSET n [ROW|ROWS]] [LIMIT n|ALL | FETCH FIRST|NEXT [n] ROW|ROWS ONLY]
- *   query_prim := select_body | '(' query ')'
+ *   set_expr   := set_term { (UNION|EXCEPT) [ALL|DISTINCT] set_term }
+ *   set_term   := query_prim { INTERSECT [ALL|DISTINCT] query_prim }
+ *   query_prim := select_body | VALUES row, ... | '(' query ')'
+ *   row        := '(' expr, ... ')' | expr
  *   select_body:= SELECT [DISTINCT|ALL] item, ... [FROM from, ...] [WHERE e]
- *                 [GROUP BY e, ...] [HAVING e]
+ *                 [GROUP BY ...  (parse_group.c)] [HAVING e]
+ *                 [WINDOW name AS (spec), ...  (parse_window.c)]
+ *   from       := primary { [join] JOIN primary ON e | USING (c, ...) }
+ *   primary    := table [[AS] alias [(col, ...)]]
+ *               | '(' query ')' [[AS] alias [(col, ...)]] | '(' from ')'
  *
  * Set operations form a tree (SQE_QUERY_SET nodes): INTERSECT binds tighter
- * than UNION and EXCEPT, which associate to the left. A trailing ORDER BY /
- * LIMIT belongs to the whole query expression (the top node). A
+ * than UNION and EXCEPT, which associate to the left. WITH, and a trailing
+ * ORDER BY / LIMIT, belong to the whole query expression (the top node). A
  * parenthesized query takes a following ORDER BY / LIMIT / OFFSET only if it
- * has none of its own.
+ * has none of its own, and a WITH in front of it joins its own WITH list.
+ *
+ * VALUES rows: `VALUES 1, 2` is two rows of one column, `VALUES (1, 'a')`
+ * one row of two; "(...)" followed by more expression ("(1) + 2") is an
+ * expression, not a row (sqe_p_paren_is_element decides by looking past the
+ * matching ')').
  */
 #include "sql_int.h"
 
@@ -24,16 +35,46 @@ static bool is_word(sqe_parser *p, int ahead, const char *kw) {
     return sqe_p_is(p, ahead, kw);
 }
 
+/* Reserved words that can start an expression (a VALUES row). */
+static bool starts_expr_word(const sqe_token *t) {
+    static const char *const words[] = {"null", "true", "false", "case", "cast", "exists", "not"};
+    for (size_t i = 0; i < SQE_ARRAY_LEN(words); i++)
+        if (sqe_p_tok_is(t, words[i])) return true;
+    return false;
+}
+
+bool sqe_p_starts_values(sqe_parser *p, int ahead) {
+    if (!is_word(p, ahead, "values")) return false;
+    const sqe_token *t = sqe_p_peek(p, ahead + 1);
+    switch (t->kind) {
+    case SQE_TK_LPAREN:
+    case SQE_TK_INTEGER:
+    case SQE_TK_DECIMAL:
+    case SQE_TK_DOUBLE:
+    case SQE_TK_STRING:
+    case SQE_TK_PLUS:
+    case SQE_TK_MINUS:
+        return true;
+    case SQE_TK_IDENT: {
+        sqe_tok_kind k2 = sqe_p_peek(p, ahead + 2)->kind;
+        return starts_expr_word(t) || k2 == SQE_TK_STRING || k2 == SQE_TK_LPAREN;
+    }
+    default:
+        return false;
+    }
+}
+
 bool sqe_p_starts_query(sqe_parser *p, int ahead) {
     int i = ahead;
     while (sqe_p_peek(p, i)->kind == SQE_TK_LPAREN) {
         if (i - ahead > SQE_SQL_MAX_DEPTH) return false;
         i++;
     }
-    return is_word(p, i, "select") || is_word(p, i, "with");
+    return is_word(p, i, "select") || is_word(p, i, "with") || sqe_p_starts_values(p, i);
 }
 
 static sqe_ast_query *parse_select_body(sqe_parser *p);
+static sqe_ast_query *parse_values(sqe_parser *p);
 static sqe_ast_from *parse_from_list(sqe_parser *p);
 static sqe_ast_from *parse_join_expr(sqe_parser *p);
 
@@ -44,6 +85,7 @@ static sqe_ast_query *parse_query_prim(sqe_parser *p) {
         if (!q || !sqe_p_expect_tok(p, SQE_TK_RPAREN, "')'")) return NULL;
         return q;
     }
+    if (is_word(p, 0, "values")) return parse_values(p);
     return parse_select_body(p);
 }
 
@@ -59,7 +101,7 @@ static sqe_ast_expr *parse_count(sqe_parser *p, const char *what) {
     return e;
 }
 
-static bool parse_order_by(sqe_parser *p, sqe_ast_query *q) {
+bool sqe_p_parse_order_items(sqe_parser *p, int *n_out, sqe_ast_order_item **out) {
     SQE_ARRAY(sqe_ast_order_item) items = {0};
     do {
         sqe_ast_order_item it = {0};
@@ -78,8 +120,8 @@ static bool parse_order_by(sqe_parser *p, sqe_ast_query *q) {
         }
         SQE_ARRAY_PUSH(p->arena, items, it);
     } while (sqe_p_accept_tok(p, SQE_TK_COMMA));
-    q->n_order_by = (int)items.len;
-    q->order_by = items.items;
+    *n_out = (int)items.len;
+    *out = items.items;
     return true;
 }
 
@@ -90,7 +132,8 @@ static bool parse_query_tail(sqe_parser *p, sqe_ast_query *q) {
             return sqe_p_not_supported(
                 p, "ORDER BY on a parenthesized query that has its own ORDER BY is not supported");
         sqe_p_next(p);
-        if (!sqe_p_expect(p, "BY") || !parse_order_by(p, q)) return false;
+        if (!sqe_p_expect(p, "BY") || !sqe_p_parse_order_items(p, &q->n_order_by, &q->order_by))
+            return false;
     }
     bool have_limit = false, have_offset = false;
     for (;;) {
@@ -175,17 +218,131 @@ static sqe_ast_query *parse_set_expr(sqe_parser *p, int level) {
     return left;
 }
 
+/* WITH [RECURSIVE] name [(col, ...)] AS ( query ), ... ; WITH is next. */
+static bool parse_with(sqe_parser *p, int *n_out, sqe_ast_cte **out) {
+    sqe_p_next(p);
+    /* RECURSIVE is a keyword when a name follows it: WITH recursive AS (...)
+     * names a query `recursive`. */
+    if (is_word(p, 0, "recursive") && sqe_p_tok_is_ident(sqe_p_peek(p, 1)))
+        return sqe_p_not_supported(p, "WITH RECURSIVE is not supported");
+    SQE_ARRAY(sqe_ast_cte) ctes = {0};
+    do {
+        sqe_ast_cte c = {0};
+        if (!sqe_p_parse_ident(p, &c.name, "query name")) return false;
+        for (size_t i = 0; i < ctes.len; i++)
+            if (sqe_p_ident_eq(&ctes.items[i].name, &c.name))
+                return sqe_p_error_at(p, c.name.pos,
+                                      "WITH query name '%s' specified more than once", c.name.name);
+        if (sqe_p_peek(p, 0)->kind == SQE_TK_LPAREN &&
+            !sqe_p_parse_column_aliases(p, &c.n_cols, &c.cols))
+            return false;
+        if (!sqe_p_expect(p, "AS")) return false;
+        if (!sqe_p_expect_tok(p, SQE_TK_LPAREN, "'('")) return false;
+        if (!(c.query = sqe_p_parse_query(p))) return false;
+        if (!sqe_p_expect_tok(p, SQE_TK_RPAREN, "')'")) return false;
+        SQE_ARRAY_PUSH(p->arena, ctes, c);
+    } while (sqe_p_accept_tok(p, SQE_TK_COMMA));
+    *n_out = (int)ctes.len;
+    *out = ctes.items;
+    return true;
+}
+
+/* Puts a WITH list on q. When q is a parenthesized query with its own WITH
+ * ("WITH a AS (..) (WITH b AS (..) SELECT ..)"), the outer list goes first:
+ * the inner queries see the outer ones and the body sees both, as nested. */
+static bool attach_ctes(sqe_parser *p, sqe_ast_query *q, int n, sqe_ast_cte *ctes) {
+    if (q->n_ctes) {
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < q->n_ctes; j++)
+                if (sqe_p_ident_eq(&ctes[i].name, &q->ctes[j].name))
+                    return sqe_p_not_supported(
+                        p,
+                        "WITH query name '%s' is defined again in the WITH of the parenthesized "
+                        "query it prefixes; shadowing a WITH query this way is not supported",
+                        q->ctes[j].name.name);
+        sqe_ast_cte *all = sqe_arena_alloc(p->arena, sizeof *all * (size_t)(n + q->n_ctes));
+        memcpy(all, ctes, sizeof *all * (size_t)n);
+        memcpy(all + n, q->ctes, sizeof *all * (size_t)q->n_ctes);
+        ctes = all;
+        n += q->n_ctes;
+    }
+    q->n_ctes = n;
+    q->ctes = ctes;
+    return true;
+}
+
 sqe_ast_query *sqe_p_parse_query(sqe_parser *p) {
-    if (is_word(p, 0, "with"))
-        return sqe_p_not_supported(p, "WITH (common table expressions) is not supported yet"), NULL;
     if (!sqe_p_enter(p)) return NULL;
-    sqe_ast_query *q = parse_set_expr(p, 1);
-    if (!q || !parse_query_tail(p, q)) goto fail;
+    sqe_p_window_scope *outer = p->win;
+    sqe_ast_query *q = NULL;
+    int n_ctes = 0;
+    sqe_ast_cte *ctes = NULL;
+    sqe_pos with_pos = sqe_p_peek(p, 0)->pos;
+    if (is_word(p, 0, "with") && !parse_with(p, &n_ctes, &ctes)) goto fail;
+    if (!(q = parse_set_expr(p, 1))) goto fail;
+    /* the trailing ORDER BY of a lone SELECT body may use its named windows */
+    p->win = sqe_p_window_scope_of(p, q);
+    if (!parse_query_tail(p, q)) goto fail;
+    if (n_ctes) {
+        if (!attach_ctes(p, q, n_ctes, ctes)) goto fail;
+        q->pos = with_pos;
+    }
+    p->win = outer;
     sqe_p_leave(p);
     return q;
 fail:
+    p->win = outer;
     sqe_p_leave(p);
     return NULL;
+}
+
+/* ------------------------------------------------------------ VALUES */
+
+typedef SQE_ARRAY(sqe_ast_expr *) expr_list;
+
+/* '(' SELECT|WITH|VALUES at peek(0): a scalar subquery, not a row or set. */
+static bool at_subquery(sqe_parser *p) {
+    return is_word(p, 1, "select") || is_word(p, 1, "with") || sqe_p_starts_values(p, 1);
+}
+
+/* One row: '(' e, ... ')' when the parentheses hold the whole row, else a
+ * single expression (which may itself start with '('). */
+static bool parse_values_row(sqe_parser *p, expr_list *row) {
+    bool list = sqe_p_paren_is_element(p, 0) && !at_subquery(p);
+    if (list) sqe_p_next(p);
+    do {
+        sqe_ast_expr *e = sqe_p_parse_expr(p);
+        if (!e) return false;
+        SQE_ARRAY_PUSH(p->arena, *row, e);
+    } while (list && sqe_p_accept_tok(p, SQE_TK_COMMA));
+    return !list || sqe_p_expect_tok(p, SQE_TK_RPAREN, "',' or ')'");
+}
+
+/* VALUES row, ... ; VALUES is next. Rows see no named windows. */
+static sqe_ast_query *parse_values(sqe_parser *p) {
+    sqe_ast_query *q = sqe_arena_alloc(p->arena, sizeof *q);
+    q->kind = SQE_QUERY_VALUES;
+    q->pos = sqe_p_next(p)->pos;
+    sqe_p_window_scope *outer = p->win;
+    p->win = NULL;
+    SQE_ARRAY(sqe_ast_expr **) rows = {0};
+    bool ok = true;
+    do {
+        sqe_pos pos = sqe_p_peek(p, 0)->pos;
+        expr_list row = {0};
+        if (!(ok = parse_values_row(p, &row))) break;
+        if (rows.len && (int)row.len != q->n_values_cols) {
+            ok = sqe_p_error_at(p, pos, "VALUES row %zu has %zu column%s, but row 1 has %d",
+                                rows.len + 1, row.len, row.len == 1 ? "" : "s", q->n_values_cols);
+            break;
+        }
+        q->n_values_cols = (int)row.len;
+        SQE_ARRAY_PUSH(p->arena, rows, row.items);
+    } while (sqe_p_accept_tok(p, SQE_TK_COMMA));
+    p->win = outer;
+    q->n_values_rows = (int)rows.len;
+    q->values_rows = rows.items;
+    return ok ? q : NULL;
 }
 
 /* ------------------------------------------------------- SELECT body */
@@ -219,39 +376,15 @@ static bool parse_select_item(sqe_parser *p, sqe_ast_select_item *it) {
     return sqe_p_parse_opt_alias(p, &it->alias);
 }
 
-/* GROUP BY elements other than plain expressions are not supported; say so
- * by name rather than failing on the syntax. */
-static bool check_grouping_element(sqe_parser *p) {
-    sqe_token *t1 = sqe_p_peek(p, 1);
-    if (is_word(p, 0, "grouping") && sqe_p_tok_is(t1, "sets"))
-        return sqe_p_not_supported(p, "GROUPING SETS is not supported yet");
-    if ((is_word(p, 0, "rollup") || is_word(p, 0, "cube")) && t1->kind == SQE_TK_LPAREN)
-        return sqe_p_not_supported(p, "%s is not supported yet",
-                                   is_word(p, 0, "rollup") ? "ROLLUP" : "CUBE");
-    if (sqe_p_peek(p, 0)->kind == SQE_TK_LPAREN && t1->kind == SQE_TK_RPAREN)
-        return sqe_p_not_supported(p, "the empty grouping set () is not supported yet");
-    return true;
-}
-
-static bool parse_expr_list(sqe_parser *p, int *n_out, sqe_ast_expr ***out, bool grouping) {
-    SQE_ARRAY(sqe_ast_expr *) xs = {0};
-    do {
-        if (grouping && !check_grouping_element(p)) return false;
-        sqe_ast_expr *e = sqe_p_parse_expr(p);
-        if (!e) return false;
-        SQE_ARRAY_PUSH(p->arena, xs, e);
-    } while (sqe_p_accept_tok(p, SQE_TK_COMMA));
-    *n_out = (int)xs.len;
-    *out = xs.items;
-    return true;
-}
-
 static sqe_ast_query *parse_select_body(sqe_parser *p) {
     sqe_token *t = sqe_p_peek(p, 0);
     if (!sqe_p_tok_is(t, "select")) return sqe_p_error_expected(p, "SELECT"), NULL;
     sqe_p_next(p);
     sqe_ast_query *q = sqe_arena_alloc(p->arena, sizeof *q);
     q->pos = t->pos;
+    sqe_p_window_scope *scope = sqe_p_window_scope_open(p, q);
+    sqe_p_group_by *group = NULL;
+    bool ok = false;
     if (sqe_p_accept(p, "distinct"))
         q->distinct = true;
     else
@@ -259,23 +392,24 @@ static sqe_ast_query *parse_select_body(sqe_parser *p) {
     SQE_ARRAY(sqe_ast_select_item) items = {0};
     do {
         sqe_ast_select_item it = {0};
-        if (!parse_select_item(p, &it)) return NULL;
+        if (!parse_select_item(p, &it)) goto out;
         SQE_ARRAY_PUSH(p->arena, items, it);
     } while (sqe_p_accept_tok(p, SQE_TK_COMMA));
     q->n_items = (int)items.len;
     q->items = items.items;
-    if (sqe_p_accept(p, "from") && !(q->from = parse_from_list(p))) return NULL;
-    if (sqe_p_accept(p, "where") && !(q->where = sqe_p_parse_expr(p))) return NULL;
+    if (sqe_p_accept(p, "from") && !(q->from = parse_from_list(p))) goto out;
+    if (sqe_p_accept(p, "where") && !(q->where = sqe_p_parse_expr(p))) goto out;
     if (is_word(p, 0, "group")) {
         sqe_p_next(p);
-        if (!sqe_p_expect(p, "BY")) return NULL;
-        if (!sqe_p_accept(p, "all")) sqe_p_accept(p, "distinct");
-        if (!parse_expr_list(p, &q->n_group_by, &q->group_by, true)) return NULL;
+        if (!sqe_p_expect(p, "BY") || !(group = sqe_p_parse_group_by(p))) goto out;
     }
-    if (sqe_p_accept(p, "having") && !(q->having = sqe_p_parse_expr(p))) return NULL;
-    if (is_word(p, 0, "window"))
-        return sqe_p_not_supported(p, "window functions (WINDOW) are not supported yet"), NULL;
-    return q;
+    if (sqe_p_accept(p, "having") && !(q->having = sqe_p_parse_expr(p))) goto out;
+    if (is_word(p, 0, "window") && !sqe_p_parse_window_clause(p)) goto out;
+    ok = true;
+out:
+    ok = sqe_p_window_scope_close(p, scope, ok);
+    if (ok && group) ok = sqe_p_finish_group_by(p, group, q);
+    return ok ? q : NULL;
 }
 
 /* ------------------------------------------------------------- FROM */
@@ -288,15 +422,16 @@ static sqe_ast_from *new_from(sqe_parser *p, sqe_ast_from_kind kind, sqe_pos pos
     return f;
 }
 
+/* [AS] alias [(col, ...)] */
 static bool parse_from_alias(sqe_parser *p, sqe_ast_from *f) {
     if (!sqe_p_parse_opt_alias(p, &f->alias)) return false;
     if (f->alias && sqe_p_peek(p, 0)->kind == SQE_TK_LPAREN)
-        return sqe_p_not_supported(
-            p, "column alias lists (AS %s (a, b, ...)) are not supported yet", f->alias->name);
+        return sqe_p_parse_column_aliases(p, &f->n_alias_cols, &f->alias_cols);
     return true;
 }
 
-/* '(' query ')' [alias] | '(' join ')' [alias if a single item] | table [alias] */
+/* '(' query ')' [alias [(cols)]] | '(' join ')' [alias if a single item]
+ * | table [alias [(cols)]] */
 static sqe_ast_from *parse_from_primary(sqe_parser *p) {
     sqe_token *t = sqe_p_peek(p, 0);
     if (t->kind == SQE_TK_LPAREN) {
@@ -306,8 +441,10 @@ static sqe_ast_from *parse_from_primary(sqe_parser *p) {
              * or a join, ((SELECT ..) x JOIN ..). Try the query first, once:
              * inside a trial no further trial is made, which keeps the work
              * quadratic in the nesting depth at worst. */
-            bool direct = is_word(p, 1, "select") || is_word(p, 1, "with") || p->in_trial;
-            int save = p->cur, save_ops = p->n_ops;
+            bool direct = is_word(p, 1, "select") || is_word(p, 1, "with") ||
+                          sqe_p_starts_values(p, 1) || p->in_trial;
+            int save = p->cur, save_ops = p->n_ops, save_depth = p->depth;
+            sqe_p_window_scope *save_win = p->win;
             sqe_error trial, *keep = p->err;
             if (!direct) {
                 p->err = &trial;
@@ -326,6 +463,8 @@ static sqe_ast_from *parse_from_primary(sqe_parser *p) {
             } else {
                 p->cur = save;
                 p->n_ops = save_ops;
+                p->depth = save_depth;
+                p->win = save_win;
             }
         }
         if (!f) {

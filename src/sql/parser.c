@@ -18,7 +18,8 @@
  *
  * Error messages: "syntax error at line L:C: expected <what>, found '<tok>'"
  * (or "found end of input"), class SQE_ERR_SYNTAX. Features recognised but
- * not supported (WITH, window functions, ...) fail with SQE_ERR_NOT_SUPPORTED.
+ * not supported (WITH RECURSIVE, NATURAL JOIN, ...) fail with
+ * SQE_ERR_NOT_SUPPORTED.
  */
 #include "sql_int.h"
 
@@ -293,6 +294,90 @@ bool sqe_p_parse_kv_list(sqe_parser *p, int *n_out, sqe_ast_kv **out) {
     return true;
 }
 
+bool sqe_p_ident_eq(const sqe_ident *a, const sqe_ident *b) {
+    if (!a->quoted && !b->quoted) return sqe_str_ieq(a->name, b->name);
+    if (a->quoted && b->quoted) return strcmp(a->name, b->name) == 0;
+    /* one quoted: equal when the unquoted one folds to the quoted spelling */
+    const sqe_ident *q = a->quoted ? a : b, *u = a->quoted ? b : a;
+    size_t n = strlen(u->name);
+    if (strlen(q->name) != n) return false;
+    for (size_t i = 0; i < n; i++)
+        if (q->name[i] != (char)tolower((unsigned char)u->name[i])) return false;
+    return true;
+}
+
+char *sqe_p_ident_key(sqe_parser *p, const sqe_ident *id) {
+    char *k = sqe_arena_strdup(p->arena, id->name);
+    return id->quoted ? k : sqe_str_lower(k);
+}
+
+bool sqe_p_parse_column_aliases(sqe_parser *p, int *n_out, sqe_ident **out) {
+    SQE_ARRAY(sqe_ident) cols = {0};
+    sqe_strmap *seen = sqe_strmap_new();
+    bool ok = sqe_p_expect_tok(p, SQE_TK_LPAREN, "'('");
+    while (ok) {
+        sqe_ident id;
+        if (!(ok = sqe_p_parse_ident(p, &id, "column name"))) break;
+        if (sqe_strmap_put(seen, sqe_p_ident_key(p, &id), &cols)) {
+            ok = sqe_p_error_at(p, id.pos, "column name '%s' specified more than once", id.name);
+            break;
+        }
+        SQE_ARRAY_PUSH(p->arena, cols, id);
+        if (!sqe_p_accept_tok(p, SQE_TK_COMMA)) {
+            ok = sqe_p_expect_tok(p, SQE_TK_RPAREN, "',' or ')'");
+            break;
+        }
+    }
+    sqe_strmap_free(seen);
+    *n_out = (int)cols.len;
+    *out = cols.items;
+    return ok;
+}
+
+/* ---------------------------------------------------------- look-ahead */
+
+bool sqe_p_ends_element(sqe_parser *p, int ahead) {
+    static const char *const clause_words[] = {"having", "window", "order",     "limit", "offset",
+                                               "fetch",  "union",  "intersect", "except"};
+    const sqe_token *t = sqe_p_peek(p, ahead);
+    switch (t->kind) {
+    case SQE_TK_COMMA:
+    case SQE_TK_RPAREN:
+    case SQE_TK_SEMI:
+    case SQE_TK_EOF:
+    case SQE_TK_ERROR:
+        return true;
+    default:
+        break;
+    }
+    for (size_t i = 0; i < SQE_ARRAY_LEN(clause_words); i++)
+        if (sqe_p_tok_is(t, clause_words[i])) return true;
+    return false;
+}
+
+/* Matches every '(' with its ')' in one pass over the tokens, the first time
+ * it is needed, so each look-ahead is O(1). */
+static void match_parens(sqe_parser *p) {
+    int n = p->n_toks;
+    p->paren_match = sqe_arena_alloc(p->arena, sizeof(int) * (size_t)n);
+    int *stack = sqe_malloc(sizeof(int) * (size_t)n), depth = 0;
+    for (int i = 0; i < n; i++) {
+        p->paren_match[i] = -1;
+        if (p->toks[i].kind == SQE_TK_LPAREN)
+            stack[depth++] = i;
+        else if (p->toks[i].kind == SQE_TK_RPAREN && depth > 0)
+            p->paren_match[stack[--depth]] = i;
+    }
+    sqe_free(stack);
+}
+
+bool sqe_p_paren_is_element(sqe_parser *p, int ahead) {
+    if (sqe_p_peek(p, ahead)->kind != SQE_TK_LPAREN) return false;
+    if (!p->paren_match) match_parens(p);
+    int close = p->paren_match[p->cur + ahead];
+    return close < 0 || sqe_p_ends_element(p, close + 1 - p->cur);
+}
+
 /* ------------------------------------------------------------- types */
 
 static bool is_word_tok(const sqe_token *t) {
@@ -431,7 +516,7 @@ static const char *const unsupported_words[] = {
 
 static sqe_ast_stmt *parse_statement_body(sqe_parser *p, sqe_ast_stmt *st) {
     sqe_token *t = sqe_p_peek(p, 0);
-    if (sqe_p_starts_query(p, 0)) {
+    if (sqe_p_starts_query(p, 0) || sqe_p_is(p, 0, "values")) {
         st->kind = SQE_STMT_SELECT;
         return (st->u.query = sqe_p_parse_query(p)) ? st : NULL;
     }

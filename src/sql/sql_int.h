@@ -1,6 +1,7 @@
 /*
  * sql_int.h - private to src/sql/: tokens, the lexer, and the parser state
- * shared by parse_stmt.c, parse_query.c, parse_expr.c and parse_ddl.c.
+ * shared by parser.c, parse_query.c, parse_expr.c, parse_window.c,
+ * parse_group.c and parse_ddl.c.
  *
  * The lexer turns the whole statement into an array of tokens up front (in
  * the statement arena). A lexical error does not stop the parse at once: the
@@ -87,6 +88,13 @@ const char *sqe_sql_skip_space(const char *s, int *line);
  * them recursively, so their length bounds the tree depth. */
 #define SQE_SQL_MAX_OPS 10000
 
+/* Number of grouping sets one GROUP BY may make (Trino's limit), and the
+ * most elements a CUBE may take (2^12 = 4096 sets). */
+#define SQE_SQL_MAX_GROUPING_SETS 4096
+#define SQE_SQL_MAX_CUBE_ELEMENTS 12
+
+typedef struct sqe_p_window_scope sqe_p_window_scope;
+
 typedef struct sqe_parser {
     sqe_arena *arena;
     const char *src;
@@ -97,6 +105,12 @@ typedef struct sqe_parser {
     int n_ops;     /* binary operators + joins + set operations so far */
     bool in_trial; /* inside the one look-ahead trial of parse_query.c */
     sqe_error *err;
+    int *paren_match; /* token index of the ')' matching each '(' (-1: none); built on first use */
+    /* Named windows (parse_window.c): the scope of the SELECT body being
+     * parsed (NULL where no WINDOW clause can be seen: VALUES rows, the
+     * ORDER BY of a set operation), and the last SELECT body finished, whose
+     * WINDOW clause the query's trailing ORDER BY may still use. */
+    sqe_p_window_scope *win, *win_last;
 } sqe_parser;
 
 /* Token access. peek(p, 0) is the next token; past the end it stays on the
@@ -156,12 +170,69 @@ static inline void sqe_p_leave(sqe_parser *p) {
     p->depth--;
 }
 
+/* Identifier equality as the binder sees it: unquoted names fold to lower
+ * case, quoted names compare as written. */
+bool sqe_p_ident_eq(const sqe_ident *a, const sqe_ident *b);
+/* The name as the binder sees it (arena copy, lower-cased if unquoted). */
+char *sqe_p_ident_key(sqe_parser *p, const sqe_ident *id);
+/* '(' name, ... ')' (the '(' is next): CTE and FROM column alias lists. A
+ * name given twice is a syntax error naming it. */
+bool sqe_p_parse_column_aliases(sqe_parser *p, int *n_out, sqe_ident **out);
+
+/* Look-ahead over parentheses. sqe_p_ends_element: the token at peek(ahead)
+ * ends an element of a GROUP BY or VALUES list: ',', ')', ';', end of input,
+ * or a word that starts a later clause (HAVING, WINDOW, ORDER, LIMIT,
+ * OFFSET, FETCH, UNION, INTERSECT, EXCEPT). sqe_p_paren_is_element:
+ * peek(ahead) is '(' and the token after its matching ')' ends an element
+ * (also true when the '(' is never closed, so the list parser reports it),
+ * i.e. "(a, b)" is a whole element rather than the start of "(a) + b". */
+bool sqe_p_ends_element(sqe_parser *p, int ahead);
+bool sqe_p_paren_is_element(sqe_parser *p, int ahead);
+
 /* Grammar entry points. */
 sqe_ast_expr *sqe_p_parse_expr(sqe_parser *p);
 sqe_ast_query *sqe_p_parse_query(sqe_parser *p);
-/* True if the tokens at peek(ahead) start a query: SELECT, WITH, or '('
- * followed (through any number of '(') by SELECT or WITH. */
+/* True if the tokens at peek(ahead) start a query: SELECT, WITH or VALUES
+ * (see sqe_p_starts_values), possibly after any number of '('. */
 bool sqe_p_starts_query(sqe_parser *p, int ahead);
+/* peek(ahead) is the word VALUES followed by something that starts a row
+ * ('(', a literal, a sign, a keyword that starts an expression, a call), so
+ * that `(values)` or `(values v)` in FROM still name a table `values`. */
+bool sqe_p_starts_values(sqe_parser *p, int ahead);
+/* order_item, ... (after ORDER BY): query ORDER BY and window ORDER BY. */
+bool sqe_p_parse_order_items(sqe_parser *p, int *n_out, sqe_ast_order_item **out);
+
+/* parse_window.c: named windows and OVER. A SELECT body opens a scope
+ * before its select list and closes it after its WINDOW clause: OVER w
+ * references seen before the WINDOW clause wait in the scope and are
+ * resolved (the named spec copied into the call) when it closes; later ones
+ * (the query's ORDER BY) resolve at once. sqe_p_window_scope_close restores
+ * the enclosing scope; with ok it first resolves what waits and returns
+ * whether that worked. */
+sqe_p_window_scope *sqe_p_window_scope_open(sqe_parser *p, const sqe_ast_query *q);
+bool sqe_p_window_scope_close(sqe_parser *p, sqe_p_window_scope *scope, bool ok);
+/* The closed scope of SELECT body q if it is the last one finished, else
+ * NULL: what the ORDER BY after q may use. */
+sqe_p_window_scope *sqe_p_window_scope_of(sqe_parser *p, const sqe_ast_query *q);
+/* WINDOW name AS (spec), ... ; WINDOW is next and a scope is open. */
+bool sqe_p_parse_window_clause(sqe_parser *p);
+/* OVER (spec) | OVER name, after a call; OVER is next. Fills call->u.func.over
+ * (now, or when the scope closes for a named window). */
+bool sqe_p_parse_over(sqe_parser *p, sqe_ast_expr *call);
+
+/* parse_group.c: GROUP BY [ALL|DISTINCT] element, ... (GROUP BY has been
+ * read). The elements are kept as parsed; sqe_p_finish_group_by fills
+ * q->group_by and the grouping sets once the SELECT body's named windows are
+ * resolved (deduplication renders the expressions). */
+typedef struct sqe_p_group_by sqe_p_group_by;
+sqe_p_group_by *sqe_p_parse_group_by(sqe_parser *p);
+bool sqe_p_finish_group_by(sqe_parser *p, const sqe_p_group_by *g, sqe_ast_query *q);
+
+/* render.c: an expression's canonical text, the key GROUP BY deduplicates
+ * on. Like sqe_sql_expr_to_string but names that are not plain lower-case
+ * words are double-quoted (so "a.b" and a.b differ) and every subquery is
+ * distinct from every other. Arena-allocated. */
+char *sqe_sql_expr_canonical(sqe_arena *arena, const sqe_ast_expr *e);
 /* parse_ddl.c: CREATE ... (TABLE, DATABASE/SCHEMA, or a recognised but
  * unsupported kind, named in *unsupported_what), and the other catalog
  * statements (DROP, SHOW, DESCRIBE, USE, ATTACH, DETACH, SHOWDDL). */
