@@ -6,14 +6,43 @@
  * parsed too, as the script runner does; each must be a slice of the input
  * reported with the line it starts on) and sqe_sql_parse of the whole
  * text. Every expression of every parsed statement is rendered with
- * sqe_sql_expr_to_string, walking queries, joins, subqueries, EXPLAIN and
- * CTAS bodies. Errors are expected; crashes, sanitizer reports, leaks and
+ * sqe_sql_expr_to_string, walking queries (WITH lists, set operation trees,
+ * VALUES rows, grouping sets), joins, subqueries, calls' FILTER and OVER
+ * specs, EXPLAIN and CTAS bodies, and the AST's contract (sql.h) is checked
+ * on the way: VALUES rows all as wide as the first, grouping-set indexes
+ * inside group_by, a frame's offset present exactly for PRECEDING and
+ * FOLLOWING bounds, IGNORE NULLS only with OVER, set operation nodes with
+ * both operands. Errors are expected; crashes, sanitizer reports, leaks and
  * hangs are bugs.
  */
 #include "fuzz_common.h"
 #include "sql/sql.h"
 
 static void walk_query(sqe_arena *a, const sqe_ast_query *q, int depth);
+static void walk_expr(sqe_arena *a, const sqe_ast_expr *e, int depth);
+
+static void check_bound(const sqe_ast_frame_bound *b) {
+    bool offset = b->kind == SQE_BOUND_PRECEDING || b->kind == SQE_BOUND_FOLLOWING;
+    if (b->kind < SQE_BOUND_UNBOUNDED_PRECEDING || b->kind > SQE_BOUND_UNBOUNDED_FOLLOWING)
+        fuzz_fail("frame bound kind out of range", NULL);
+    if (offset != (b->offset != NULL))
+        fuzz_fail("frame bound offset present for a bound without one, or missing", NULL);
+}
+
+static void walk_window(sqe_arena *a, const sqe_ast_window *w, int depth) {
+    if (w->n_partition < 0 || w->n_order < 0) fuzz_fail("window with a negative count", NULL);
+    for (int i = 0; i < w->n_partition; i++) walk_expr(a, w->partition[i], depth + 1);
+    for (int i = 0; i < w->n_order; i++) walk_expr(a, w->order[i].expr, depth + 1);
+    if (w->unit == SQE_FRAME_DEFAULT) return;
+    if (w->unit > SQE_FRAME_GROUPS) fuzz_fail("window frame unit out of range", NULL);
+    check_bound(&w->start);
+    check_bound(&w->end);
+    if (w->start.kind == SQE_BOUND_UNBOUNDED_FOLLOWING ||
+        w->end.kind == SQE_BOUND_UNBOUNDED_PRECEDING)
+        fuzz_fail("window frame the parser should have rejected", NULL);
+    walk_expr(a, w->start.offset, depth + 1);
+    walk_expr(a, w->end.offset, depth + 1);
+}
 
 static void walk_expr(sqe_arena *a, const sqe_ast_expr *e, int depth) {
     if (!e || depth > 400) return;
@@ -27,6 +56,10 @@ static void walk_expr(sqe_arena *a, const sqe_ast_expr *e, int depth) {
         break;
     case SQE_AST_FUNCTION:
         for (int i = 0; i < e->u.func.n_args; i++) walk_expr(a, e->u.func.args[i], depth + 1);
+        walk_expr(a, e->u.func.filter, depth + 1);
+        if (e->u.func.ignore_nulls && !e->u.func.over)
+            fuzz_fail("IGNORE NULLS without OVER", NULL);
+        if (e->u.func.over) walk_window(a, e->u.func.over, depth + 1);
         break;
     case SQE_AST_CASE:
         walk_expr(a, e->u.case_.operand, depth + 1);
@@ -68,6 +101,8 @@ static void walk_expr(sqe_arena *a, const sqe_ast_expr *e, int depth) {
 
 static void walk_from(sqe_arena *a, const sqe_ast_from *f, int depth) {
     if (!f || depth > 400) return;
+    if (f->n_alias_cols && (!f->alias || !f->alias_cols))
+        fuzz_fail("column alias list without an alias", NULL);
     switch (f->kind) {
     case SQE_FROM_SUBQUERY: walk_query(a, f->u.subquery, depth + 1); break;
     case SQE_FROM_JOIN:
@@ -79,8 +114,25 @@ static void walk_from(sqe_arena *a, const sqe_ast_from *f, int depth) {
     }
 }
 
+static void check_query(const sqe_ast_query *q) {
+    if (q->kind == SQE_QUERY_SET && (!q->set_left || !q->set_right || q->set_op == SQE_SET_NONE))
+        fuzz_fail("set operation node without both operands", NULL);
+    if (q->kind == SQE_QUERY_VALUES && (q->n_values_rows < 1 || q->n_values_cols < 1))
+        fuzz_fail("VALUES without rows or columns", NULL);
+    for (int i = 0; i < q->n_ctes; i++)
+        if (!q->ctes[i].name.name || !q->ctes[i].query)
+            fuzz_fail("WITH query without a name or body", NULL);
+    if (q->n_grouping_sets < 0 || q->n_grouping_sets > 4096)
+        fuzz_fail("grouping set count out of range", NULL);
+    for (int i = 0; i < q->n_grouping_sets; i++)
+        for (int j = 0; j < q->grouping_set_len[i]; j++)
+            if (q->grouping_sets[i][j] < 0 || q->grouping_sets[i][j] >= q->n_group_by)
+                fuzz_fail("grouping set index outside group_by", NULL);
+}
+
 static void walk_query(sqe_arena *a, const sqe_ast_query *q, int depth) {
     if (!q || depth > 400) return;
+    check_query(q);
     for (int i = 0; i < q->n_ctes; i++) walk_query(a, q->ctes[i].query, depth + 1);
     for (int i = 0; i < q->n_items; i++) walk_expr(a, q->items[i].expr, depth + 1);
     walk_from(a, q->from, depth + 1);
@@ -88,7 +140,10 @@ static void walk_query(sqe_arena *a, const sqe_ast_query *q, int depth) {
     for (int i = 0; i < q->n_group_by; i++) walk_expr(a, q->group_by[i], depth + 1);
     walk_expr(a, q->having, depth + 1);
     for (int r = 0; r < q->n_values_rows; r++)
-        for (int i = 0; i < q->n_values_cols; i++) walk_expr(a, q->values_rows[r][i], depth + 1);
+        for (int i = 0; i < q->n_values_cols; i++) {
+            if (!q->values_rows[r][i]) fuzz_fail("VALUES row narrower than the first", NULL);
+            walk_expr(a, q->values_rows[r][i], depth + 1);
+        }
     walk_query(a, q->set_left, depth + 1);
     walk_query(a, q->set_right, depth + 1);
     for (int i = 0; i < q->n_order_by; i++) walk_expr(a, q->order_by[i].expr, depth + 1);
