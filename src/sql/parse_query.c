@@ -226,25 +226,30 @@ static bool parse_with(sqe_parser *p, int *n_out, sqe_ast_cte **out) {
     if (is_word(p, 0, "recursive") && sqe_p_tok_is_ident(sqe_p_peek(p, 1)))
         return sqe_p_not_supported(p, "WITH RECURSIVE is not supported");
     SQE_ARRAY(sqe_ast_cte) ctes = {0};
+    sqe_strmap *names = sqe_strmap_new(); /* duplicate check */
+    bool ok = false;
     do {
         sqe_ast_cte c = {0};
-        if (!sqe_p_parse_ident(p, &c.name, "query name")) return false;
-        for (size_t i = 0; i < ctes.len; i++)
-            if (sqe_p_ident_eq(&ctes.items[i].name, &c.name))
-                return sqe_p_error_at(p, c.name.pos,
-                                      "WITH query name '%s' specified more than once", c.name.name);
+        if (!sqe_p_parse_ident(p, &c.name, "query name")) goto out;
+        if (sqe_strmap_put(names, sqe_p_ident_key(p, &c.name), names)) {
+            sqe_p_error_at(p, c.name.pos, "WITH query name '%s' specified more than once",
+                           c.name.name);
+            goto out;
+        }
         if (sqe_p_peek(p, 0)->kind == SQE_TK_LPAREN &&
             !sqe_p_parse_column_aliases(p, &c.n_cols, &c.cols))
-            return false;
-        if (!sqe_p_expect(p, "AS")) return false;
-        if (!sqe_p_expect_tok(p, SQE_TK_LPAREN, "'('")) return false;
-        if (!(c.query = sqe_p_parse_query(p))) return false;
-        if (!sqe_p_expect_tok(p, SQE_TK_RPAREN, "')'")) return false;
+            goto out;
+        if (!sqe_p_expect(p, "AS") || !sqe_p_expect_tok(p, SQE_TK_LPAREN, "'('")) goto out;
+        if (!(c.query = sqe_p_parse_query(p))) goto out;
+        if (!sqe_p_expect_tok(p, SQE_TK_RPAREN, "')'")) goto out;
         SQE_ARRAY_PUSH(p->arena, ctes, c);
     } while (sqe_p_accept_tok(p, SQE_TK_COMMA));
     *n_out = (int)ctes.len;
     *out = ctes.items;
-    return true;
+    ok = true;
+out:
+    sqe_strmap_free(names);
+    return ok;
 }
 
 /* Puts a WITH list on q. When q is a parenthesized query with its own WITH

@@ -34,6 +34,8 @@
 
 typedef struct named_window {
     sqe_ident name;
+    const char *key; /* sqe_p_ident_key(name) */
+    uint64_t hash;
     sqe_ast_window *spec;
 } named_window;
 
@@ -50,9 +52,44 @@ struct sqe_p_window_scope {
     const sqe_ast_query *query; /* the SELECT body */
     sqe_p_window_scope *outer;  /* restored on close */
     SQE_ARRAY(named_window) named;
+    int *slots; /* hash table over named (index + 1, 0 empty), n_slots a power of two */
+    size_t n_slots;
     SQE_ARRAY(window_ref) waiting;
     int n_visible; /* -1: references wait; else resolve at once against named[0..n_visible) */
 };
+
+/* The slot of key in s->slots: its entry, or the empty slot it would take. */
+static size_t find_slot(const sqe_p_window_scope *s, const char *key, uint64_t h) {
+    size_t mask = s->n_slots - 1, i = h & mask;
+    while (s->slots[i]) {
+        const named_window *nw = &s->named.items[s->slots[i] - 1];
+        if (nw->hash == h && strcmp(nw->key, key) == 0) break;
+        i = (i + 1) & mask;
+    }
+    return i;
+}
+
+/* Index in s->named of the window called key, or -1. */
+static int lookup(const sqe_p_window_scope *s, const char *key) {
+    if (!s || !s->n_slots) return -1;
+    size_t i = find_slot(s, key, sqe_hash_bytes(key, strlen(key), 0));
+    return s->slots[i] - 1;
+}
+
+/* Appends nw to s->named and its hash table (arena, so nothing to free). */
+static void add_named(sqe_parser *p, sqe_p_window_scope *s, named_window nw) {
+    SQE_ARRAY_PUSH(p->arena, s->named, nw);
+    if (s->named.len * 2 > s->n_slots) {
+        s->n_slots = s->n_slots ? s->n_slots * 2 : 16;
+        s->slots = sqe_arena_alloc(p->arena, sizeof(int) * s->n_slots);
+        for (size_t k = 0; k < s->named.len; k++) {
+            const named_window *w = &s->named.items[k];
+            s->slots[find_slot(s, w->key, w->hash)] = (int)k + 1;
+        }
+    } else {
+        s->slots[find_slot(s, nw.key, nw.hash)] = (int)s->named.len;
+    }
+}
 
 sqe_p_window_scope *sqe_p_window_scope_open(sqe_parser *p, const sqe_ast_query *q) {
     sqe_p_window_scope *s = sqe_arena_alloc(p->arena, sizeof *s);
@@ -67,9 +104,8 @@ sqe_p_window_scope *sqe_p_window_scope_open(sqe_parser *p, const sqe_ast_query *
  * the error set. */
 static sqe_ast_window *resolve(sqe_parser *p, const sqe_p_window_scope *s, const window_ref *ref,
                                int n_visible) {
-    const sqe_ast_window *base = NULL;
-    for (int i = 0; s && i < n_visible && !base; i++)
-        if (sqe_p_ident_eq(&s->named.items[i].name, &ref->name)) base = s->named.items[i].spec;
+    int idx = lookup(s, sqe_p_ident_key(p, &ref->name));
+    const sqe_ast_window *base = idx >= 0 && idx < n_visible ? s->named.items[idx].spec : NULL;
     if (!base)
         return sqe_p_error_at(p, ref->name.pos, "window '%s' is not defined", ref->name.name), NULL;
     sqe_ast_window *w = sqe_arena_alloc(p->arena, sizeof *w);
@@ -268,10 +304,11 @@ bool sqe_p_parse_window_clause(sqe_parser *p) {
     do {
         named_window nw = {0};
         if (!sqe_p_parse_ident(p, &nw.name, "window name")) return false;
-        for (size_t i = 0; i < s->named.len; i++)
-            if (sqe_p_ident_eq(&s->named.items[i].name, &nw.name))
-                return sqe_p_error_at(p, nw.name.pos, "WINDOW name '%s' specified more than once",
-                                      nw.name.name);
+        nw.key = sqe_p_ident_key(p, &nw.name);
+        nw.hash = sqe_hash_bytes(nw.key, strlen(nw.key), 0);
+        if (lookup(s, nw.key) >= 0)
+            return sqe_p_error_at(p, nw.name.pos, "WINDOW name '%s' specified more than once",
+                                  nw.name.name);
         if (!sqe_p_expect(p, "AS")) return false;
         window_ref ref = {0};
         ref.pos = sqe_p_peek(p, 0)->pos;
@@ -284,7 +321,7 @@ bool sqe_p_parse_window_clause(sqe_parser *p) {
         if (!ok) return false;
         nw.spec = has_name ? resolve(p, s, &ref, (int)s->named.len) : ref.own;
         if (!nw.spec) return false;
-        SQE_ARRAY_PUSH(p->arena, s->named, nw);
+        add_named(p, s, nw);
     } while (sqe_p_accept_tok(p, SQE_TK_COMMA));
     return true;
 }

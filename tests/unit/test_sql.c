@@ -497,6 +497,20 @@ static void test_with(void) {
     q = q_of("WITH a AS (SELECT 1), \"A\" AS (SELECT 2) SELECT 1");
     CHECK(q && q->n_ctes == 2 && q->ctes[1].name.quoted);
 
+    sqe_strbuf sb;
+    sqe_strbuf_init(&sb);
+    sqe_strbuf_puts(&sb, "WITH c0 AS (SELECT 1)");
+    for (int i = 1; i < 40; i++) sqe_strbuf_printf(&sb, ", c%d AS (SELECT * FROM c%d)", i, i - 1);
+    sqe_strbuf_puts(&sb, " SELECT * FROM c39");
+    q = q_of(sb.data);
+    CHECK(q && q->n_ctes == 40);
+    sqe_strbuf_clear(&sb);
+    sqe_strbuf_puts(&sb, "WITH c0 AS (SELECT 1)");
+    for (int i = 1; i < 40; i++) sqe_strbuf_printf(&sb, ", c%d AS (SELECT 1)", i);
+    sqe_strbuf_puts(&sb, ", C7 AS (SELECT 1) SELECT 1");
+    CHECK_CONTAINS(perr(sb.data), "WITH query name 'C7' specified more than once");
+    sqe_strbuf_free(&sb);
+
     NSUP("WITH RECURSIVE t (n) AS (SELECT 1) SELECT * FROM t", "WITH RECURSIVE is not supported");
     SYN("WITH a AS (SELECT 1), A AS (SELECT 2) SELECT 1",
         "syntax error at line 1:23: WITH query name 'A' specified more than once");
@@ -507,8 +521,7 @@ static void test_with(void) {
     SYN("WITH SELECT 1", "syntax error at line 1:6: expected query name, found 'SELECT'");
     SYN("WITH a SELECT 1", "syntax error at line 1:8: expected AS, found 'SELECT'");
     SYN("WITH a AS SELECT 1", "syntax error at line 1:11: expected '(', found 'SELECT'");
-    SYN("WITH a AS (SELECT 1 SELECT 1",
-        "syntax error at line 1:21: expected ')', found 'SELECT'");
+    SYN("WITH a AS (SELECT 1 SELECT 1", "syntax error at line 1:21: expected ')', found 'SELECT'");
     SYN("WITH a () AS (SELECT 1) SELECT 1",
         "syntax error at line 1:9: expected column name, found ')'");
     SYN("WITH a AS (SELECT 1)", "syntax error at line 1:21: expected SELECT, found end of input");
@@ -580,7 +593,8 @@ static void test_values(void) {
     CHECK(q && q->items[0].expr->kind == SQE_AST_COLUMN &&
           q->items[1].expr->kind == SQE_AST_IN_LIST);
 
-    SYN("VALUES (1, 2), (3)", "syntax error at line 1:16: VALUES row 2 has 1 column, but row 1 has 2");
+    SYN("VALUES (1, 2), (3)",
+        "syntax error at line 1:16: VALUES row 2 has 1 column, but row 1 has 2");
     SYN("VALUES 1, 2, (3, 4)",
         "syntax error at line 1:14: VALUES row 3 has 2 columns, but row 1 has 1");
     SYN("VALUES", "syntax error at line 1:7: expected expression, found end of input");
@@ -610,7 +624,8 @@ static void test_from_alias_lists(void) {
         "syntax error at line 1:26: column name 'A' specified more than once");
     SYN("SELECT * FROM t AS x ()", "syntax error at line 1:23: expected column name, found ')'");
     SYN("SELECT * FROM t AS x (a b)", "syntax error at line 1:25: expected ',' or ')', found 'b'");
-    SYN("SELECT * FROM t AS x (a", "syntax error at line 1:24: expected ',' or ')', found end of input");
+    SYN("SELECT * FROM t AS x (a",
+        "syntax error at line 1:24: expected ',' or ')', found end of input");
 }
 
 static const char *window_str(const char *sql) {
@@ -703,8 +718,7 @@ static void test_windows(void) {
         "syntax error at line 1:45: expected AND, found ')'");
     SYN("SELECT sum(x) OVER (ROWS UNBOUNDED)",
         "syntax error at line 1:35: expected PRECEDING or FOLLOWING, found ')'");
-    SYN("SELECT sum(x) OVER (PARTITION a)",
-        "syntax error at line 1:31: expected BY, found 'a'");
+    SYN("SELECT sum(x) OVER (PARTITION a)", "syntax error at line 1:31: expected BY, found 'a'");
     /* impossible frames, as Trino words them */
     SYN("SELECT sum(x) OVER (ROWS UNBOUNDED FOLLOWING)",
         "syntax error at line 1:26: window frame start cannot be UNBOUNDED FOLLOWING");
@@ -722,11 +736,12 @@ static void test_windows(void) {
 }
 
 static void test_named_windows(void) {
-    sqe_ast_query *q = q_of(
-        "SELECT rank() OVER w, sum(x) OVER (w ROWS UNBOUNDED PRECEDING), avg(x) OVER w2, "
-        "min(x) OVER (w3 ORDER BY c) FROM t "
-        "WINDOW w AS (PARTITION BY a ORDER BY b), w2 AS (w ROWS 2 PRECEDING), w3 AS (PARTITION BY d) "
-        "ORDER BY max(x) OVER W");
+    sqe_ast_query *q =
+        q_of("SELECT rank() OVER w, sum(x) OVER (w ROWS UNBOUNDED PRECEDING), avg(x) OVER w2, "
+             "min(x) OVER (w3 ORDER BY c) FROM t "
+             "WINDOW w AS (PARTITION BY a ORDER BY b), w2 AS (w ROWS 2 PRECEDING), w3 AS "
+             "(PARTITION BY d) "
+             "ORDER BY max(x) OVER W");
     CHECK(q != NULL);
     if (!q) return;
     const sqe_ast_window *w = q->items[0].expr->u.func.over;
@@ -756,6 +771,19 @@ static void test_named_windows(void) {
     CHECK(q && q->items[0].expr->u.func.filter && q->items[0].expr->u.func.over);
     q = q_of("SELECT 1 FROM t GROUP BY f() OVER w, f() WINDOW w AS ()");
     CHECK(q && q->n_group_by == 2);
+
+    /* many windows, each building on the one before */
+    sqe_strbuf sb;
+    sqe_strbuf_init(&sb);
+    sqe_strbuf_puts(
+        &sb, "SELECT rank() OVER W39, rank() OVER (w20) FROM t WINDOW w0 AS (PARTITION BY a)");
+    for (int i = 1; i < 40; i++) sqe_strbuf_printf(&sb, ", w%d AS (w%d)", i, i - 1);
+    q = q_of(sb.data);
+    CHECK(q && q->items[0].expr->u.func.over->n_partition == 1 &&
+          q->items[1].expr->u.func.over->n_partition == 1);
+    sqe_strbuf_puts(&sb, ", w17 AS ()");
+    CHECK_CONTAINS(perr(sb.data), "WINDOW name 'w17' specified more than once");
+    sqe_strbuf_free(&sb);
 
     SYN("SELECT rank() OVER w FROM t", "syntax error at line 1:20: window 'w' is not defined");
     SYN("SELECT rank() OVER (w ORDER BY a) FROM t",
@@ -806,7 +834,8 @@ static void test_filter(void) {
     CHECK_STR(ex("sum(x) FILTER (WHERE y) OVER (PARTITION BY z)"),
               "sum(x) FILTER (WHERE y) OVER (PARTITION BY z)");
     SYN("SELECT count(*) FILTER (x > 1)", "syntax error at line 1:25: expected WHERE, found 'x'");
-    SYN("SELECT count(*) FILTER (WHERE x", "syntax error at line 1:32: expected ')', found end of input");
+    SYN("SELECT count(*) FILTER (WHERE x",
+        "syntax error at line 1:32: expected ')', found end of input");
 }
 
 /* "[k1|k2|...] {0,1}{0}..." : group_by rendered, then the grouping sets */
@@ -859,8 +888,7 @@ static void test_grouping_sets(void) {
     CHECK_STR(groups_str("SELECT 1 FROM t GROUP BY ()"), "[] {}");
     CHECK_STR(groups_str("SELECT 1 FROM t GROUP BY a, ()"), "[a] {0}");
     CHECK_STR(groups_str("SELECT 1 FROM t GROUP BY ROLLUP ((a, b), c)"), "[a|b|c] {0,1,2}{0,1}{}");
-    CHECK_STR(groups_str("SELECT 1 FROM t GROUP BY ROLLUP (a), CUBE (b)"),
-              "[a|b] {0,1}{0}{1}{}");
+    CHECK_STR(groups_str("SELECT 1 FROM t GROUP BY ROLLUP (a), CUBE (b)"), "[a|b] {0,1}{0}{1}{}");
     CHECK_STR(groups_str("SELECT 1 FROM t GROUP BY ROLLUP (), CUBE ()"), "[] {}");
     CHECK_STR(groups_str("SELECT 1 FROM t GROUP BY GROUPING SETS (a, b), GROUPING SETS (c, d)"),
               "[a|b|c|d] {0,2}{0,3}{1,2}{1,3}");
@@ -894,8 +922,10 @@ static void test_grouping_sets(void) {
         "syntax error at line 1:43: expected ',' or ')', found 'b'");
     SYN("SELECT 1 FROM t GROUP BY ROLLUP (a, (b, c)", /* never closed: a set list */
         "syntax error at line 1:43: expected ',' or ')', found end of input");
-    SYN("SELECT 1 FROM t GROUP BY (a, b", "syntax error at line 1:31: expected ',' or ')', found end of input");
-    SYN("SELECT 1 FROM t GROUP BY", "syntax error at line 1:25: expected expression, found end of input");
+    SYN("SELECT 1 FROM t GROUP BY (a, b",
+        "syntax error at line 1:31: expected ',' or ')', found end of input");
+    SYN("SELECT 1 FROM t GROUP BY",
+        "syntax error at line 1:25: expected expression, found end of input");
     NSUP("SELECT a, count(*) FROM t GROUP BY ALL",
          "GROUP BY ALL (grouping by every select item that is not an aggregate) is not "
          "supported; list the grouping expressions");
@@ -1378,7 +1408,6 @@ static void test_create_table_recorded_not_judged(void) {
 
 /* -------------------------------------------------------------- errors */
 
-
 static void test_lexical_errors(void) {
     SYN("SELECT 'abc", "syntax error at line 1:8: unterminated string literal");
     SYN("SELECT a,\n  \"abc", "syntax error at line 2:3: unterminated quoted identifier");
@@ -1763,9 +1792,10 @@ static void test_split(void) {
 
     /* regression: a backslash-newline inside a Hive-dialect string counts one line, not two */
     split_ctx c4 = {0};
-    CHECK(sqe_sql_split("CREATE TABLE t (a int) ROW FORMAT DELIMITED FIELDS TERMINATED BY 'a\\\nb';\n"
-                        "SELECT 1",
-                        collect, &c4));
+    CHECK(
+        sqe_sql_split("CREATE TABLE t (a int) ROW FORMAT DELIMITED FIELDS TERMINATED BY 'a\\\nb';\n"
+                      "SELECT 1",
+                      collect, &c4));
     CHECK(c4.n == 2);
     CHECK(c4.lines[0] == 1);
     CHECK(c4.lines[1] == 3);
