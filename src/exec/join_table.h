@@ -1,0 +1,150 @@
+/*
+ * join_table.h - private to the join operators (hash_join.c, nl_join.c):
+ * the build side both of them share (children[1] materialized once per
+ * query, plus the hash indexes of the hash join) and the probe driver that
+ * turns candidate pairs into output batches for every join type. See
+ * join_table.c for the design; hash_join.c and nl_join.c supply only how
+ * candidate pairs are found.
+ */
+#ifndef SQE_JOIN_TABLE_H
+#define SQE_JOIN_TABLE_H
+
+#include "exec/exec_int.h"
+
+/* ---------------------------------------------------------------- build */
+
+/* A chained hash index over the build rows whose first n_keys keys are all
+ * non-NULL. Rows are numbered 0..n_rows-1 (the table's row order). */
+typedef struct sqe_join_index {
+    int n_keys;        /* keys 0..n_keys-1 are hashed and compared (0: one chain of every row) */
+    bool distinct;     /* one entry per distinct key tuple instead of every row */
+    size_t mask;       /* buckets - 1 (buckets: a power of two >= n_rows) */
+    uint32_t *heads;   /* per bucket: first row + 1, 0 = empty; NULL: index not built */
+    uint32_t *next;    /* per row: the next row of its chain + 1 (ascending rows) */
+    uint32_t *tags;    /* per row: hash >> 32 */
+    uint8_t *has_null; /* distinct: per entry row, its group holds a NULL key n_keys */
+} sqe_join_index;
+
+/* The build side of one join node: created by the first pipeline copy that
+ * opens (sqe_exec_shared_get), read-only afterwards except `matched`,
+ * `active` and `emitted`; freed with the query context. */
+typedef struct sqe_join_table {
+    sqe_exec_ctx *ctx;
+    const char *op_name; /* "HashJoinExec" / "NestedLoopJoinExec" (memory errors) */
+    int n_cols;          /* children[1]'s columns: row store columns 0..n_cols-1 */
+    int n_keys;
+    int n_store;           /* row store columns: n_cols, then computed right keys */
+    int n_required;        /* leading keys a stored row must have non-NULL */
+    sqe_type *types;       /* n_store */
+    int *key_col;          /* per key: the row store column holding it */
+    sqe_key_class *kc;     /* per key */
+    sqe_rowstore rows;     /* the build rows (strings copied) */
+    size_t n_rows;         /* < UINT32_MAX */
+    uint32_t *addr;        /* per row: its row store address */
+    sqe_key_slot **keys;   /* per key: n_rows slots (strings are views into rows) */
+    uint8_t **knull;       /* per key: n_rows NULL flags */
+    sqe_join_index full;   /* over every key (hash join) */
+    sqe_join_index corr;   /* over the keys before the last (null-aware) */
+    atomic_uchar *matched; /* RIGHT/FULL: per row, some probe row matched it */
+    atomic_int active;     /* pipeline copies probing right now */
+    atomic_bool emitted;   /* the unmatched build rows were emitted */
+    size_t tracked;        /* bytes reported to the query */
+} sqe_join_table;
+
+/* The build callback of sqe_exec_shared_get: drains op->children[1] (on all
+ * threads when it is a scan pipeline) and indexes it. op is a sqe_join_op. */
+void *sqe_join_table_build(sqe_op *op, sqe_error *err);
+void sqe_join_table_free(void *table);
+
+/* Hashing shared by build and probe: key column k of n rows into h (the
+ * first column assigns, later ones combine). NULL slots hash to a constant
+ * (such rows are never looked up). With no key at all h is
+ * SQE_JOIN_NO_KEYS_HASH. */
+#define SQE_JOIN_NULL_HASH 0x2545f4914f6cdd1dULL
+#define SQE_JOIN_NO_KEYS_HASH 0x9e3779b97f4a7c15ULL
+static inline void sqe_join_hash_col(sqe_key_class kc, const sqe_key_slot *s, const uint8_t *nl,
+                                     uint32_t n, int k, uint64_t *h) {
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t x = nl[i] ? SQE_JOIN_NULL_HASH : sqe_key_hash(kc, &s[i]);
+        h[i] = k == 0 ? x : sqe_hash_u64(h[i] * 0x100000001b3ULL ^ x);
+    }
+}
+
+/* Whether build row `row` equals probe row i (slots pk[k][i]) on keys
+ * 0..nk-1, all non-NULL on both sides. */
+static inline bool sqe_join_keys_eq(const sqe_join_table *t, int nk, uint32_t row,
+                                    sqe_key_slot *const *pk, uint32_t i) {
+    for (int k = 0; k < nk; k++)
+        if (!sqe_key_eq(t->kc[k], &t->keys[k][row], &pk[k][i])) return false;
+    return true;
+}
+
+/* ---------------------------------------------------------------- probe */
+
+typedef struct sqe_join_op sqe_join_op;
+
+/* What differs between the hash and the nested loop join: how candidate
+ * pairs are found, and (null-aware IN) how matches become marks. */
+typedef struct sqe_join_probe_vt {
+    /* A new probe batch is in j->in (j->n_in live rows): prepare fill. */
+    bool (*start)(sqe_join_op *j, sqe_error *err);
+    /* Appends candidate pairs (j->pi, j->pb) until j->n_pairs ==
+     * SQE_BATCH_ROWS or the batch has none left (sets j->exhausted). In
+     * direct mode it records matches in j->hits itself and adds no pairs. */
+    void (*fill)(sqe_join_op *j);
+    /* Records the pairs sel[0..k) (NULL: 0..k-1) that passed the residual.
+     * NULL: the default (count hits, flag matched build rows). */
+    bool (*accept)(sqe_join_op *j, const uint16_t *sel, uint32_t k, sqe_error *err);
+    /* Computes j->mark for the batch (SEMI/ANTI/MARK). NULL: TRUE iff hit. */
+    void (*finish)(sqe_join_op *j);
+} sqe_join_probe_vt;
+
+/* Null-aware group flags (j->flags). */
+#define SQE_JOIN_G_NONEMPTY 1
+#define SQE_JOIN_G_NULL 2
+
+/* The common head of both join operators (first member of hj_op/nlj_op).
+ * Pair columns: children[0]'s n_probe columns, then children[1]'s n_build. */
+struct sqe_join_op {
+    sqe_op base;
+    const sqe_join_probe_vt *vt;
+    sqe_join_table *t;        /* the shared build side (owned by the query context) */
+    sqe_join_table *building; /* during sqe_join_table_build only */
+    sqe_join_type type;
+    int n_probe, n_build;
+    bool pairs_out;      /* INNER/LEFT/RIGHT/FULL: accepted pairs are output rows */
+    bool early_stop;     /* SEMI/ANTI/MARK: a probe row is decided by one match */
+    bool direct;         /* early_stop without residual: no pairs, fill sets hits */
+    bool emit_unmatched; /* RIGHT/FULL */
+    bool single_match;
+    sqe_expr_state *residual;
+    bool *need; /* per pair column: gathered for a pair batch */
+    /* The probe batch being joined (children[0]'s, valid until its next). */
+    sqe_batch *in;
+    uint32_t n_in;
+    uint8_t *hits;  /* per live probe row: accepted pairs, saturating at 2 */
+    uint8_t *flags; /* per live probe row: null-aware group flags */
+    uint8_t *mark;  /* per live probe row: 0 FALSE, 1 TRUE, 2 NULL */
+    bool exhausted; /* fill found every candidate of the batch */
+    /* Candidate pairs: live probe row pi[r] with build row pb[r]. */
+    uint32_t n_pairs;
+    uint16_t *pi;
+    uint32_t *pb;
+    uint16_t *prow;       /* scratch: physical probe rows */
+    sqe_batch *pairs;     /* owned vectors: gathered pairs (also the pair output) */
+    sqe_batch *pass;      /* views: probe columns + NULL build / mark (per-batch output) */
+    sqe_batch *tail;      /* views: NULL probe + build rows (unmatched build output) */
+    sqe_vector **nulls;   /* per pair column: all NULL (outer joins) */
+    sqe_vector *markv;    /* MARK: the mark column */
+    int phase;            /* join_table.c */
+    bool registered;      /* counted in t->active */
+    size_t unmatched_pos; /* next build row to look at for RIGHT/FULL output */
+};
+
+/* open / next / close of both join operators. open checks the plan node,
+ * builds or finds the shared table, then opens children[0]. */
+bool sqe_join_open(sqe_join_op *j, const sqe_join_probe_vt *vt, sqe_error *err);
+bool sqe_join_next(sqe_join_op *j, sqe_batch **out, bool *eof, sqe_error *err);
+void sqe_join_close(sqe_join_op *j);
+
+#endif
