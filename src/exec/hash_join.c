@@ -19,10 +19,11 @@
  *           function as the build, and look up every row's chain head
  *           (prefetched a few rows ahead). A row with a NULL key gets no
  *           chain: NULL never matches.
- *   fill    walk the chains from a cursor (probe row, chain position),
- *           comparing the 32-bit tag, then the key slots; each match is a
- *           candidate pair. The cursor survives a full pair buffer, so a
- *           probe row with 3000 matches spans two output batches.
+ *   fill    per probe row (fill_row, driven by join_table.c's jp_fill),
+ *           walk its chain from a cursor, comparing the 32-bit tag, then
+ *           the key slots; each match is a candidate pair. Cursors survive
+ *           a full pair buffer, so a probe row with 3000 matches spans two
+ *           output batches.
  * SEMI/ANTI/MARK stop at a row's first match (without a residual the pair
  * is not even materialized).
  *
@@ -34,16 +35,21 @@
  * operand; else FALSE. ANTI keeps the row only when mark is FALSE, SEMI
  * only when it is TRUE.
  *   Without a residual: the `full` index finds equal rows (direct hits);
- *   the distinct `corr` index holds one entry per correlation tuple with a
- *   flag "holds a NULL operand", looked up once per probe row in start.
+ *   the distinct `groups` index holds one entry per correlation tuple with
+ *   a flag "holds a NULL operand", looked up once per probe row in start.
  *   With a residual: the residual is part of G's definition (a row of G
  *   must satisfy it with the probe row: `x IN (SELECT y FROM t WHERE
- *   t.a > o.b)`), so every correlated build row must be seen pair by pair:
- *   fill walks the `corr` index, which then chains every row (with one key:
- *   the whole build side, i.e. a nested loop), the residual filters the
- *   pairs, and accept classifies the survivors: G non-empty, a NULL
- *   operand, or an equal one. Correct, but quadratic when the correlation
- *   keys are few; the planner should prefer it only for small build sides.
+ *   t.a > o.b)`), so G's members are only known pair by pair. A probe row
+ *   with a non-NULL operand walks two chains: its equal rows (`full`),
+ *   then its group's rows with a NULL operand (`corr_null`); a probe row
+ *   with a NULL operand walks its whole group (`corr_all`) until one pair
+ *   passes. accept classifies the pairs that pass: an equal operand (TRUE,
+ *   decided), a NULL operand (G holds NULL; every equal row of the probe
+ *   row was generated, hence evaluated, no later, so the row is decided:
+ *   TRUE if one passed, else NULL), or for a NULL probe operand any row
+ *   (G non-empty: decided NULL). Cost: the equal rows plus, for rows that
+ *   end FALSE, every NULL-operand row of the group, so it is linear unless
+ *   the subquery yields many NULLs.
  *
  * Invariant (with join_table.c): build and probe rows hash with
  * sqe_join_hash_col over the same key classes, so equal key tuples land in
@@ -55,27 +61,50 @@ typedef struct hj_op {
     sqe_join_op j;
     int n_keys;
     bool null_aware;
-    const sqe_join_index *ix; /* the index fill walks */
+    bool na_residual;         /* null-aware with a residual: two chains per row */
     sqe_expr_state **kstates; /* per left key */
     sqe_key_slot **pk;        /* per key: slot per live probe row */
     uint8_t **pn;             /* per key: NULL flag per live probe row */
     uint64_t *h;              /* scratch hashes */
-    uint32_t *tag;            /* per live probe row: tag in ix */
-    uint32_t *cur;            /* per live probe row: next chain entry + 1 */
-    uint32_t ci;              /* fill cursor: live probe row */
+    /* Per live probe row, up to two chains to walk: the first in `full`
+     * (corr_all for a NULL operand with na_residual), the second in
+     * corr_null (na_residual only). cur: next entry + 1, 0 = done. */
+    uint32_t *cur0, *tag0, *cur1, *tag1;
 } hj_op;
 
-/* Chain heads in ix for the hashes in h->h (keys 0..ix->n_keys-1); rows
- * with a NULL among them get none. */
-static void hj_heads(hj_op *h, const sqe_join_index *ix, uint32_t n) {
-    int nk = ix->n_keys;
-    enum { PF = 8 };
+static bool hj_any_null(const hj_op *h, int nk, uint32_t i) {
+    for (int k = 0; k < nk; k++)
+        if (h->pn[k][i]) return true;
+    return false;
+}
+
+/* Hashes probe keys k0..k1-1 into h->h (combining with what it holds when
+ * k0 > 0; no keys at all: the constant of sqe_join_hash_col's contract). */
+static void hj_hash(hj_op *h, int k0, int k1, uint32_t n) {
+    if (k1 == 0)
+        for (uint32_t i = 0; i < n; i++) h->h[i] = SQE_JOIN_NO_KEYS_HASH;
+    for (int k = k0; k < k1; k++) sqe_join_hash_col(h->j.t->kc[k], h->pk[k], h->pn[k], n, k, h->h);
+}
+
+/* Chain heads in ix for the hashes in h->h, into cur/tag; rows with a NULL
+ * among ix's keys, or excluded by `skip`, get none. */
+static void hj_heads(hj_op *h, const sqe_join_index *ix, uint32_t n, uint32_t *cur, uint32_t *tag,
+                     const uint8_t *skip, uint8_t skip_if) {
+    enum { PF = 16 };
+    const sqe_key_slot *k0 = h->j.t->keys[0];
     for (uint32_t i = 0; i < n; i++) {
+        /* a software pipeline: bucket of row i + 16, first entry of i + 8 */
         if (i + PF < n) __builtin_prefetch(&ix->heads[h->h[i + PF] & ix->mask]);
-        bool null = false;
-        for (int k = 0; k < nk; k++) null |= h->pn[k][i];
-        h->tag[i] = (uint32_t)(h->h[i] >> 32);
-        h->cur[i] = null ? 0 : ix->heads[h->h[i] & ix->mask];
+        if (i + PF / 2 < n) {
+            uint32_t c = ix->heads[h->h[i + PF / 2] & ix->mask];
+            if (c) {
+                __builtin_prefetch(&ix->links[c - 1]);
+                __builtin_prefetch(&k0[c - 1]);
+            }
+        }
+        bool none = hj_any_null(h, ix->n_keys, i) || (skip && skip[i] == skip_if);
+        tag[i] = (uint32_t)(h->h[i] >> 32);
+        cur[i] = none ? 0 : ix->heads[h->h[i] & ix->mask];
     }
 }
 
@@ -84,17 +113,15 @@ static void hj_heads(hj_op *h, const sqe_join_index *ix, uint32_t n) {
 static void hj_groups(hj_op *h, uint32_t n) {
     sqe_join_op *j = &h->j;
     const sqe_join_table *t = j->t;
-    const sqe_join_index *ix = &t->corr;
+    const sqe_join_index *ix = &t->groups;
     int nk = ix->n_keys;
     for (uint32_t i = 0; i < n; i++) {
-        bool null = false;
-        for (int k = 0; k < nk; k++) null |= h->pn[k][i];
         j->flags[i] = 0;
-        if (null) continue;
+        if (hj_any_null(h, nk, i)) continue;
         uint32_t tag = (uint32_t)(h->h[i] >> 32);
-        for (uint32_t c = ix->heads[h->h[i] & ix->mask]; c; c = ix->next[c - 1]) {
+        for (uint32_t c = ix->heads[h->h[i] & ix->mask]; c; c = ix->links[c - 1].next) {
             uint32_t e = c - 1;
-            if (ix->tags[e] != tag || !sqe_join_keys_eq(t, nk, e, h->pk, i)) continue;
+            if (ix->links[e].tag != tag || !sqe_join_keys_eq(t, nk, e, h->pk, i)) continue;
             j->flags[i] = SQE_JOIN_G_NONEMPTY | (ix->has_null[e] ? SQE_JOIN_G_NULL : 0);
             break;
         }
@@ -103,6 +130,7 @@ static void hj_groups(hj_op *h, uint32_t n) {
 
 static bool hj_start(sqe_join_op *j, sqe_error *err) {
     hj_op *h = (hj_op *)j;
+    const sqe_join_table *t = j->t;
     sqe_batch *b = j->in;
     uint32_t n = j->n_in;
     for (int k = 0; k < h->n_keys; k++) {
@@ -111,57 +139,91 @@ static bool hj_start(sqe_join_op *j, sqe_error *err) {
         sqe_key_load(v, b->sel, n, h->pk[k], h->pn[k]);
     }
     int last = h->n_keys - 1;
-    if (h->null_aware) {
-        if (last == 0)
-            for (uint32_t i = 0; i < n; i++) h->h[i] = SQE_JOIN_NO_KEYS_HASH;
-        for (int k = 0; k < last; k++)
-            sqe_join_hash_col(j->t->kc[k], h->pk[k], h->pn[k], n, k, h->h);
-        if (h->ix == &j->t->corr) { /* residual: walk the correlated rows */
-            hj_heads(h, h->ix, n);
-            h->ci = 0;
-            return true;
-        }
-        hj_groups(h, n);
-        sqe_join_hash_col(j->t->kc[last], h->pk[last], h->pn[last], n, last, h->h);
-    } else {
-        for (int k = 0; k < h->n_keys; k++)
-            sqe_join_hash_col(j->t->kc[k], h->pk[k], h->pn[k], n, k, h->h);
+    const uint8_t *op_null = h->pn[last];
+    if (!h->null_aware) {
+        hj_hash(h, 0, h->n_keys, n);
+        hj_heads(h, &t->full, n, h->cur0, h->tag0, NULL, 0);
+        return true;
     }
-    hj_heads(h, h->ix, n);
-    h->ci = 0;
+    hj_hash(h, 0, last, n); /* the correlation keys */
+    if (h->na_residual) {
+        /* NULL operand: every correlated row; else the correlated rows
+         * with a NULL operand, then (below) the equal ones. */
+        hj_heads(h, &t->corr_all, n, h->cur0, h->tag0, op_null, 0);
+        hj_heads(h, &t->corr_null, n, h->cur1, h->tag1, op_null, 1);
+    } else {
+        hj_groups(h, n);
+    }
+    hj_hash(h, last, h->n_keys, n);
+    if (!h->na_residual) {
+        hj_heads(h, &t->full, n, h->cur0, h->tag0, NULL, 0);
+        return true;
+    }
+    for (uint32_t i = 0; i < n; i++) /* keep the corr_all heads of NULL operands */
+        if (!op_null[i]) {
+            h->tag0[i] = (uint32_t)(h->h[i] >> 32);
+            h->cur0[i] = hj_any_null(h, h->n_keys, i) ? 0 : t->full.heads[h->h[i] & t->full.mask];
+        }
     return true;
 }
 
-static void hj_fill(sqe_join_op *j) {
-    hj_op *h = (hj_op *)j;
+/* Walks one chain of probe row i from *cur, adding pairs (at most *budget,
+ * never past SQE_BATCH_ROWS) or, in direct mode, the hit. Returns false
+ * when it had to stop early: *cur then holds where to resume. */
+static bool hj_walk(hj_op *h, const sqe_join_index *ix, uint32_t i, uint32_t *cur, uint32_t tag,
+                    uint32_t *budget) {
+    sqe_join_op *j = &h->j;
     const sqe_join_table *t = j->t;
-    const sqe_join_index *ix = h->ix;
     int nk = ix->n_keys;
-    for (; h->ci < j->n_in; h->ci++) {
-        uint32_t i = h->ci;
-        if (j->early_stop && j->hits[i]) continue;
-        uint32_t tag = h->tag[i];
-        for (uint32_t c = h->cur[i]; c;) {
-            uint32_t row = c - 1;
-            c = ix->next[row];
-            if (ix->tags[row] != tag || !sqe_join_keys_eq(t, nk, row, h->pk, i)) continue;
-            if (j->direct) {
-                j->hits[i] = 1;
-                break;
-            }
-            j->pi[j->n_pairs] = (uint16_t)i;
-            j->pb[j->n_pairs] = row;
-            if (++j->n_pairs == SQE_BATCH_ROWS) {
-                h->cur[i] = c; /* resume here */
-                return;
-            }
+    uint32_t c = *cur;
+    *cur = 0;
+    while (c) {
+        if (j->n_pairs == SQE_BATCH_ROWS || *budget == 0) {
+            *cur = c;
+            return false;
         }
+        uint32_t row = c - 1;
+        c = ix->links[row].next;
+        if (ix->links[row].tag != tag || !sqe_join_keys_eq(t, nk, row, h->pk, i)) continue;
+        if (j->direct) {
+            j->hits[i] = 1;
+            return true;
+        }
+        j->pi[j->n_pairs] = (uint16_t)i;
+        j->pb[j->n_pairs++] = row;
+        (*budget)--;
     }
-    j->exhausted = true;
+    return true;
 }
 
-/* Null-aware with residual: the correlated pairs that passed the residual
- * make G non-empty; each tells whether G holds a NULL or an equal operand. */
+static const sqe_join_index *hj_first_index(const hj_op *h, uint32_t i) {
+    const sqe_join_table *t = h->j.t;
+    return h->na_residual && h->pn[h->n_keys - 1][i] ? &t->corr_all : &t->full;
+}
+
+/* The first chain, then (null-aware with residual) the second. Rows are
+ * filled in ascending order, so the first entry of row i + PF is
+ * prefetched: its chain link and first key are random accesses into
+ * arrays as large as the build side. */
+static bool hj_fill_row(sqe_join_op *j, uint32_t i, uint32_t *budget) {
+    enum { PF = 32 };
+    hj_op *h = (hj_op *)j;
+    const sqe_join_table *t = j->t;
+    if (i + PF < j->n_in && h->cur0[i + PF]) {
+        uint32_t e = h->cur0[i + PF] - 1;
+        __builtin_prefetch(&hj_first_index(h, i + PF)->links[e]);
+        __builtin_prefetch(&t->keys[0][e]);
+    }
+    const sqe_join_index *ix0 = hj_first_index(h, i);
+    if (!hj_walk(h, ix0, i, &h->cur0[i], h->tag0[i], budget)) return true;
+    if (h->na_residual && !hj_walk(h, &t->corr_null, i, &h->cur1[i], h->tag1[i], budget))
+        return true;
+    return false;
+}
+
+/* Null-aware with residual: a pair that passed the residual puts its build
+ * row in G; it is an equal operand (TRUE), a NULL operand (G holds NULL),
+ * or, for a NULL probe operand, just proof that G is non-empty (NULL). */
 static bool hj_accept_na(sqe_join_op *j, const uint16_t *sel, uint32_t k, sqe_error *err) {
     SQE_UNUSED(err);
     hj_op *h = (hj_op *)j;
@@ -172,9 +234,11 @@ static bool hj_accept_na(sqe_join_op *j, const uint16_t *sel, uint32_t k, sqe_er
         uint16_t i = j->pi[p];
         uint32_t row = j->pb[p];
         j->flags[i] |= SQE_JOIN_G_NONEMPTY;
-        if (t->knull[last][row])
-            j->flags[i] |= SQE_JOIN_G_NULL;
-        else if (!h->pn[last][i] && sqe_key_eq(t->kc[last], &t->keys[last][row], &h->pk[last][i]))
+        if (h->pn[last][i])
+            j->flags[i] |= SQE_JOIN_DECIDED; /* NULL IN non-empty G: NULL */
+        else if (t->knull[last][row])        /* every equal row came before */
+            j->flags[i] |= SQE_JOIN_G_NULL | SQE_JOIN_DECIDED;
+        else if (sqe_key_eq(t->kc[last], &t->keys[last][row], &h->pk[last][i]))
             j->hits[i] = 1;
     }
     return true;
@@ -195,9 +259,10 @@ static void hj_finish_na(sqe_join_op *j) {
     }
 }
 
-static const sqe_join_probe_vt hj_vt = {hj_start, hj_fill, NULL, NULL};
-static const sqe_join_probe_vt hj_vt_na = {hj_start, hj_fill, NULL, hj_finish_na};
-static const sqe_join_probe_vt hj_vt_na_residual = {hj_start, hj_fill, hj_accept_na, hj_finish_na};
+static const sqe_join_probe_vt hj_vt = {hj_start, hj_fill_row, NULL, NULL};
+static const sqe_join_probe_vt hj_vt_na = {hj_start, hj_fill_row, NULL, hj_finish_na};
+static const sqe_join_probe_vt hj_vt_na_residual = {hj_start, hj_fill_row, hj_accept_na,
+                                                    hj_finish_na};
 
 static bool hj_open(sqe_op *op, sqe_error *err) {
     hj_op *h = (hj_op *)op;
@@ -208,8 +273,8 @@ static bool hj_open(sqe_op *op, sqe_error *err) {
         return sqe_error_set(err, SQE_ERR_INTERNAL, "HashJoinExec without join keys");
     const sqe_join_probe_vt *vt = &hj_vt;
     if (h->null_aware) vt = p->u.join.residual ? &hj_vt_na_residual : &hj_vt_na;
+    h->na_residual = h->null_aware && p->u.join.residual;
     if (!sqe_join_open(&h->j, vt, err)) return false;
-    h->ix = h->null_aware && p->u.join.residual ? &h->j.t->corr : &h->j.t->full;
     h->kstates = sqe_calloc((size_t)h->n_keys, sizeof *h->kstates);
     h->pk = sqe_calloc((size_t)h->n_keys, sizeof *h->pk);
     h->pn = sqe_calloc((size_t)h->n_keys, sizeof *h->pn);
@@ -219,8 +284,10 @@ static bool hj_open(sqe_op *op, sqe_error *err) {
         h->pn[k] = sqe_malloc(SQE_BATCH_ROWS);
     }
     h->h = sqe_malloc(SQE_BATCH_ROWS * sizeof *h->h);
-    h->tag = sqe_malloc(SQE_BATCH_ROWS * sizeof *h->tag);
-    h->cur = sqe_malloc(SQE_BATCH_ROWS * sizeof *h->cur);
+    h->cur0 = sqe_calloc(SQE_BATCH_ROWS, sizeof *h->cur0);
+    h->tag0 = sqe_calloc(SQE_BATCH_ROWS, sizeof *h->tag0);
+    h->cur1 = sqe_calloc(SQE_BATCH_ROWS, sizeof *h->cur1);
+    h->tag1 = sqe_calloc(SQE_BATCH_ROWS, sizeof *h->tag1);
     return true;
 }
 
@@ -241,13 +308,15 @@ static void hj_close(sqe_op *op) {
     sqe_free(h->pk);
     sqe_free(h->pn);
     sqe_free(h->h);
-    sqe_free(h->tag);
-    sqe_free(h->cur);
+    sqe_free(h->cur0);
+    sqe_free(h->tag0);
+    sqe_free(h->cur1);
+    sqe_free(h->tag1);
     h->kstates = NULL;
     h->pk = NULL;
     h->pn = NULL;
     h->h = NULL;
-    h->tag = h->cur = NULL;
+    h->cur0 = h->tag0 = h->cur1 = h->tag1 = NULL;
 }
 
 static const sqe_op_vtable hj_vtable = {"HashJoinExec", hj_open, hj_next, hj_close};

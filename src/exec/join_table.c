@@ -12,8 +12,10 @@
  * same table; only the `matched` flags and two counters are written later.
  *
  * The table. Rows live in a sqe_rowstore (owned vectors per 2048-row chunk,
- * strings copied) and are numbered 0..n_rows-1 in chunk order; addr[row] is
- * the row store address. Right keys that are not plain column references
+ * strings copied), kept dense: every chunk but the last is full, so row r
+ * is row r & 2047 of chunk r >> 11 and its number is its row store address
+ * (merging copies a local's partly filled last chunk instead of adopting
+ * it). Right keys that are not plain column references
  * are evaluated at consume and stored as extra row store columns, so every
  * key's value, strings included, has a stable home; after the drain each
  * key is loaded once into a slot array keys[k][row] / knull[k][row]
@@ -23,33 +25,36 @@
  * joins: a NULL key before the last) is dropped at consume.
  *
  * Indexes (hash join): chained hashing over row numbers. heads[bucket] is
- * the first row + 1 of its chain, next[row] the following one, tags[row]
+ * the first row + 1 of its chain, links[row] holds the following one and
  * the upper 32 bits of the row's hash (checked before the keys). The index
  * is built once, after the drain, when n_rows is known: buckets = the
- * smallest power of two >= n_rows, so the load factor stays in (1/2, 1] at
- * any size and nothing is ever rehashed (no growth rule to get wrong at
+ * smallest power of two >= 2 * n_rows, so the load factor stays in
+ * (1/4, 1/2] at any size and nothing is ever rehashed (no growth rule to get wrong at
  * 2^22 or 2^32 rows). Rows are inserted from the last to the first, so
  * every chain lists its rows in ascending order and duplicate matches come
- * out in build order. `full` indexes every key; `corr` indexes the keys
- * before the last one (the correlation keys of a null-aware IN), either
- * one entry per distinct tuple with a has_null flag, or every row when a
- * residual must see each pair. Hashing is sqe_join_hash_col on both sides.
+ * out in build order. `full` indexes every key. A null-aware IN also
+ * indexes the keys before the last (its correlation keys): `groups` holds
+ * one entry per distinct tuple with a flag "some row of the group has a
+ * NULL operand"; with a residual, which must see pairs, `corr_all` holds
+ * every row and `corr_null` only the rows whose operand is NULL (see
+ * hash_join.c). Hashing is sqe_join_hash_col on both sides.
  *
- *   Invariant: a row is in an index iff its indexed keys are all non-NULL;
- *   a probe row with a NULL indexed key looks nothing up. Hence NULL never
- *   equals anything, and a chain walk needs no NULL checks.
+ *   Invariant: a row is in an index only if its indexed keys are all
+ *   non-NULL, and a probe row with a NULL indexed key looks nothing up.
+ *   Hence NULL never equals anything, and a chain walk needs no NULL checks.
  *
  * Probe driver (sqe_join_next), per pipeline copy, a small state machine:
  *   PULL       next batch of children[0]; vt->start (keys, hashes, chain
  *              heads); at its end of input: deregister (below)
- *   PAIRS      vt->fill collects up to 2048 candidate pairs; the columns
- *              they need are gathered into `pairs` (probe columns by row,
- *              build columns from the row store), the residual filters
- *              them, accept() counts hits per probe row and flags build
- *              rows; for INNER/LEFT/RIGHT/FULL the pair batch, with the
- *              residual's selection, is the output. A probe batch whose
- *              matches exceed 2048 pairs yields several batches: fill keeps
- *              its cursor (probe row, chain position) between calls.
+ *   PAIRS      jp_fill collects up to 2048 candidate pairs, row by row
+ *              through vt->fill_row; the columns they need are gathered
+ *              into `pairs` (probe columns by row, build columns from the
+ *              row store), the residual filters them, accept() counts hits
+ *              per probe row and flags build rows; for INNER/LEFT/RIGHT/
+ *              FULL the pair batch, with the residual's selection, is the
+ *              output. A probe batch whose matches exceed 2048 pairs yields
+ *              several batches: the cursors (probe row; chain position or
+ *              build row per probe row) survive between calls.
  *   TAIL       once fill is exhausted: LEFT/FULL emit the probe rows with no
  *              hit (build columns from all-NULL vectors), SEMI the rows
  *              whose mark is TRUE, ANTI those whose mark is FALSE, MARK
@@ -57,8 +62,10 @@
  *              through as views with a selection: nothing is copied.
  *   UNMATCHED  RIGHT/FULL, one copy only: build rows never matched, with
  *              NULL probe columns.
- * SEMI/ANTI/MARK without a residual never build pairs ("direct"): fill sets
- * the hit itself and stops at a probe row's first match.
+ * SEMI/ANTI/MARK are decided per probe row by one accepted pair. Without a
+ * residual they build no pairs at all ("direct": fill_row sets the hit at
+ * the first key match). With one, rows fill in passes of doubling budgets
+ * (jp_fill), so a row is not handed 2048 candidates when its first passes.
  *
  * RIGHT/FULL with parallel probes. Several copies of the probe pipeline may
  * run at once, each pulling morsels from one shared queue, and each build
@@ -131,8 +138,7 @@ static sqe_join_table *jt_new(sqe_op *op) {
 
 static void jt_index_free(sqe_join_index *ix) {
     sqe_free(ix->heads);
-    sqe_free(ix->next);
-    sqe_free(ix->tags);
+    sqe_free(ix->links);
     sqe_free(ix->has_null);
     memset(ix, 0, sizeof *ix);
 }
@@ -147,9 +153,11 @@ void sqe_join_table_free(void *table) {
         sqe_free(t->knull[k]);
     }
     jt_index_free(&t->full);
-    jt_index_free(&t->corr);
+    jt_index_free(&t->groups);
+    jt_index_free(&t->corr_all);
+    jt_index_free(&t->corr_null);
     sqe_free((void *)t->matched);
-    sqe_free(t->addr);
+    sqe_free(t->nullable);
     sqe_free(t->keys);
     sqe_free(t->knull);
     sqe_free(t->kc);
@@ -238,10 +246,39 @@ static bool jt_consume(sqe_op *op, void *l_, sqe_batch *b, uint64_t tag_base, sq
     return sqe_exec_mem_track(op->ctx, &l->tracked, l->rows.bytes, t->op_name, err);
 }
 
+/* Takes the last chunk of rs out into `tail` when it is partly filled. */
+static void jt_take_partial_tail(sqe_rowstore *rs, sqe_rowstore *tail) {
+    sqe_rowstore_init(tail, rs->n_cols, rs->types, false);
+    if (rs->chunks.len == 0 || rs->chunks.items[rs->chunks.len - 1].n == SQE_BATCH_ROWS) return;
+    sqe_rowstore_chunk c = rs->chunks.items[--rs->chunks.len];
+    SQE_ARRAY_PUSH(NULL, tail->chunks, c);
+    tail->n_rows = c.n;
+    rs->n_rows -= c.n;
+}
+
+/* Moves src's rows to the end of dst so that dst stays dense: src's full
+ * chunks move, then dst's own partial chunk goes back last and src's
+ * partial chunk is copied into it. (Bytes stay approximate: a copied
+ * chunk's bytes remain counted.) */
+static void jt_rows_merge(sqe_rowstore *dst, sqe_rowstore *src) {
+    sqe_rowstore dtail, stail;
+    jt_take_partial_tail(dst, &dtail);
+    jt_take_partial_tail(src, &stail);
+    sqe_rowstore_adopt(dst, src);
+    sqe_rowstore_adopt(dst, &dtail);
+    if (stail.n_rows > 0) {
+        uint32_t *idx = sqe_malloc(stail.n_rows * sizeof *idx);
+        sqe_rowstore_indexes(&stail, idx);
+        sqe_rowstore_append_rows(dst, &stail, idx, stail.n_rows);
+        sqe_free(idx);
+    }
+    sqe_rowstore_free(&stail);
+}
+
 static bool jt_merge(sqe_op *op, void *l_, sqe_error *err) {
     sqe_join_table *t = building(op);
     jt_local *l = l_;
-    sqe_rowstore_adopt(&t->rows, &l->rows);
+    jt_rows_merge(&t->rows, &l->rows);
     jt_local_free(op, l);
     return sqe_exec_mem_track(op->ctx, &t->tracked, t->rows.bytes, t->op_name, err);
 }
@@ -267,9 +304,9 @@ static bool jt_row_has_null(const sqe_join_table *t, int nk, size_t row) {
 /* Distinct index: the entry (row + 1) of row's key tuple in bucket b, or 0. */
 static uint32_t jt_find_entry(const sqe_join_table *t, const sqe_join_index *ix, size_t b,
                               uint32_t tag, uint32_t row) {
-    for (uint32_t c = ix->heads[b]; c; c = ix->next[c - 1]) {
+    for (uint32_t c = ix->heads[b]; c; c = ix->links[c - 1].next) {
         uint32_t e = c - 1;
-        if (ix->tags[e] != tag) continue;
+        if (ix->links[e].tag != tag) continue;
         bool eq = true;
         for (int k = 0; k < ix->n_keys && eq; k++)
             eq = sqe_key_eq(t->kc[k], &t->keys[k][e], &t->keys[k][row]);
@@ -278,23 +315,25 @@ static uint32_t jt_find_entry(const sqe_join_table *t, const sqe_join_index *ix,
     return 0;
 }
 
+/* The smallest power of two >= 2n (one bucket without keys): load <= 1/2. */
 static size_t jt_buckets(size_t n, int nk) {
     size_t nb = 1;
     if (nk > 0)
-        while (nb < n) nb <<= 1;
+        while (nb < 2 * n) nb <<= 1;
     return nb;
 }
 
 /* Builds ix over keys 0..nk-1 (see the essay). Rows go in from the last to
  * the first, a block of up to 2048 hashed at a time. */
-static void jt_index_build(const sqe_join_table *t, sqe_join_index *ix, int nk, bool distinct) {
+static void jt_index_build(const sqe_join_table *t, sqe_join_index *ix, int nk,
+                           sqe_join_index_kind kind) {
     size_t n = t->n_rows;
+    bool distinct = kind == SQE_JOIN_IX_DISTINCT;
     ix->n_keys = nk;
-    ix->distinct = distinct;
+    ix->kind = kind;
     ix->mask = jt_buckets(n, nk) - 1;
     ix->heads = sqe_calloc(ix->mask + 1, sizeof *ix->heads);
-    ix->next = sqe_calloc(n ? n : 1, sizeof *ix->next);
-    ix->tags = sqe_calloc(n ? n : 1, sizeof *ix->tags);
+    ix->links = sqe_calloc(n ? n : 1, sizeof *ix->links);
     if (distinct) ix->has_null = sqe_calloc(n ? n : 1, 1);
     uint64_t *h = sqe_malloc(SQE_BATCH_ROWS * sizeof *h);
     for (size_t end = n; end > 0;) {
@@ -305,9 +344,10 @@ static void jt_index_build(const sqe_join_table *t, sqe_join_index *ix, int nk, 
             if (i >= 8) __builtin_prefetch(&ix->heads[h[i - 8] & ix->mask]);
             uint32_t row = (uint32_t)(first + i);
             if (jt_row_has_null(t, nk, row)) continue;
+            if (kind == SQE_JOIN_IX_NULL_LAST && !t->knull[nk][row]) continue;
             uint32_t tag = (uint32_t)(h[i] >> 32);
             size_t b = h[i] & ix->mask;
-            ix->tags[row] = tag;
+            ix->links[row].tag = tag;
             if (distinct) {
                 uint8_t null_last = t->knull[nk][row];
                 uint32_t e = jt_find_entry(t, ix, b, tag, row);
@@ -317,7 +357,7 @@ static void jt_index_build(const sqe_join_table *t, sqe_join_index *ix, int nk, 
                 }
                 ix->has_null[row] = null_last;
             }
-            ix->next[row] = ix->heads[b];
+            ix->links[row].next = ix->heads[b];
             ix->heads[b] = row + 1;
         }
         end = first;
@@ -325,17 +365,31 @@ static void jt_index_build(const sqe_join_table *t, sqe_join_index *ix, int nk, 
     sqe_free(h);
 }
 
-static size_t jt_index_bytes(size_t n, int nk, bool distinct) {
-    return jt_buckets(n, nk) * sizeof(uint32_t) + n * 2 * sizeof(uint32_t) + (distinct ? n : 0);
+static size_t jt_index_bytes(size_t n, int nk, sqe_join_index_kind kind) {
+    return jt_buckets(n, nk) * sizeof(uint32_t) + n * 2 * sizeof(uint32_t) +
+           (kind == SQE_JOIN_IX_DISTINCT ? n : 0);
 }
 
-/* Which indexes the plan needs: *full over every key, *corr over the
- * leading n_keys - 1 (null-aware), distinct unless a residual is present. */
-static void jt_plan_indexes(const sqe_plan *p, bool *full, bool *corr, bool *corr_distinct) {
-    bool na = p->u.join.null_aware, res = p->u.join.residual != NULL;
-    *full = p->u.join.n_keys > 0 && !(na && res);
-    *corr = na;
-    *corr_distinct = na && !res;
+/* The indexes a plan needs (see the essay); each entry: index, key count,
+ * kind. Returns how many. */
+typedef struct jt_index_plan {
+    sqe_join_index *ix;
+    int n_keys;
+    sqe_join_index_kind kind;
+} jt_index_plan;
+
+static int jt_plan_indexes(const sqe_plan *p, sqe_join_table *t, jt_index_plan *out) {
+    int n = 0, nk = p->u.join.n_keys;
+    if (nk == 0) return 0;
+    out[n++] = (jt_index_plan){&t->full, nk, SQE_JOIN_IX_ALL};
+    if (!p->u.join.null_aware) return n;
+    if (!p->u.join.residual) {
+        out[n++] = (jt_index_plan){&t->groups, nk - 1, SQE_JOIN_IX_DISTINCT};
+    } else {
+        out[n++] = (jt_index_plan){&t->corr_all, nk - 1, SQE_JOIN_IX_ALL};
+        out[n++] = (jt_index_plan){&t->corr_null, nk - 1, SQE_JOIN_IX_NULL_LAST};
+    }
+    return n;
 }
 
 /* Numbers the rows, loads the key slots and builds the indexes, after
@@ -347,18 +401,19 @@ static bool jt_finish(sqe_op *op, sqe_join_table *t, sqe_error *err) {
                              "%s: the build side has %zu rows, more than %u", t->op_name, n,
                              UINT32_MAX - 1);
     t->n_rows = n;
-    bool full, corr, corr_distinct;
-    jt_plan_indexes(op->plan, &full, &corr, &corr_distinct);
+    jt_index_plan ixs[4];
+    int n_ix = jt_plan_indexes(op->plan, t, ixs);
     sqe_join_type jt = op->plan->u.join.type;
     bool unmatched = jt == SQE_JT_RIGHT || jt == SQE_JT_FULL;
-    size_t bytes = t->rows.bytes + n * (sizeof(uint32_t) + (unmatched ? 1 : 0)) +
+    size_t bytes = t->rows.bytes + n * (unmatched ? 1 : 0) +
                    n * (size_t)t->n_keys * (sizeof(sqe_key_slot) + 1);
-    if (full) bytes += jt_index_bytes(n, t->n_keys, false);
-    if (corr) bytes += jt_index_bytes(n, t->n_keys - 1, corr_distinct);
+    for (int i = 0; i < n_ix; i++) bytes += jt_index_bytes(n, ixs[i].n_keys, ixs[i].kind);
     if (!sqe_exec_mem_track(t->ctx, &t->tracked, bytes, t->op_name, err)) return false;
 
-    t->addr = sqe_malloc((n ? n : 1) * sizeof *t->addr);
-    sqe_rowstore_indexes(&t->rows, t->addr);
+    t->nullable = sqe_calloc((size_t)t->n_store + 1, sizeof *t->nullable);
+    for (size_t c = 0; c < t->rows.chunks.len; c++)
+        for (int k = 0; k < t->n_store; k++)
+            t->nullable[k] |= t->rows.chunks.items[c].cols[k]->has_nulls;
     for (int k = 0; k < t->n_keys; k++) {
         t->keys[k] = sqe_malloc((n ? n : 1) * sizeof **t->keys);
         t->knull[k] = sqe_malloc(n ? n : 1);
@@ -371,8 +426,7 @@ static bool jt_finish(sqe_op *op, sqe_join_table *t, sqe_error *err) {
         row += ch->n;
     }
     if (unmatched) t->matched = sqe_calloc(n ? n : 1, 1);
-    if (full) jt_index_build(t, &t->full, t->n_keys, false);
-    if (corr) jt_index_build(t, &t->corr, t->n_keys - 1, corr_distinct);
+    for (int i = 0; i < n_ix; i++) jt_index_build(t, ixs[i].ix, ixs[i].n_keys, ixs[i].kind);
     return true;
 }
 
@@ -391,14 +445,11 @@ void *sqe_join_table_build(sqe_op *op, sqe_error *err) {
 
 /* -------------------------------------------------------------- gathers */
 
-#define GATHER_LOOP(T, SRC_ROW)                                                                    \
+#define GATHER_PROBE(T)                                                                            \
     do {                                                                                           \
         T *d_ = (T *)dst->data;                                                                    \
-        for (uint32_t r = 0; r < n; r++) {                                                         \
-            uint32_t sr_;                                                                          \
-            const sqe_vector *s_ = SRC_ROW;                                                        \
-            d_[r] = ((const T *)s_->data)[sr_];                                                    \
-        }                                                                                          \
+        const T *s_ = (const T *)src->data;                                                        \
+        for (uint32_t r = 0; r < n; r++) d_[r] = s_[rows[r]];                                      \
     } while (0)
 
 /* dst row r = src row rows[r], r < n (dst was reset). String views are
@@ -411,19 +462,19 @@ static void jp_gather_probe(sqe_vector *dst, const sqe_vector *src, const uint16
     }
     switch (sqe_type_width(dst->type)) {
     case 1:
-        GATHER_LOOP(uint8_t, (sr_ = rows[r], src));
+        GATHER_PROBE(uint8_t);
         break;
     case 2:
-        GATHER_LOOP(uint16_t, (sr_ = rows[r], src));
+        GATHER_PROBE(uint16_t);
         break;
     case 4:
-        GATHER_LOOP(uint32_t, (sr_ = rows[r], src));
+        GATHER_PROBE(uint32_t);
         break;
     case 8:
-        GATHER_LOOP(uint64_t, (sr_ = rows[r], src));
+        GATHER_PROBE(uint64_t);
         break;
     default:
-        GATHER_LOOP(sqe_key_slot, (sr_ = rows[r], src));
+        GATHER_PROBE(sqe_key_slot);
         break;
     }
     if (src->has_nulls)
@@ -431,35 +482,55 @@ static void jp_gather_probe(sqe_vector *dst, const sqe_vector *src, const uint16
             if (sqe_vector_is_null(src, rows[r])) sqe_vector_set_null(dst, r);
 }
 
-/* dst row r = column col of build row rows[r], r < n (dst was reset). */
+#define GATHER_BUILD(T)                                                                            \
+    do {                                                                                           \
+        T *d_ = (T *)dst->data;                                                                    \
+        for (uint32_t r = 0; r < n; r++) {                                                         \
+            if (r + PF < n) {                                                                      \
+                uint32_t p_ = rows[r + PF];                                                        \
+                __builtin_prefetch((const T *)ch[p_ >> SQE_ROWSTORE_SHIFT].cols[col]->data +       \
+                                   (p_ & (SQE_BATCH_ROWS - 1)));                                   \
+            }                                                                                      \
+            uint32_t row_ = rows[r];                                                               \
+            d_[r] =                                                                                \
+                ((const T *)ch[row_ >> SQE_ROWSTORE_SHIFT].cols[col]->data)[row_ &                 \
+                                                                            (SQE_BATCH_ROWS - 1)]; \
+        }                                                                                          \
+    } while (0)
+
+/* dst row r = column col of build row rows[r], r < n (dst was reset). Rows
+ * are row store addresses (the store is dense); values a few rows ahead
+ * are prefetched, as matched build rows are random accesses. */
 static void jp_gather_build(const sqe_join_table *t, int col, const uint32_t *rows, uint32_t n,
                             sqe_vector *dst) {
-    const sqe_rowstore *rs = &t->rows;
+    enum { PF = 8 };
+    const sqe_rowstore_chunk *ch = t->rows.chunks.items;
     if (dst->type.id == SQE_T_NULL) {
         for (uint32_t r = 0; r < n; r++) sqe_vector_set_null(dst, r);
         return;
     }
     switch (sqe_type_width(dst->type)) {
     case 1:
-        GATHER_LOOP(uint8_t, sqe_rowstore_col(rs, t->addr[rows[r]], col, &sr_));
+        GATHER_BUILD(uint8_t);
         break;
     case 2:
-        GATHER_LOOP(uint16_t, sqe_rowstore_col(rs, t->addr[rows[r]], col, &sr_));
+        GATHER_BUILD(uint16_t);
         break;
     case 4:
-        GATHER_LOOP(uint32_t, sqe_rowstore_col(rs, t->addr[rows[r]], col, &sr_));
+        GATHER_BUILD(uint32_t);
         break;
     case 8:
-        GATHER_LOOP(uint64_t, sqe_rowstore_col(rs, t->addr[rows[r]], col, &sr_));
+        GATHER_BUILD(uint64_t);
         break;
     default:
-        GATHER_LOOP(sqe_key_slot, sqe_rowstore_col(rs, t->addr[rows[r]], col, &sr_));
+        GATHER_BUILD(sqe_key_slot);
         break;
     }
+    if (!t->nullable[col]) return;
     for (uint32_t r = 0; r < n; r++) {
-        uint32_t sr;
-        const sqe_vector *s = sqe_rowstore_col(rs, t->addr[rows[r]], col, &sr);
-        if (sqe_vector_is_null(s, sr)) sqe_vector_set_null(dst, r);
+        uint32_t row = rows[r];
+        const sqe_vector *s = ch[row >> SQE_ROWSTORE_SHIFT].cols[col];
+        if (sqe_vector_is_null(s, row & (SQE_BATCH_ROWS - 1))) sqe_vector_set_null(dst, r);
     }
 }
 
@@ -528,6 +599,8 @@ static void jp_alloc(sqe_join_op *j) {
     j->hits = sqe_calloc(SQE_BATCH_ROWS, 1);
     j->flags = sqe_calloc(SQE_BATCH_ROWS, 1);
     j->mark = sqe_calloc(SQE_BATCH_ROWS, 1);
+    j->left = sqe_calloc(SQE_BATCH_ROWS, 1);
+    j->budget = sqe_calloc(SQE_BATCH_ROWS, sizeof *j->budget);
     j->pi = sqe_calloc(SQE_BATCH_ROWS, sizeof *j->pi);
     j->pb = sqe_calloc(SQE_BATCH_ROWS, sizeof *j->pb);
     j->prow = sqe_calloc(SQE_BATCH_ROWS, sizeof *j->prow);
@@ -545,6 +618,7 @@ bool sqe_join_open(sqe_join_op *j, const sqe_join_probe_vt *vt, sqe_error *err) 
                    j->type == SQE_JT_FULL;
     j->early_stop = !j->pairs_out;
     j->direct = j->early_stop && !p->u.join.residual;
+    j->budgeted = j->early_stop && !j->direct;
     j->emit_unmatched = j->type == SQE_JT_RIGHT || j->type == SQE_JT_FULL;
     j->single_match = p->u.join.single_match && j->pairs_out;
     j->t = sqe_exec_shared_get(op->ctx, op, sqe_join_table_build, sqe_join_table_free, err);
@@ -573,6 +647,10 @@ void sqe_join_close(sqe_join_op *j) {
     sqe_free(j->hits);
     sqe_free(j->flags);
     sqe_free(j->mark);
+    sqe_free(j->left);
+    sqe_free(j->budget);
+    j->left = NULL;
+    j->budget = NULL;
     sqe_free(j->pi);
     sqe_free(j->pb);
     sqe_free(j->prow);
@@ -613,12 +691,43 @@ static void jp_gather_pairs(sqe_join_op *j) {
     j->pairs->n_rows = n;
 }
 
+/* Collects up to SQE_BATCH_ROWS candidate pairs of the probe batch, row by
+ * row from the cursor j->ci. Budgeted (SEMI/ANTI/MARK with a residual,
+ * where one accepted pair decides a row): each pass gives every undecided
+ * row at most budget[i] candidates, doubling it for the next pass, and a
+ * pass ends the round so accept can decide rows before more candidates of
+ * theirs are generated; a row decided by its m-th candidate thus costs at
+ * most about 2m residual evaluations, however long its chain. */
+static void jp_fill(sqe_join_op *j) {
+    for (;;) {
+        for (; j->ci < j->n_in; j->ci++) {
+            uint32_t i = j->ci;
+            if (!j->left[i]) continue;
+            if (j->early_stop && (j->hits[i] || (j->flags[i] & SQE_JOIN_DECIDED))) continue;
+            uint32_t budget = j->budgeted ? j->budget[i] : UINT32_MAX;
+            j->left[i] = j->vt->fill_row(j, i, &budget);
+            if (j->left[i] && j->budgeted) {
+                j->more = true;
+                if (j->budget[i] < SQE_BATCH_ROWS) j->budget[i] *= 2;
+            }
+            if (j->n_pairs == SQE_BATCH_ROWS) return; /* row i resumes next round */
+        }
+        if (!j->more) {
+            j->exhausted = true;
+            return;
+        }
+        j->ci = 0; /* next pass */
+        j->more = false;
+        if (j->n_pairs > 0) return;
+    }
+}
+
 /* One round of candidates: fill, gather, residual, accept. *emitted when
  * the accepted pairs are the output batch. */
 static bool jp_pairs(sqe_join_op *j, sqe_batch **out, bool *emitted, sqe_error *err) {
     *emitted = false;
     j->n_pairs = 0;
-    if (!j->exhausted) j->vt->fill(j);
+    if (!j->exhausted) jp_fill(j);
     uint32_t n = j->n_pairs;
     if (n == 0) {
         j->phase = JP_TAIL;
@@ -732,6 +841,10 @@ static bool jp_pull(sqe_join_op *j, sqe_error *err) {
     j->n_in = sqe_batch_live(b);
     memset(j->hits, 0, j->n_in);
     memset(j->flags, 0, j->n_in);
+    memset(j->left, 1, j->n_in);
+    for (uint32_t i = 0; i < j->n_in; i++) j->budget[i] = 1;
+    j->ci = 0;
+    j->more = false;
     j->exhausted = false;
     j->phase = JP_PAIRS;
     return j->vt->start(j, err);

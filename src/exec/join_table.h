@@ -13,16 +13,29 @@
 
 /* ---------------------------------------------------------------- build */
 
-/* A chained hash index over the build rows whose first n_keys keys are all
+/* Which build rows an index holds (besides having keys 0..n_keys-1 non-NULL). */
+typedef enum sqe_join_index_kind {
+    SQE_JOIN_IX_ALL,       /* every such row */
+    SQE_JOIN_IX_DISTINCT,  /* one entry per distinct key tuple, with has_null */
+    SQE_JOIN_IX_NULL_LAST, /* only rows whose key n_keys (the IN operand) is NULL */
+} sqe_join_index_kind;
+
+/* Per indexed row: the next row of its chain + 1 (0 = end) and the upper
+ * 32 bits of its hash, side by side so a chain step costs one cache miss. */
+typedef struct sqe_join_link {
+    uint32_t next;
+    uint32_t tag;
+} sqe_join_link;
+
+/* A chained hash index over build rows whose first n_keys keys are all
  * non-NULL. Rows are numbered 0..n_rows-1 (the table's row order). */
 typedef struct sqe_join_index {
-    int n_keys;        /* keys 0..n_keys-1 are hashed and compared (0: one chain of every row) */
-    bool distinct;     /* one entry per distinct key tuple instead of every row */
-    size_t mask;       /* buckets - 1 (buckets: a power of two >= n_rows) */
-    uint32_t *heads;   /* per bucket: first row + 1, 0 = empty; NULL: index not built */
-    uint32_t *next;    /* per row: the next row of its chain + 1 (ascending rows) */
-    uint32_t *tags;    /* per row: hash >> 32 */
-    uint8_t *has_null; /* distinct: per entry row, its group holds a NULL key n_keys */
+    int n_keys; /* keys 0..n_keys-1 are hashed and compared (0: one chain of every row) */
+    sqe_join_index_kind kind;
+    size_t mask;          /* buckets - 1 (buckets: a power of two >= n_rows) */
+    uint32_t *heads;      /* per bucket: first row + 1, 0 = empty; NULL: index not built */
+    sqe_join_link *links; /* per row (chains list rows in ascending order) */
+    uint8_t *has_null;    /* distinct: per entry row, its group holds a NULL key n_keys */
 } sqe_join_index;
 
 /* The build side of one join node: created by the first pipeline copy that
@@ -33,18 +46,21 @@ typedef struct sqe_join_table {
     const char *op_name; /* "HashJoinExec" / "NestedLoopJoinExec" (memory errors) */
     int n_cols;          /* children[1]'s columns: row store columns 0..n_cols-1 */
     int n_keys;
-    int n_store;           /* row store columns: n_cols, then computed right keys */
-    int n_required;        /* leading keys a stored row must have non-NULL */
-    sqe_type *types;       /* n_store */
-    int *key_col;          /* per key: the row store column holding it */
-    sqe_key_class *kc;     /* per key */
-    sqe_rowstore rows;     /* the build rows (strings copied) */
-    size_t n_rows;         /* < UINT32_MAX */
-    uint32_t *addr;        /* per row: its row store address */
-    sqe_key_slot **keys;   /* per key: n_rows slots (strings are views into rows) */
-    uint8_t **knull;       /* per key: n_rows NULL flags */
-    sqe_join_index full;   /* over every key (hash join) */
-    sqe_join_index corr;   /* over the keys before the last (null-aware) */
+    int n_store;         /* row store columns: n_cols, then computed right keys */
+    int n_required;      /* leading keys a stored row must have non-NULL */
+    sqe_type *types;     /* n_store */
+    int *key_col;        /* per key: the row store column holding it */
+    sqe_key_class *kc;   /* per key */
+    sqe_rowstore rows;   /* the build rows (strings copied) */
+    size_t n_rows;       /* < UINT32_MAX */
+    bool *nullable;      /* per column: some stored value is NULL */
+    sqe_key_slot **keys; /* per key: n_rows slots (strings are views into rows) */
+    uint8_t **knull;     /* per key: n_rows NULL flags */
+    /* Indexes (see join_table.c): `full` over every key; over the keys
+     * before the last (the correlation keys of a null-aware IN): `groups`
+     * (DISTINCT), or with a residual `corr_all` (ALL) and `corr_null`
+     * (NULL_LAST). heads == NULL: not built. */
+    sqe_join_index full, groups, corr_all, corr_null;
     atomic_uchar *matched; /* RIGHT/FULL: per row, some probe row matched it */
     atomic_int active;     /* pipeline copies probing right now */
     atomic_bool emitted;   /* the unmatched build rows were emitted */
@@ -88,10 +104,11 @@ typedef struct sqe_join_op sqe_join_op;
 typedef struct sqe_join_probe_vt {
     /* A new probe batch is in j->in (j->n_in live rows): prepare fill. */
     bool (*start)(sqe_join_op *j, sqe_error *err);
-    /* Appends candidate pairs (j->pi, j->pb) until j->n_pairs ==
-     * SQE_BATCH_ROWS or the batch has none left (sets j->exhausted). In
-     * direct mode it records matches in j->hits itself and adds no pairs. */
-    void (*fill)(sqe_join_op *j);
+    /* Appends candidate pairs of live probe row i (j->pi, j->pb), at most
+     * *budget of them (decremented) and never past SQE_BATCH_ROWS; returns
+     * whether the row has candidates left (its cursor is kept). In direct
+     * mode it records the row's match in j->hits itself and adds no pairs. */
+    bool (*fill_row)(sqe_join_op *j, uint32_t i, uint32_t *budget);
     /* Records the pairs sel[0..k) (NULL: 0..k-1) that passed the residual.
      * NULL: the default (count hits, flag matched build rows). */
     bool (*accept)(sqe_join_op *j, const uint16_t *sel, uint32_t k, sqe_error *err);
@@ -99,9 +116,10 @@ typedef struct sqe_join_probe_vt {
     void (*finish)(sqe_join_op *j);
 } sqe_join_probe_vt;
 
-/* Null-aware group flags (j->flags). */
+/* Null-aware group flags (j->flags); DECIDED also ends a row's search. */
 #define SQE_JOIN_G_NONEMPTY 1
 #define SQE_JOIN_G_NULL 2
+#define SQE_JOIN_DECIDED 4
 
 /* The common head of both join operators (first member of hj_op/nlj_op).
  * Pair columns: children[0]'s n_probe columns, then children[1]'s n_build. */
@@ -122,10 +140,15 @@ struct sqe_join_op {
     /* The probe batch being joined (children[0]'s, valid until its next). */
     sqe_batch *in;
     uint32_t n_in;
-    uint8_t *hits;  /* per live probe row: accepted pairs, saturating at 2 */
-    uint8_t *flags; /* per live probe row: null-aware group flags */
-    uint8_t *mark;  /* per live probe row: 0 FALSE, 1 TRUE, 2 NULL */
-    bool exhausted; /* fill found every candidate of the batch */
+    uint8_t *hits;    /* per live probe row: accepted pairs, saturating at 2 */
+    uint8_t *flags;   /* per live probe row: null-aware group flags */
+    uint8_t *mark;    /* per live probe row: 0 FALSE, 1 TRUE, 2 NULL */
+    uint8_t *left;    /* per live probe row: candidates left to generate */
+    uint16_t *budget; /* per live probe row: candidates it may add next pass */
+    uint32_t ci;      /* fill cursor: live probe row */
+    bool more;        /* this pass left a row with candidates */
+    bool budgeted;    /* early_stop with a residual: rows fill in growing passes */
+    bool exhausted;   /* every candidate of the batch was generated */
     /* Candidate pairs: live probe row pi[r] with build row pb[r]. */
     uint32_t n_pairs;
     uint16_t *pi;
