@@ -726,6 +726,9 @@ static void jp_fill(sqe_join_op *j) {
  * the accepted pairs are the output batch. */
 static bool jp_pairs(sqe_join_op *j, sqe_batch **out, bool *emitted, sqe_error *err) {
     *emitted = false;
+    /* one probe batch may take many rounds without output (ANTI, a
+     * selective residual, a large nested loop): stop between rounds */
+    if (sqe_exec_stopped(j->base.ctx, err)) return false;
     j->n_pairs = 0;
     if (!j->exhausted) jp_fill(j);
     uint32_t n = j->n_pairs;
