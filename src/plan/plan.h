@@ -196,7 +196,9 @@ struct sqe_plan {
         /* Output: children[0]'s columns pass_cols, then the n_keys grouping
          * key columns (NULL where the set does not contain the key), then a
          * BIGINT group id: bit (n_keys - 1 - k) set when key k is NOT in the
-         * set (so grouping(a, b, ...) is a projection of it). */
+         * set (so grouping(a, b, ...) is a projection of it), plus, when
+         * n_keys <= 31, the set's ordinal shifted left by 32, so that
+         * duplicate sets stay distinct groups. */
         struct {
             int n_pass;
             int *pass_cols;

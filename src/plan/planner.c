@@ -607,7 +607,9 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
             if (!sqe_bind_collect_aggs(&ccx, order_exprs[i], err)) return NULL;
 
         sqe_expr **agg_groups = ag.groups;
-        if (q->n_grouping_sets) {
+        /* GROUP BY () alone is a global aggregate: one row even for no input. */
+        bool only_empty_set = q->n_grouping_sets == 1 && q->grouping_set_len[0] == 0;
+        if (q->n_grouping_sets && !only_empty_set) {
             if (n_corr) {
                 sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->pos,
                                "GROUPING SETS in a correlated subquery is not supported");
