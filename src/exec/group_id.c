@@ -89,11 +89,16 @@ static bool group_id_open(sqe_op *op, sqe_error *err) {
     g->gids = sqe_calloc((size_t)g->n_sets + 1, sizeof *g->gids);
     for (int s = 0; s < g->n_sets; s++) {
         g->gids[s] = sqe_vector_new(sqe_type_make(SQE_T_BIGINT));
-        /* The set's ordinal above bit 32 keeps duplicate sets apart
-         * (GROUP BY a, ROLLUP (a) has two identical sets, and Trino
-         * returns a row for each); grouping() reads only the low bits. */
+        /* A repeated set gets its repeat count above bit 32, so duplicate
+         * sets stay apart (GROUP BY a, ROLLUP (a) has two identical sets,
+         * and Trino returns a row for each); grouping() reads only the
+         * low bits. */
         int64_t id = group_id_of(g, s);
-        if (g->n_keys <= 31) id |= (int64_t)s << 32;
+        int64_t dup = 0;
+        for (int e = 0; e < s; e++)
+            dup += memcmp(g->in_set + (size_t)e * (size_t)g->n_keys,
+                          g->in_set + (size_t)s * (size_t)g->n_keys, (size_t)g->n_keys) == 0;
+        if (g->n_keys <= 31) id |= dup << 32;
         for (uint32_t r = 0; r < SQE_BATCH_ROWS; r++) SQE_VEC_DATA(g->gids[s], int64_t)[r] = id;
     }
     g->out = sqe_batch_new_empty(p->n_out);

@@ -197,8 +197,8 @@ struct sqe_plan {
          * key columns (NULL where the set does not contain the key), then a
          * BIGINT group id: bit (n_keys - 1 - k) set when key k is NOT in the
          * set (so grouping(a, b, ...) is a projection of it), plus, when
-         * n_keys <= 31, the set's ordinal shifted left by 32, so that
-         * duplicate sets stay distinct groups. */
+         * n_keys <= 31, the number of identical sets before it shifted
+         * left by 32, so that duplicate sets stay distinct groups. */
         struct {
             int n_pass;
             int *pass_cols;
