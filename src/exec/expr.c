@@ -626,6 +626,15 @@ static sqe_vector *eval_coalesce(node_st *ns, sqe_batch *in, const uint16_t *sel
     return out;
 }
 
+/* IN is a chain of = (IEEE): NaN equals nothing, not even NaN, although
+ * key slots fold every NaN to one value for GROUP BY. */
+static bool in_is_nan(sqe_type t, const sqe_key_slot *k) {
+    if (t.id != SQE_T_DOUBLE && t.id != SQE_T_REAL) return false;
+    double d;
+    memcpy(&d, &k->i, sizeof d);
+    return isnan(d);
+}
+
 static sqe_vector *eval_in(node_st *ns, sqe_batch *in, const uint16_t *sel, uint32_t n,
                            sqe_error *err) {
     const sqe_expr *e = ns->e;
@@ -645,7 +654,7 @@ static sqe_vector *eval_in(node_st *ns, sqe_batch *in, const uint16_t *sel, uint
         uint32_t r = ROW(sel, i);
         if (ns->nulls[i]) {
             sqe_vector_set_null(out, r);
-        } else if (in_set_has(set, &ns->slots[i])) {
+        } else if (in_set_has(set, &ns->slots[i]) && !in_is_nan(v->type, &ns->slots[i])) {
             o[r] = hit;
         } else if (set->has_null) {
             sqe_vector_set_null(out, r);

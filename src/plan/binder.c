@@ -193,6 +193,27 @@ bool sqe_bind_literal(sqe_arena *a, const sqe_ast_expr *e, sqe_value *out, sqe_e
     case SQE_LIT_TYPED: {
         sqe_type ty;
         sqe_error terr;
+        if (sqe_str_ieq(e->u.lit.type_name, "decimal")) {
+            /* DECIMAL '1.56' is typed by its digits (Trino): decimal(3,2). */
+            const char *b = t;
+            while (*b == ' ') b++;
+            size_t len = strlen(b);
+            while (len && b[len - 1] == ' ') len--;
+            char *txt = sqe_arena_alloc(a, len + 1);
+            memcpy(txt, b, len);
+            const char *dot = strchr(txt, '.');
+            int scale = dot ? (int)strlen(dot + 1) : 0;
+            int digits = count_digits(txt);
+            if (digits < scale) digits = scale;
+            if (digits < 1) digits = 1;
+            sqe_i128 v;
+            if (digits > SQE_DECIMAL_MAX_PRECISION ||
+                !sqe_parse_decimal(txt, len, digits, scale, &v))
+                return sqe_bind_error(err, SQE_ERR_INVALID_ARGUMENT, e->pos,
+                                      "invalid decimal literal '%s'", t);
+            *out = sqe_value_decimal(v, digits, scale);
+            return true;
+        }
         if (!sqe_type_parse(e->u.lit.type_name, &ty, &terr))
             return sqe_bind_error(err, terr.cls, e->pos, "%s", terr.msg);
         sqe_value s = sqe_value_string(t, (uint32_t)strlen(t));
