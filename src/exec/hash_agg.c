@@ -30,6 +30,12 @@
  * Parallelism: the operator is a sink (exec_int.h). Each pipeline copy owns
  * a local table; merge folds a local table into the global one with the
  * aggregates' combine (the first local simply becomes the global table).
+ * Merge and rehash walk groups in insertion order, never the index in slot
+ * order: a slot-order walk feeds keys in hash order into a table placing
+ * them by the same bits, and once the two tables together outnumber the
+ * slots the inserts pile into one cluster that grows with every insert
+ * (issue 11, in the DISTINCT sets). Every probe loop counts its steps with
+ * SQE_PROBE_STEP, a watchdog in debug and sanitizer builds.
  *
  * Memory: the table reports its size to the query after every batch and
  * fails with RESOURCE_EXHAUSTED once the query is over its limit.
@@ -98,8 +104,11 @@ static void table_grow_slots(agg_table *t) {
         t->islots = sqe_calloc(n, sizeof *t->islots);
         for (size_t g = 0; g < t->n_groups; g++) {
             if (t->knull[0][g]) continue;
-            size_t pos = t->hashes[g] & t->mask;
-            while (t->islots[pos].g1) pos = (pos + 1) & t->mask;
+            size_t pos = t->hashes[g] & t->mask, probes = 0;
+            while (t->islots[pos].g1) {
+                pos = (pos + 1) & t->mask;
+                SQE_PROBE_STEP(probes, n);
+            }
             t->islots[pos].key = t->keys[0][g].i;
             t->islots[pos].g1 = g + 1;
         }
@@ -109,8 +118,11 @@ static void table_grow_slots(agg_table *t) {
     t->slots = sqe_calloc(n, sizeof *t->slots);
     for (size_t g = 0; g < t->n_groups; g++) {
         uint64_t h = t->hashes[g];
-        size_t pos = h & t->mask;
-        while (t->slots[pos]) pos = (pos + 1) & t->mask;
+        size_t pos = h & t->mask, probes = 0;
+        while (t->slots[pos]) {
+            pos = (pos + 1) & t->mask;
+            SQE_PROBE_STEP(probes, n);
+        }
         t->slots[pos] = (h & 0xffffffff00000000ULL) | (uint64_t)(g + 1);
     }
 }
@@ -125,6 +137,7 @@ static uint32_t group_append(agg_table *t, uint64_t h, sqe_key_slot *const *keys
                              uint8_t *const *nulls, size_t idx) {
     const hash_agg_op *op = t->op;
     size_t g = t->n_groups;
+    SQE_DEBUG_ASSERT(g < UINT32_MAX - 1); /* slots hold g + 1 in 32 bits */
     if (g == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 64;
         for (int k = 0; k < op->n_keys; k++) {
@@ -177,7 +190,7 @@ static inline uint32_t table_find_i64(agg_table *t, uint64_t h, sqe_key_slot *co
         return t->null_g1 - 1;
     }
     int64_t key = keys[0][idx].i;
-    size_t pos = h & t->mask;
+    size_t pos = h & t->mask, probes = 0;
     for (;;) {
         i64_slot *s = &t->islots[pos];
         if (!s->g1) {
@@ -189,6 +202,7 @@ static inline uint32_t table_find_i64(agg_table *t, uint64_t h, sqe_key_slot *co
         }
         if (s->key == key) return (uint32_t)(s->g1 - 1);
         pos = (pos + 1) & t->mask;
+        SQE_PROBE_STEP(probes, t->n_slots);
     }
 }
 
@@ -208,7 +222,7 @@ static inline bool keys_equal(const agg_table *t, size_t g, sqe_key_slot *const 
 static uint32_t table_find(agg_table *t, uint64_t h, sqe_key_slot *const *keys,
                            uint8_t *const *nulls, size_t idx) {
     if (t->i64_mode) return table_find_i64(t, h, keys, nulls, idx);
-    size_t pos = h & t->mask;
+    size_t pos = h & t->mask, probes = 0;
     for (;;) {
         uint64_t s = t->slots[pos];
         if (!s) return table_insert(t, h, keys, nulls, idx, pos);
@@ -217,6 +231,7 @@ static uint32_t table_find(agg_table *t, uint64_t h, sqe_key_slot *const *keys,
             if (keys_equal(t, g, keys, nulls, idx)) return g;
         }
         pos = (pos + 1) & t->mask;
+        SQE_PROBE_STEP(probes, t->n_slots);
     }
 }
 
@@ -357,7 +372,7 @@ static void hash_column(agg_local *l, sqe_key_class kc, int k, uint32_t n) {
     for (uint32_t i = 0; i < n; i++) {                                                             \
         if (i + 8 < n) __builtin_prefetch(&t->slots[l->hash[i + 8] & t->mask]);                    \
         uint64_t h = l->hash[i];                                                                   \
-        size_t pos = h & t->mask;                                                                  \
+        size_t pos = h & t->mask, probes = 0;                                                      \
         uint32_t g;                                                                                \
         for (;;) {                                                                                 \
             uint64_t s = t->slots[pos];                                                            \
@@ -370,6 +385,7 @@ static void hash_column(agg_local *l, sqe_key_class kc, int k, uint32_t n) {
                 if (EQ) break;                                                                     \
             }                                                                                      \
             pos = (pos + 1) & t->mask;                                                             \
+            SQE_PROBE_STEP(probes, t->n_slots);                                                    \
         }                                                                                          \
         l->gidx[i] = g;                                                                            \
         if (op->stride) __builtin_prefetch(group_state(t, g));                                     \
@@ -406,7 +422,7 @@ static bool consume(sqe_op *op_, void *l_, sqe_batch *b, uint64_t tag_base, sqe_
                     g = table_find_i64(t, hh[i], l->tmp_keys, l->tmp_null, i);
                 } else {
                     int64_t key = kk[i].i;
-                    size_t pos = hh[i] & t->mask;
+                    size_t pos = hh[i] & t->mask, probes = 0;
                     for (;;) {
                         const i64_slot *sl = &t->islots[pos];
                         if (sl->key == key && sl->g1) {
@@ -418,6 +434,7 @@ static bool consume(sqe_op *op_, void *l_, sqe_batch *b, uint64_t tag_base, sqe_
                             break;
                         }
                         pos = (pos + 1) & t->mask;
+                        SQE_PROBE_STEP(probes, t->n_slots);
                     }
                 }
                 l->gidx[i] = g;
