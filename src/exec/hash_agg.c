@@ -38,7 +38,10 @@
  * SQE_PROBE_STEP, a watchdog in debug and sanitizer builds.
  *
  * Memory: the table reports its size to the query after every batch and
- * fails with RESOURCE_EXHAUSTED once the query is over its limit.
+ * fails with RESOURCE_EXHAUSTED once the query is over its limit. The size
+ * includes what aggregate states own on the heap (DISTINCT sets, string
+ * min/max copies), summed from the aggregates' mem_delta after each update
+ * and combine (`owned`).
  */
 #include "exec/exec_int.h"
 
@@ -67,6 +70,7 @@ typedef struct agg_table {
     size_t n_slots, mask;
     SQE_ARRAY(uint8_t *) chunks;
     sqe_arena *strings;
+    int64_t owned;  /* heap bytes owned by the aggregate states (mem_delta) */
     size_t tracked; /* bytes reported to the query */
 } agg_table;
 
@@ -91,7 +95,18 @@ static size_t table_bytes(const agg_table *t) {
     const hash_agg_op *op = t->op;
     return t->cap * ((size_t)op->n_keys * (sizeof(sqe_key_slot) + 1) + sizeof(uint64_t)) +
            t->n_slots * (t->i64_mode ? sizeof(i64_slot) : sizeof(uint64_t)) +
-           t->chunks.len * STATE_CHUNK * op->stride + sqe_arena_used(t->strings);
+           t->chunks.len * STATE_CHUNK * op->stride + sqe_arena_used(t->strings) +
+           (t->owned > 0 ? (size_t)t->owned : 0);
+}
+
+/* Heap bytes the states sp[0..n) of aggregate ab gained (its mem_delta; a
+ * state repeated in consecutive rows is asked once, and a second ask would
+ * return 0 anyway). */
+static int64_t states_mem_delta(const sqe_agg_binding *ab, void *const *sp, uint32_t n) {
+    int64_t d = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (i == 0 || sp[i] != sp[i - 1]) d += ab->mem_delta(ab, sp[i]);
+    return d;
 }
 
 /* Rebuilds the index with twice the slots. */
@@ -469,27 +484,43 @@ static bool consume(sqe_op *op_, void *l_, sqe_batch *b, uint64_t tag_base, sqe_
         size_t off = op->offs[a];
         for (uint32_t i = 0; i < n; i++) l->sp[i] = l->base[i] + off;
         if (!ab->update(ab, l->sp, arg, sel, n, err)) return false;
+        if (ab->mem_delta) t->owned += states_mem_delta(ab, l->sp, n);
     }
     return sqe_exec_mem_track(op_->ctx, &t->tracked, table_bytes(t), "HashAggregateExec", err);
 }
 
 /* Folds src into dst; src's states are moved (combine) and src is freed. */
 static bool table_merge(hash_agg_op *op, agg_table *dst, agg_table *src, sqe_error *err) {
+    int64_t owned_seen = dst->owned;
     for (size_t g = 0; g < src->n_groups; g++) {
         uint32_t gd = table_find(dst, src->hashes[g], src->keys, src->knull, g);
         if (op->stride) {
             uint8_t *ds = group_state(dst, gd), *ss = group_state(src, g);
             for (int a = 0; a < op->n_aggs; a++) {
-                if (!op->aggs[a].combine(&op->aggs[a], ds + op->offs[a], ss + op->offs[a], err)) {
+                const sqe_agg_binding *ab = &op->aggs[a];
+                bool ok = ab->combine(ab, ds + op->offs[a], ss + op->offs[a], err);
+                if (ab->mem_delta) {
+                    dst->owned += ab->mem_delta(ab, ds + op->offs[a]);
+                    src->owned += ab->mem_delta(ab, ss + op->offs[a]);
+                }
+                if (!ok) {
                     table_free(src, g + 1);
                     return false;
                 }
             }
         }
-        if ((g & 4095) == 4095 && !sqe_exec_mem_track(op->base.ctx, &dst->tracked, table_bytes(dst),
-                                                      "HashAggregateExec", err)) {
-            table_free(src, g + 1);
-            return false;
+        /* Report every 4096 groups, and once states grew by 1 MiB since the
+         * last report (one DISTINCT set can be most of the query's memory);
+         * src first, as it shrinks while dst grows. */
+        if ((g & 4095) == 4095 || dst->owned - owned_seen > (1 << 20)) {
+            owned_seen = dst->owned;
+            if (!sqe_exec_mem_track(op->base.ctx, &src->tracked, table_bytes(src),
+                                    "HashAggregateExec", err) ||
+                !sqe_exec_mem_track(op->base.ctx, &dst->tracked, table_bytes(dst),
+                                    "HashAggregateExec", err)) {
+                table_free(src, g + 1);
+                return false;
+            }
         }
     }
     table_free(src, src->n_groups);

@@ -47,6 +47,11 @@
  * chunks); count(DISTINCT) is just the set size. min/max/bool_and/bool_or/
  * arbitrary ignore DISTINCT (same result).
  *
+ * Memory: states that own heap memory (DISTINCT sets, string min/max
+ * copies) report it through mem_delta, so the operator can count it against
+ * the query's memory limit: each state remembers the bytes it last
+ * reported and returns the difference.
+ *
  * Empty input: count/count_if/approx_distinct give 0, the others NULL.
  */
 #include "func/func_int.h"
@@ -648,6 +653,7 @@ typedef struct smm_state {
     char *p; /* malloc'd copy, owned by the state */
     uint32_t len, cap;
     bool has;
+    uint32_t reported; /* cap as last reported by mem_delta (stays with the state) */
 } smm_state;
 
 static void smm_init(const sqe_agg_binding *b, void *s) {
@@ -702,6 +708,7 @@ static bool smm_combine(const sqe_agg_binding *b, void *dst, void *src, sqe_erro
             take = mode == MM_MIN ? c < 0 : c > 0;
         }
     }
+    uint32_t d_reported = d->reported, s_reported = s->reported;
     if (take) {
         smm_state tmp = *d;
         *d = *s;
@@ -709,6 +716,8 @@ static bool smm_combine(const sqe_agg_binding *b, void *dst, void *src, sqe_erro
     }
     sqe_free(s->p);
     memset(s, 0, sizeof *s);
+    d->reported = d_reported;
+    s->reported = s_reported;
     return true;
 }
 
@@ -728,6 +737,13 @@ static void smm_destroy(const sqe_agg_binding *b, void *s) {
     smm_state *st = s;
     sqe_free(st->p);
     memset(st, 0, sizeof *st);
+}
+
+static int64_t smm_mem_delta(const sqe_agg_binding *b, void *s) {
+    smm_state *st = s;
+    int64_t d = (int64_t)st->cap - (int64_t)st->reported;
+    st->reported = st->cap;
+    return d;
 }
 
 /* ----------------------------------------------------- distinct hash set */
@@ -754,6 +770,7 @@ typedef struct dset {
 
 typedef struct distinct_state {
     dset *set;
+    size_t reported; /* dset_bytes(set) as last reported by mem_delta */
 } distinct_state;
 
 typedef struct distinct_data {
@@ -775,6 +792,13 @@ static dset *dset_new(dset_kind kind) {
     else
         s->slots = sqe_calloc(s->cap, sizeof *s->slots);
     return s;
+}
+
+/* Heap bytes held by s (slots, values, the struct). */
+static size_t dset_bytes(const dset *s) {
+    if (!s) return 0;
+    return sizeof *s + s->cap * (s->keys ? sizeof *s->keys : sizeof *s->slots) +
+           s->wide_cap * sizeof *s->wide + s->bytes_cap;
 }
 
 static void dset_free(dset *s) {
@@ -1005,7 +1029,17 @@ static bool distinct_update(const sqe_agg_binding *b, void *const *states, const
 }
 
 static void distinct_init(const sqe_agg_binding *b, void *s) {
-    ((distinct_state *)s)->set = NULL;
+    distinct_state *st = s;
+    st->set = NULL;
+    st->reported = 0;
+}
+
+static int64_t distinct_mem_delta(const sqe_agg_binding *b, void *s) {
+    distinct_state *st = s;
+    size_t now = dset_bytes(st->set);
+    int64_t d = (int64_t)now - (int64_t)st->reported;
+    st->reported = now;
+    return d;
 }
 
 static void distinct_destroy(const sqe_agg_binding *b, void *s) {
@@ -1190,6 +1224,7 @@ static bool bind_minmax(sqe_agg_binding *out, sqe_type t, minmax_mode mode, cons
         out->combine = smm_combine;
         out->finalize = smm_finalize;
         out->destroy = smm_destroy;
+        out->mem_delta = smm_mem_delta;
         return true;
     }
     if (!is_fixed_orderable((sqe_type_id)t.id))
@@ -1201,6 +1236,7 @@ static bool bind_minmax(sqe_agg_binding *out, sqe_type t, minmax_mode mode, cons
     out->combine = mm_combine;
     out->finalize = mm_finalize;
     out->destroy = NULL;
+    out->mem_delta = NULL;
     return true;
 }
 
@@ -1208,6 +1244,7 @@ static bool bind_minmax(sqe_agg_binding *out, sqe_type t, minmax_mode mode, cons
 static bool bind_plain(const char *name, sqe_type t, sqe_agg_binding *out, sqe_error *err) {
     out->arg_type = t;
     out->destroy = NULL;
+    out->mem_delta = NULL;
     if (strcmp(name, "count") == 0 || strcmp(name, "approx_distinct") == 0) {
         out->ret = sqe_type_make(SQE_T_BIGINT);
         out->state_size = sizeof(count_state);
@@ -1369,6 +1406,7 @@ bool sqe_func_bind_aggregate(sqe_arena *arena, const char *name_in, bool distinc
     out->combine = distinct_combine;
     out->finalize = distinct_finalize;
     out->destroy = distinct_destroy;
+    out->mem_delta = distinct_mem_delta;
     out->data = dd;
     return true;
 }

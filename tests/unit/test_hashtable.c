@@ -13,7 +13,8 @@
  *   - The hash aggregate's group table (exec/hash_agg.c) and the DISTINCT
  *     sets inside it, through SQL over generated CSV files with 2 and 4
  *     threads: count(DISTINCT), approx_distinct and GROUP BY over integer,
- *     string and decimal keys, crafted colliding keys included.
+ *     string and decimal keys, crafted colliding keys included; and the
+ *     sets' memory (mem_delta) counted against the query's memory limit.
  *
  * Regression for issue 11: combine walked the source set in slot order, that
  * is in hash order, into a destination of the same capacity. Once the two
@@ -349,6 +350,42 @@ static void test_distinct_collisions(void) {
     for (int s = 0; s < 3; s++) CHECK(dist_count(&d, s) > 0);
     dist_merge_all(&d);
     CHECK(dist_count(&d, 0) == 64 * 64);
+    dist_close(&d);
+}
+
+/* DISTINCT sets report their heap bytes (mem_delta) as they grow; combine
+ * moves them from src to dst, and the deltas say so. */
+static void test_distinct_mem_delta(void) {
+    dist d;
+    dist_open(&d, "count", sqe_type_make(SQE_T_BIGINT), 2);
+    CHECK(d.b.mem_delta != NULL);
+    CHECK(d.b.mem_delta(&d.b, d.st[0]) == 0); /* no set yet */
+    for (int64_t i = 1; i <= 100000; i++) push_i64(&d, 0, i);
+    for (int64_t i = 1; i <= 50000; i++) push_i64(&d, 1, -i);
+    dist_flush(&d);
+    int64_t a = d.b.mem_delta(&d.b, d.st[0]), b = d.b.mem_delta(&d.b, d.st[1]);
+    CHECK(a >= 100000 * 8 && a <= 100000 * 8 * 4);
+    CHECK(b >= 50000 * 8 && b <= 50000 * 8 * 4);
+    CHECK(d.b.mem_delta(&d.b, d.st[0]) == 0); /* nothing new */
+    dist_combine(&d, 0, 1);
+    int64_t da = d.b.mem_delta(&d.b, d.st[0]), db = d.b.mem_delta(&d.b, d.st[1]);
+    CHECK(db == -b); /* src's set is gone */
+    CHECK(a + da >= 150000 * 8 && a + da <= 150000 * 8 * 4);
+    CHECK(dist_count(&d, 0) == 150000);
+    dist_close(&d);
+
+    /* String sets count their bytes too. */
+    dist_open(&d, "approx_distinct", sqe_type_make(SQE_T_VARCHAR), 1);
+    char buf[128];
+    memset(buf, 'x', sizeof buf);
+    for (int i = 0; i < 10000; i++) {
+        int len = snprintf(buf, sizeof buf, "%d", i);
+        buf[len] = 'x';
+        push_str(&d, 0, buf, 100);
+    }
+    dist_flush(&d);
+    CHECK(d.b.mem_delta(&d.b, d.st[0]) >= 10000 * 100);
+    CHECK(dist_count(&d, 0) == 10000);
     dist_close(&d);
 }
 
@@ -695,6 +732,8 @@ static void test_sql_parallel(void) {
         snprintf(want, sizeof want, "%s|%s", n, n);
         check_query(s, threads, "SELECT count(DISTINCT id), count(*) FROM lake.db.t", want);
         check_query(s, threads, "SELECT approx_distinct(note) FROM lake.db.t", n);
+        check_query(s, threads, "SELECT count(DISTINCT note), count(DISTINCT id) FROM lake.db.t",
+                    want);
         check_query(s, threads, "SELECT count(*) FROM (SELECT id FROM lake.db.t GROUP BY id) g", n);
         check_query(s, threads, "SELECT count(*) FROM (SELECT note FROM lake.db.t GROUP BY note) g",
                     n);
@@ -719,18 +758,36 @@ static void test_sql_parallel(void) {
     }
 }
 
+/* DISTINCT sets count against the query's memory limit: the query fails
+ * with RESOURCE_EXHAUSTED naming the operator instead of growing. */
+static void test_sql_memory_limit(void) {
+    size_t limit = (size_t)g_rows * 8; /* less than the id sets alone need */
+    for (int threads = 1; threads <= 2; threads++) {
+        sqe_session *s = open_session(threads, limit);
+        const char *got =
+            query_row(s, "SELECT count(DISTINCT note), count(DISTINCT id) FROM lake.db.t");
+        CHECK_CONTAINS(got, "ERROR RESOURCE_EXHAUSTED: query exceeded the memory limit of");
+        CHECK_CONTAINS(got, "in HashAggregateExec");
+        got = query_row(s, "SELECT count(DISTINCT id) FROM lake.db.t WHERE id <= 1000"); /* fits */
+        CHECK_STR(got, "1000");
+        sqe_session_close(s);
+    }
+}
+
 int main(int argc, char **argv) {
     g_filter = argc > 1 ? argv[1] : NULL;
     signal(SIGALRM, on_alarm);
     int budget = UNDER_ASAN ? 900 : 300;
     TIMED_RUN(test_crafted_hashes, budget);
     TIMED_RUN(test_distinct_collisions, budget);
+    TIMED_RUN(test_distinct_mem_delta, budget);
     TIMED_RUN(test_distinct_property, budget);
     TIMED_RUN(test_distinct_sizes, budget);
     TIMED_RUN(test_distinct_wide_sizes, budget);
-    if (!g_filter || strstr("test_sql_parallel", g_filter)) {
+    if (!g_filter || strstr("test_sql_parallel test_sql_memory_limit", g_filter)) {
         sql_setup();
         TIMED_RUN(test_sql_parallel, budget);
+        TIMED_RUN(test_sql_memory_limit, budget);
         sql_teardown();
     }
     return unit_report();
