@@ -37,6 +37,37 @@
 #define SQE_UNLIKELY(x) (x)
 #endif
 
+/* SQE_DEBUG_ASSERT(cond): an internal invariant, checked in debug and
+ * sanitizer builds (SQE_DEBUG defined, or AddressSanitizer on) and compiled
+ * out otherwise (cond is then not evaluated, so it must have no side
+ * effects). For bugs that would otherwise hang or corrupt memory, such as a
+ * hash probe running past its table's capacity; never for user input. */
+#if defined(SQE_DEBUG) || defined(__SANITIZE_ADDRESS__)
+#define SQE_DEBUG_CHECKS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SQE_DEBUG_CHECKS 1
+#endif
+#endif
+#ifndef SQE_DEBUG_CHECKS
+#define SQE_DEBUG_CHECKS 0
+#endif
+#if SQE_DEBUG_CHECKS
+#define SQE_DEBUG_ASSERT(cond) ((cond) ? (void)0 : sqe_debug_fail(#cond, __FILE__, __LINE__))
+#else
+#define SQE_DEBUG_ASSERT(cond) ((void)sizeof(cond))
+#endif
+/* Prints "sqe: debug check failed: EXPR (FILE:LINE)" and aborts. */
+_Noreturn void sqe_debug_fail(const char *expr, const char *file, int line);
+/* One step of an open-addressing probe: counts it and, in debug builds,
+ * checks that the probe has not yet visited all `cap` slots of its table
+ * (it would then never end). The watchdog of every hash table probe loop. */
+#define SQE_PROBE_STEP(probes, cap)                                                                \
+    do {                                                                                           \
+        (probes)++;                                                                                \
+        SQE_DEBUG_ASSERT((probes) < (cap));                                                        \
+    } while (0)
+
 /* ------------------------------------------------------------------ errors */
 
 typedef enum sqe_error_class {

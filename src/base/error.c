@@ -1,11 +1,13 @@
 /*
  * error.c - error values: a class (client-visible name + SQLSTATE) and a
  * message naming the offending thing. Library code fills an sqe_error and
- * returns false; it never prints and never exits.
+ * returns false; it never prints and never exits (sqe_debug_fail, for a
+ * broken internal invariant in debug builds, is the one exception).
  */
 #include "base.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct {
@@ -79,4 +81,9 @@ const char *sqe_error_class_name(sqe_error_class cls) {
 const char *sqe_error_sqlstate(sqe_error_class cls) {
     if ((unsigned)cls >= SQE_ERR__COUNT) return "XX000";
     return k_classes[cls].sqlstate;
+}
+
+void sqe_debug_fail(const char *expr, const char *file, int line) {
+    fprintf(stderr, "sqe: debug check failed: %s (%s:%d)\n", expr, file, line);
+    abort();
 }

@@ -30,9 +30,18 @@
  * Parallelism: the operator is a sink (exec_int.h). Each pipeline copy owns
  * a local table; merge folds a local table into the global one with the
  * aggregates' combine (the first local simply becomes the global table).
+ * Merge and rehash walk groups in insertion order, never the index in slot
+ * order: a slot-order walk feeds keys in hash order into a table placing
+ * them by the same bits, and once the two tables together outnumber the
+ * slots the inserts pile into one cluster that grows with every insert
+ * (issue 11, in the DISTINCT sets). Every probe loop counts its steps with
+ * SQE_PROBE_STEP, a watchdog in debug and sanitizer builds.
  *
  * Memory: the table reports its size to the query after every batch and
- * fails with RESOURCE_EXHAUSTED once the query is over its limit.
+ * fails with RESOURCE_EXHAUSTED once the query is over its limit. The size
+ * includes what aggregate states own on the heap (DISTINCT sets, string
+ * min/max copies), summed from the aggregates' mem_delta after each update
+ * and combine (`owned`).
  */
 #include "exec/exec_int.h"
 
@@ -61,6 +70,7 @@ typedef struct agg_table {
     size_t n_slots, mask;
     SQE_ARRAY(uint8_t *) chunks;
     sqe_arena *strings;
+    int64_t owned;  /* heap bytes owned by the aggregate states (mem_delta) */
     size_t tracked; /* bytes reported to the query */
 } agg_table;
 
@@ -85,7 +95,18 @@ static size_t table_bytes(const agg_table *t) {
     const hash_agg_op *op = t->op;
     return t->cap * ((size_t)op->n_keys * (sizeof(sqe_key_slot) + 1) + sizeof(uint64_t)) +
            t->n_slots * (t->i64_mode ? sizeof(i64_slot) : sizeof(uint64_t)) +
-           t->chunks.len * STATE_CHUNK * op->stride + sqe_arena_used(t->strings);
+           t->chunks.len * STATE_CHUNK * op->stride + sqe_arena_used(t->strings) +
+           (t->owned > 0 ? (size_t)t->owned : 0);
+}
+
+/* Heap bytes the states sp[0..n) of aggregate ab gained (its mem_delta; a
+ * state repeated in consecutive rows is asked once, and a second ask would
+ * return 0 anyway). */
+static int64_t states_mem_delta(const sqe_agg_binding *ab, void *const *sp, uint32_t n) {
+    int64_t d = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (i == 0 || sp[i] != sp[i - 1]) d += ab->mem_delta(ab, sp[i]);
+    return d;
 }
 
 /* Rebuilds the index with twice the slots. */
@@ -98,8 +119,11 @@ static void table_grow_slots(agg_table *t) {
         t->islots = sqe_calloc(n, sizeof *t->islots);
         for (size_t g = 0; g < t->n_groups; g++) {
             if (t->knull[0][g]) continue;
-            size_t pos = t->hashes[g] & t->mask;
-            while (t->islots[pos].g1) pos = (pos + 1) & t->mask;
+            size_t pos = t->hashes[g] & t->mask, probes = 0;
+            while (t->islots[pos].g1) {
+                pos = (pos + 1) & t->mask;
+                SQE_PROBE_STEP(probes, n);
+            }
             t->islots[pos].key = t->keys[0][g].i;
             t->islots[pos].g1 = g + 1;
         }
@@ -109,8 +133,11 @@ static void table_grow_slots(agg_table *t) {
     t->slots = sqe_calloc(n, sizeof *t->slots);
     for (size_t g = 0; g < t->n_groups; g++) {
         uint64_t h = t->hashes[g];
-        size_t pos = h & t->mask;
-        while (t->slots[pos]) pos = (pos + 1) & t->mask;
+        size_t pos = h & t->mask, probes = 0;
+        while (t->slots[pos]) {
+            pos = (pos + 1) & t->mask;
+            SQE_PROBE_STEP(probes, n);
+        }
         t->slots[pos] = (h & 0xffffffff00000000ULL) | (uint64_t)(g + 1);
     }
 }
@@ -125,6 +152,7 @@ static uint32_t group_append(agg_table *t, uint64_t h, sqe_key_slot *const *keys
                              uint8_t *const *nulls, size_t idx) {
     const hash_agg_op *op = t->op;
     size_t g = t->n_groups;
+    SQE_DEBUG_ASSERT(g < UINT32_MAX - 1); /* slots hold g + 1 in 32 bits */
     if (g == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 64;
         for (int k = 0; k < op->n_keys; k++) {
@@ -177,7 +205,7 @@ static inline uint32_t table_find_i64(agg_table *t, uint64_t h, sqe_key_slot *co
         return t->null_g1 - 1;
     }
     int64_t key = keys[0][idx].i;
-    size_t pos = h & t->mask;
+    size_t pos = h & t->mask, probes = 0;
     for (;;) {
         i64_slot *s = &t->islots[pos];
         if (!s->g1) {
@@ -189,6 +217,7 @@ static inline uint32_t table_find_i64(agg_table *t, uint64_t h, sqe_key_slot *co
         }
         if (s->key == key) return (uint32_t)(s->g1 - 1);
         pos = (pos + 1) & t->mask;
+        SQE_PROBE_STEP(probes, t->n_slots);
     }
 }
 
@@ -208,7 +237,7 @@ static inline bool keys_equal(const agg_table *t, size_t g, sqe_key_slot *const 
 static uint32_t table_find(agg_table *t, uint64_t h, sqe_key_slot *const *keys,
                            uint8_t *const *nulls, size_t idx) {
     if (t->i64_mode) return table_find_i64(t, h, keys, nulls, idx);
-    size_t pos = h & t->mask;
+    size_t pos = h & t->mask, probes = 0;
     for (;;) {
         uint64_t s = t->slots[pos];
         if (!s) return table_insert(t, h, keys, nulls, idx, pos);
@@ -217,6 +246,7 @@ static uint32_t table_find(agg_table *t, uint64_t h, sqe_key_slot *const *keys,
             if (keys_equal(t, g, keys, nulls, idx)) return g;
         }
         pos = (pos + 1) & t->mask;
+        SQE_PROBE_STEP(probes, t->n_slots);
     }
 }
 
@@ -357,7 +387,7 @@ static void hash_column(agg_local *l, sqe_key_class kc, int k, uint32_t n) {
     for (uint32_t i = 0; i < n; i++) {                                                             \
         if (i + 8 < n) __builtin_prefetch(&t->slots[l->hash[i + 8] & t->mask]);                    \
         uint64_t h = l->hash[i];                                                                   \
-        size_t pos = h & t->mask;                                                                  \
+        size_t pos = h & t->mask, probes = 0;                                                      \
         uint32_t g;                                                                                \
         for (;;) {                                                                                 \
             uint64_t s = t->slots[pos];                                                            \
@@ -370,6 +400,7 @@ static void hash_column(agg_local *l, sqe_key_class kc, int k, uint32_t n) {
                 if (EQ) break;                                                                     \
             }                                                                                      \
             pos = (pos + 1) & t->mask;                                                             \
+            SQE_PROBE_STEP(probes, t->n_slots);                                                    \
         }                                                                                          \
         l->gidx[i] = g;                                                                            \
         if (op->stride) __builtin_prefetch(group_state(t, g));                                     \
@@ -406,7 +437,7 @@ static bool consume(sqe_op *op_, void *l_, sqe_batch *b, uint64_t tag_base, sqe_
                     g = table_find_i64(t, hh[i], l->tmp_keys, l->tmp_null, i);
                 } else {
                     int64_t key = kk[i].i;
-                    size_t pos = hh[i] & t->mask;
+                    size_t pos = hh[i] & t->mask, probes = 0;
                     for (;;) {
                         const i64_slot *sl = &t->islots[pos];
                         if (sl->key == key && sl->g1) {
@@ -418,6 +449,7 @@ static bool consume(sqe_op *op_, void *l_, sqe_batch *b, uint64_t tag_base, sqe_
                             break;
                         }
                         pos = (pos + 1) & t->mask;
+                        SQE_PROBE_STEP(probes, t->n_slots);
                     }
                 }
                 l->gidx[i] = g;
@@ -452,27 +484,43 @@ static bool consume(sqe_op *op_, void *l_, sqe_batch *b, uint64_t tag_base, sqe_
         size_t off = op->offs[a];
         for (uint32_t i = 0; i < n; i++) l->sp[i] = l->base[i] + off;
         if (!ab->update(ab, l->sp, arg, sel, n, err)) return false;
+        if (ab->mem_delta) t->owned += states_mem_delta(ab, l->sp, n);
     }
     return sqe_exec_mem_track(op_->ctx, &t->tracked, table_bytes(t), "HashAggregateExec", err);
 }
 
 /* Folds src into dst; src's states are moved (combine) and src is freed. */
 static bool table_merge(hash_agg_op *op, agg_table *dst, agg_table *src, sqe_error *err) {
+    int64_t owned_seen = dst->owned;
     for (size_t g = 0; g < src->n_groups; g++) {
         uint32_t gd = table_find(dst, src->hashes[g], src->keys, src->knull, g);
         if (op->stride) {
             uint8_t *ds = group_state(dst, gd), *ss = group_state(src, g);
             for (int a = 0; a < op->n_aggs; a++) {
-                if (!op->aggs[a].combine(&op->aggs[a], ds + op->offs[a], ss + op->offs[a], err)) {
+                const sqe_agg_binding *ab = &op->aggs[a];
+                bool ok = ab->combine(ab, ds + op->offs[a], ss + op->offs[a], err);
+                if (ab->mem_delta) {
+                    dst->owned += ab->mem_delta(ab, ds + op->offs[a]);
+                    src->owned += ab->mem_delta(ab, ss + op->offs[a]);
+                }
+                if (!ok) {
                     table_free(src, g + 1);
                     return false;
                 }
             }
         }
-        if ((g & 4095) == 4095 && !sqe_exec_mem_track(op->base.ctx, &dst->tracked, table_bytes(dst),
-                                                      "HashAggregateExec", err)) {
-            table_free(src, g + 1);
-            return false;
+        /* Report every 4096 groups, and once states grew by 1 MiB since the
+         * last report (one DISTINCT set can be most of the query's memory);
+         * src first, as it shrinks while dst grows. */
+        if ((g & 4095) == 4095 || dst->owned - owned_seen > (1 << 20)) {
+            owned_seen = dst->owned;
+            if (!sqe_exec_mem_track(op->base.ctx, &src->tracked, table_bytes(src),
+                                    "HashAggregateExec", err) ||
+                !sqe_exec_mem_track(op->base.ctx, &dst->tracked, table_bytes(dst),
+                                    "HashAggregateExec", err)) {
+                table_free(src, g + 1);
+                return false;
+            }
         }
     }
     table_free(src, src->n_groups);

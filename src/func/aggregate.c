@@ -39,10 +39,18 @@
  * update first gathers (set, key, hash) for the batch, then inserts while
  * prefetching the slot a row a few places ahead will probe: with many
  * groups the sets outgrow the cache and each probe would otherwise stall.
- * combine inserts the smaller set into the larger and frees it. finalize
+ * combine inserts the smaller set into the larger and frees it, after
+ * growing the larger one to hold both: the smaller is walked in slot (hash)
+ * order, and without that room the inserts pile into one ever-longer
+ * cluster (see distinct_combine). finalize
  * runs the plain aggregate over the values (fed through a stack vector in
  * chunks); count(DISTINCT) is just the set size. min/max/bool_and/bool_or/
  * arbitrary ignore DISTINCT (same result).
+ *
+ * Memory: states that own heap memory (DISTINCT sets, string min/max
+ * copies) report it through mem_delta, so the operator can count it against
+ * the query's memory limit: each state remembers the bytes it last
+ * reported and returns the difference.
  *
  * Empty input: count/count_if/approx_distinct give 0, the others NULL.
  */
@@ -645,6 +653,7 @@ typedef struct smm_state {
     char *p; /* malloc'd copy, owned by the state */
     uint32_t len, cap;
     bool has;
+    uint32_t reported; /* cap as last reported by mem_delta (stays with the state) */
 } smm_state;
 
 static void smm_init(const sqe_agg_binding *b, void *s) {
@@ -699,6 +708,7 @@ static bool smm_combine(const sqe_agg_binding *b, void *dst, void *src, sqe_erro
             take = mode == MM_MIN ? c < 0 : c > 0;
         }
     }
+    uint32_t d_reported = d->reported, s_reported = s->reported;
     if (take) {
         smm_state tmp = *d;
         *d = *s;
@@ -706,6 +716,8 @@ static bool smm_combine(const sqe_agg_binding *b, void *dst, void *src, sqe_erro
     }
     sqe_free(s->p);
     memset(s, 0, sizeof *s);
+    d->reported = d_reported;
+    s->reported = s_reported;
     return true;
 }
 
@@ -727,6 +739,13 @@ static void smm_destroy(const sqe_agg_binding *b, void *s) {
     memset(st, 0, sizeof *st);
 }
 
+static int64_t smm_mem_delta(const sqe_agg_binding *b, void *s) {
+    smm_state *st = s;
+    int64_t d = (int64_t)st->cap - (int64_t)st->reported;
+    st->reported = st->cap;
+    return d;
+}
+
 /* ----------------------------------------------------- distinct hash set */
 
 typedef enum { DK_FIXED, DK_WIDE, DK_STR } dset_kind;
@@ -739,11 +758,11 @@ typedef struct dslot {
 
 /* Owned by one distinct_state; everything malloc'd. */
 typedef struct dset {
-    uint32_t cap, size; /* slots; distinct values (including a FIXED zero) */
-    bool has_zero;      /* FIXED: the value with key 0 was seen (0 marks empty slots) */
-    uint64_t *keys;     /* FIXED: cap normalised 64-bit values, 0 = empty */
-    dslot *slots;       /* WIDE/STR: cap slots */
-    sqe_i128 *wide;     /* WIDE: values in insertion order */
+    size_t cap, size; /* slots (a power of two); distinct values (including a FIXED zero) */
+    bool has_zero;    /* FIXED: the value with key 0 was seen (0 marks empty slots) */
+    uint64_t *keys;   /* FIXED: cap normalised 64-bit values, 0 = empty */
+    dslot *slots;     /* WIDE/STR: cap slots */
+    sqe_i128 *wide;   /* WIDE: values in insertion order */
     size_t wide_len, wide_cap;
     char *bytes; /* STR: [uint32 len][bytes] ... */
     size_t bytes_len, bytes_cap;
@@ -751,6 +770,7 @@ typedef struct dset {
 
 typedef struct distinct_state {
     dset *set;
+    size_t reported; /* dset_bytes(set) as last reported by mem_delta */
 } distinct_state;
 
 typedef struct distinct_data {
@@ -774,6 +794,13 @@ static dset *dset_new(dset_kind kind) {
     return s;
 }
 
+/* Heap bytes held by s (slots, values, the struct). */
+static size_t dset_bytes(const dset *s) {
+    if (!s) return 0;
+    return sizeof *s + s->cap * (s->keys ? sizeof *s->keys : sizeof *s->slots) +
+           s->wide_cap * sizeof *s->wide + s->bytes_cap;
+}
+
 static void dset_free(dset *s) {
     if (!s) return;
     sqe_free(s->keys);
@@ -784,29 +811,36 @@ static void dset_free(dset *s) {
 }
 
 /* Used slots (the FIXED zero lives outside the table). */
-static inline uint32_t dset_used(const dset *s) {
+static inline size_t dset_used(const dset *s) {
     return s->size - (s->has_zero ? 1u : 0u);
 }
 
-static void dset_grow(dset *s) {
-    uint32_t ncap = s->cap * 2, mask = ncap - 1;
+/* Rebuilds the slot array with ncap slots (a power of two >= cap). */
+static void dset_rehash(dset *s, size_t ncap) {
+    size_t mask = ncap - 1;
     if (s->keys) {
         uint64_t *nk = sqe_calloc(ncap, sizeof *nk);
-        for (uint32_t i = 0; i < s->cap; i++) {
+        for (size_t i = 0; i < s->cap; i++) {
             uint64_t k = s->keys[i];
             if (!k) continue;
-            uint32_t j = (uint32_t)sqe_hash_u64(k) & mask;
-            while (nk[j]) j = (j + 1) & mask;
+            size_t j = sqe_hash_u64(k) & mask, probes = 0;
+            while (nk[j]) {
+                j = (j + 1) & mask;
+                SQE_PROBE_STEP(probes, ncap);
+            }
             nk[j] = k;
         }
         sqe_free(s->keys);
         s->keys = nk;
     } else {
         dslot *ns = sqe_calloc(ncap, sizeof *ns);
-        for (uint32_t i = 0; i < s->cap; i++) {
+        for (size_t i = 0; i < s->cap; i++) {
             if (!s->slots[i].hash) continue;
-            uint32_t j = (uint32_t)s->slots[i].hash & mask;
-            while (ns[j].hash) j = (j + 1) & mask;
+            size_t j = s->slots[i].hash & mask, probes = 0;
+            while (ns[j].hash) {
+                j = (j + 1) & mask;
+                SQE_PROBE_STEP(probes, ncap);
+            }
             ns[j] = s->slots[i];
         }
         sqe_free(s->slots);
@@ -815,8 +849,17 @@ static void dset_grow(dset *s) {
     s->cap = ncap;
 }
 
+/* Makes room for n used slots at most 3/4 full, so that n values (not
+ * counting the FIXED zero) fit without growing again. */
+static void dset_reserve_n(dset *s, size_t n) {
+    size_t cap = s->cap;
+    while (n * 4 > cap * 3) cap *= 2;
+    if (cap != s->cap) dset_rehash(s, cap);
+}
+
+/* Makes room for one more used slot: doubles at 3/4 load. */
 static inline void dset_reserve(dset *s) {
-    if (SQE_UNLIKELY((uint64_t)(dset_used(s) + 1) * 4 > (uint64_t)s->cap * 3)) dset_grow(s);
+    if (SQE_UNLIKELY((dset_used(s) + 1) * 4 > s->cap * 3)) dset_rehash(s, s->cap * 2);
 }
 
 static inline void dset_insert_fixed(dset *s, uint64_t key, uint64_t h) {
@@ -828,12 +871,13 @@ static inline void dset_insert_fixed(dset *s, uint64_t key, uint64_t h) {
         return;
     }
     dset_reserve(s);
-    uint32_t mask = s->cap - 1, j = (uint32_t)h & mask;
+    size_t mask = s->cap - 1, j = h & mask, probes = 0;
     for (;;) {
         uint64_t k = s->keys[j];
         if (k == key) return;
         if (!k) break;
         j = (j + 1) & mask;
+        SQE_PROBE_STEP(probes, s->cap);
     }
     s->keys[j] = key;
     s->size++;
@@ -841,10 +885,11 @@ static inline void dset_insert_fixed(dset *s, uint64_t key, uint64_t h) {
 
 static void dset_insert_wide(dset *s, uint64_t h, sqe_i128 v) {
     dset_reserve(s);
-    uint32_t mask = s->cap - 1, j = (uint32_t)h & mask;
+    size_t mask = s->cap - 1, j = h & mask, probes = 0;
     while (s->slots[j].hash) {
         if (s->slots[j].hash == h && s->wide[s->slots[j].key] == v) return;
         j = (j + 1) & mask;
+        SQE_PROBE_STEP(probes, s->cap);
     }
     if (s->wide_len == s->wide_cap) {
         s->wide_cap = s->wide_cap ? s->wide_cap * 2 : 16;
@@ -863,7 +908,7 @@ static inline const char *dset_str(const dset *s, uint64_t off, uint32_t *len) {
 
 static void dset_insert_str(dset *s, uint64_t h, const char *p, uint32_t len) {
     dset_reserve(s);
-    uint32_t mask = s->cap - 1, j = (uint32_t)h & mask;
+    size_t mask = s->cap - 1, j = h & mask, probes = 0;
     while (s->slots[j].hash) {
         if (s->slots[j].hash == h) {
             uint32_t l;
@@ -871,6 +916,7 @@ static void dset_insert_str(dset *s, uint64_t h, const char *p, uint32_t len) {
             if (l == len && memcmp(q, p, len) == 0) return;
         }
         j = (j + 1) & mask;
+        SQE_PROBE_STEP(probes, s->cap);
     }
     size_t need = s->bytes_len + sizeof len + len;
     if (need > s->bytes_cap) {
@@ -983,7 +1029,17 @@ static bool distinct_update(const sqe_agg_binding *b, void *const *states, const
 }
 
 static void distinct_init(const sqe_agg_binding *b, void *s) {
-    ((distinct_state *)s)->set = NULL;
+    distinct_state *st = s;
+    st->set = NULL;
+    st->reported = 0;
+}
+
+static int64_t distinct_mem_delta(const sqe_agg_binding *b, void *s) {
+    distinct_state *st = s;
+    size_t now = dset_bytes(st->set);
+    int64_t d = (int64_t)now - (int64_t)st->reported;
+    st->reported = now;
+    return d;
 }
 
 static void distinct_destroy(const sqe_agg_binding *b, void *s) {
@@ -1004,12 +1060,22 @@ static bool distinct_combine(const sqe_agg_binding *b, void *dst, void *src, sqe
     }
     const distinct_data *dd = b->data;
     dset *from = s->set, *to = d->set;
+    /* The walk below visits `from` in slot order, that is in hash order, and
+     * `to` places values by the same hash bits: a stretch of `from`'s slots
+     * lands on one stretch of `to`'s (on each of its cap(to) / cap(from)
+     * copies). Growing `to` by 3/4 load as usual lets that stretch hold
+     * more values than slots before the load check fires, the inserts
+     * then pile into one cluster that every later insert walks, and the
+     * merge goes quadratic (issue 11: two sets passing 2^22 values together
+     * with two threads). Room for both sets up front keeps every stretch at
+     * most 3/4 full. */
+    dset_reserve_n(to, SQE_MAX(dset_used(to) + dset_used(from), from->cap * 3 / 4));
     if (dd->kind == DK_FIXED) {
         if (from->has_zero) dset_insert_fixed(to, 0, 0);
-        for (uint32_t i = 0; i < from->cap; i++)
+        for (size_t i = 0; i < from->cap; i++)
             if (from->keys[i]) dset_insert_fixed(to, from->keys[i], sqe_hash_u64(from->keys[i]));
     } else {
-        for (uint32_t i = 0; i < from->cap; i++) {
+        for (size_t i = 0; i < from->cap; i++) {
             const dslot *sl = &from->slots[i];
             if (!sl->hash) continue;
             if (dd->kind == DK_WIDE) {
@@ -1096,7 +1162,7 @@ static bool distinct_finalize(const sqe_agg_binding *b, void *state, sqe_vector 
         f.err = err;
         for (uint32_t i = 0; i < DISTINCT_CHUNK; i++) f.states[i] = base_state;
         if (dd->kind == DK_FIXED && s->has_zero) put_fixed(0, &f.chunk, f.k++);
-        for (uint32_t i = 0; i < s->cap && ok; i++) {
+        for (size_t i = 0; i < s->cap && ok; i++) {
             if (dd->kind == DK_FIXED) {
                 if (!s->keys[i]) continue;
                 put_fixed(s->keys[i], &f.chunk, f.k++);
@@ -1158,6 +1224,7 @@ static bool bind_minmax(sqe_agg_binding *out, sqe_type t, minmax_mode mode, cons
         out->combine = smm_combine;
         out->finalize = smm_finalize;
         out->destroy = smm_destroy;
+        out->mem_delta = smm_mem_delta;
         return true;
     }
     if (!is_fixed_orderable((sqe_type_id)t.id))
@@ -1169,6 +1236,7 @@ static bool bind_minmax(sqe_agg_binding *out, sqe_type t, minmax_mode mode, cons
     out->combine = mm_combine;
     out->finalize = mm_finalize;
     out->destroy = NULL;
+    out->mem_delta = NULL;
     return true;
 }
 
@@ -1176,6 +1244,7 @@ static bool bind_minmax(sqe_agg_binding *out, sqe_type t, minmax_mode mode, cons
 static bool bind_plain(const char *name, sqe_type t, sqe_agg_binding *out, sqe_error *err) {
     out->arg_type = t;
     out->destroy = NULL;
+    out->mem_delta = NULL;
     if (strcmp(name, "count") == 0 || strcmp(name, "approx_distinct") == 0) {
         out->ret = sqe_type_make(SQE_T_BIGINT);
         out->state_size = sizeof(count_state);
@@ -1337,6 +1406,7 @@ bool sqe_func_bind_aggregate(sqe_arena *arena, const char *name_in, bool distinc
     out->combine = distinct_combine;
     out->finalize = distinct_finalize;
     out->destroy = distinct_destroy;
+    out->mem_delta = distinct_mem_delta;
     out->data = dd;
     return true;
 }

@@ -77,6 +77,14 @@ struct sqe_agg_binding {
                      sqe_error *err);
     /* Frees memory owned by a state (NULL when the state owns none). */
     void (*destroy)(const sqe_agg_binding *b, void *state);
+    /* For memory accounting (NULL when states own no heap memory): the
+     * change in heap bytes owned by `state` since the previous call for it
+     * (or since init). Call it after update or combine for the states they
+     * touched (both dst and src of a combine); a second call in a row
+     * returns 0, so asking twice is harmless. The bytes belong to the state's
+     * place, not its value: combine may move memory between dst and src,
+     * and their deltas then say so. */
+    int64_t (*mem_delta)(const sqe_agg_binding *b, void *state);
     void *data;
 };
 

@@ -992,6 +992,23 @@ static void test_agg_strings(void) {
     CHECK_STR(agg_final(&r, 0), "NULL"); /* src left destroyed-equivalent */
     agg_done(&r);
 
+    /* The copies are the states' heap memory (mem_delta, for the query's
+     * memory limit); combine moves one, and the deltas follow it. */
+    CHECK(agg_bind(&r, "min", false, "varchar"));
+    CHECK(r.b.mem_delta != NULL);
+    CHECK(agg_update(&r, v, 5, grp));
+    int64_t m0 = r.b.mem_delta(&r.b, r.states[0]), m1 = r.b.mem_delta(&r.b, r.states[1]);
+    CHECK(m0 == 26 && m1 == 25); /* the longest value each state held */
+    CHECK(r.b.mem_delta(&r.b, r.states[0]) == 0);
+    CHECK(r.b.combine(&r.b, r.states[1], r.states[0], &g_err));
+    int64_t d1 = r.b.mem_delta(&r.b, r.states[1]), d0 = r.b.mem_delta(&r.b, r.states[0]);
+    CHECK(d0 == -m0);     /* src holds nothing now */
+    CHECK(m1 + d1 == m0); /* dst holds src's copy */
+    agg_done(&r);
+    CHECK(agg_bind(&r, "min", false, "integer"));
+    CHECK(r.b.mem_delta == NULL); /* fixed-size states own no memory */
+    agg_done(&r);
+
     CHECK(agg_bind(&r, "max", false, "varchar"));
     CHECK(agg_update(&r, v, 5, grp));
     CHECK_STR(agg_final(&r, 0), "pear");
