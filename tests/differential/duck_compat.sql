@@ -35,11 +35,17 @@ CREATE MACRO millisecond(t) AS system.main.millisecond(t) % 1000;
 CREATE MACRO date_diff(u, a, b) AS date_sub(u, a, b);
 -- Trino greatest/least return NULL when any argument is NULL; DuckDB skips NULLs
 CREATE MACRO greatest(a, b) AS CASE WHEN a IS NULL OR b IS NULL THEN NULL ELSE system.main.greatest(a, b) END,
-             (a, b, c) AS CASE WHEN a IS NULL OR b IS NULL OR c IS NULL THEN NULL ELSE system.main.greatest(a, b, c) END;
+             (a, b, c) AS CASE WHEN a IS NULL OR b IS NULL OR c IS NULL THEN NULL ELSE system.main.greatest(a, b, c) END,
+             (a, b, c, d) AS CASE WHEN a IS NULL OR b IS NULL OR c IS NULL OR d IS NULL THEN NULL ELSE system.main.greatest(a, b, c, d) END;
 CREATE MACRO least(a, b) AS CASE WHEN a IS NULL OR b IS NULL THEN NULL ELSE system.main.least(a, b) END,
-          (a, b, c) AS CASE WHEN a IS NULL OR b IS NULL OR c IS NULL THEN NULL ELSE system.main.least(a, b, c) END;
+          (a, b, c) AS CASE WHEN a IS NULL OR b IS NULL OR c IS NULL THEN NULL ELSE system.main.least(a, b, c) END,
+          (a, b, c, d) AS CASE WHEN a IS NULL OR b IS NULL OR c IS NULL OR d IS NULL THEN NULL ELSE system.main.least(a, b, c, d) END;
 -- Trino concat returns NULL when any argument is NULL; DuckDB's skips NULLs
-CREATE MACRO concat(a, b) AS a || b, (a, b, c) AS a || b || c, (a, b, c, d) AS a || b || c || d;
+-- (a macro hides every arity of the built-in, so each arity used is spelled out)
+CREATE MACRO concat(a, b) AS a || b, (a, b, c) AS a || b || c, (a, b, c, d) AS a || b || c || d,
+  (a, b, c, d, e) AS a || b || c || d || e, (a, b, c, d, e, f) AS a || b || c || d || e || f;
+-- Trino has replace(s, search) removing every occurrence
+CREATE MACRO replace(s, f) AS system.main.replace(s, f, ''), (s, f, r) AS system.main.replace(s, f, r);
 -- Trino split_part returns NULL past the last field; DuckDB returns ''
 CREATE MACRO split_part(s, d, i) AS
   CASE WHEN i > len(string_split(s, d)) THEN NULL ELSE system.main.split_part(s, d, i) END;
