@@ -95,9 +95,9 @@ export function generateRows(seed = SEED) {
     if (id % 9 === 0) continue; // gaps: orders reference ids that do not exist
     products.push({
       product_id: id,
-      name: rng.chance(0.05) ? '' : `${rng.pick(['Widget', 'Gadget', 'Gizmo', 'Doohickey'])} ${id % 7}`,
+      name: id === 12 ? NULL : rng.chance(0.05) ? '' : `${rng.pick(['Widget', 'Gadget', 'Gizmo', 'Doohickey'])} ${id % 7}`,
       category: rng.wpick(CATEGORIES),
-      price: nul(0.05, () => fmtDecimal(rng, rng.int(-500, 99999))),
+      price: (id === 4 || id === 31) ? NULL : nul(0.05, () => fmtDecimal(rng, rng.int(-500, 99999))),
       weight: nul(0.05, () => rng.int(-16, 800) / 16),
       launched: nul(0.05, () => dateStr(baseMs('2019-01-01') + rng.int(0, 1900) * DAY)),
       discontinued: nul(0.08, () => rng.chance(0.3)),

@@ -897,3 +897,253 @@ SELECT * FROM (SELECT product_id, price FROM products WHERE category = 'tools') 
 
 query from_subquery_partition_filter subquery_from
 SELECT dt, count(*) FROM (SELECT dt FROM orders) t WHERE dt = '2024-03-03' GROUP BY dt
+
+# ============================================================ Trino semantics pinned
+# Where DuckDB's answer differs from Trino's, the Trino answer is written here.
+
+query trino_int_division trino
+SELECT 7 / 2, -7 / 2, 7 / -2, 7 % 3, -7 % 3, 7 % -3
+---- expect Trino integer / truncates toward zero; % takes the dividend's sign
+3	-3	-3	1	-1	1
+
+query trino_double_division_by_zero trino
+SELECT 1e0 / 0e0, -1e0 / 0e0, 0e0 / 0e0
+---- expect Trino double division follows IEEE (DuckDB returns NULL)
+Infinity	-Infinity	NaN
+
+query trino_int_division_by_zero trino
+SELECT 5 / 0
+---- error division by zero
+
+query trino_int_modulo_by_zero trino
+SELECT 5 % 0
+---- error division by zero
+
+query trino_int_division_by_zero_column trino
+SELECT qty / (qty - qty) FROM orders WHERE qty = 7
+---- error division by zero
+
+query trino_integer_overflow trino
+SELECT 2147483647 + 1
+---- error overflow
+
+query trino_bigint_overflow trino
+SELECT 9223372036854775807 + 1
+---- error overflow
+
+query trino_integer_multiply_overflow trino
+SELECT 100000 * 100000
+---- error overflow
+
+query trino_cast_double_to_int_rounds trino
+SELECT CAST(DOUBLE '2.5' AS integer), CAST(DOUBLE '-2.5' AS integer), CAST(DOUBLE '3.5' AS bigint), CAST(DOUBLE '0.49' AS integer), CAST(DOUBLE '-0.5' AS smallint)
+---- expect Trino rounds half away from zero (MathFunctions.round); DuckDB rounds half to even
+3	-3	4	0	-1
+
+query trino_cast_decimal_to_int_rounds trino
+SELECT CAST(2.5 AS integer), CAST(-2.5 AS integer), CAST(1.49 AS integer), CAST(-0.5 AS bigint)
+---- expect Trino rounds decimals half up (away from zero)
+3	-3	1	-1
+
+query trino_round_double trino
+SELECT round(DOUBLE '2.5'), round(DOUBLE '-2.5'), round(DOUBLE '0.125', 2), round(DOUBLE '-0.125', 2), round(DOUBLE '1.005', 2), round(DOUBLE '2.675', 2)
+---- expect Trino: Math.round(x * 10^d) / 10^d, away from zero for negatives (1.005 * 100 is 100.49999999999999, 2.675 * 100 is 267.5)
+3.0	-3.0	0.13	-0.13	1.0	2.68
+
+query trino_round_decimal trino
+SELECT round(2.5), round(-2.5), round(2.45, 1), round(-2.45, 1), round(123.456, -1)
+---- expect Trino decimal round is half up
+3	-3	2.5	-2.5	120
+
+query trino_decimal_division trino
+SELECT 1 / 3.0, 2.00 / 3, 10.00 / 4, -2.00 / 3, 7 / 2.0
+---- expect Trino decimal division keeps scale max(s1, s2), rounding half up (DuckDB divides in double)
+0.3	0.67	2.50	-0.67	3.5
+
+query trino_decimal_arith_exact trino
+SELECT 0.1 + 0.2, 1.10 * 3, 0.3 - 0.1 = 0.2
+---- expect decimal literals are exact
+0.3	3.30	true
+
+query trino_avg_decimal trino
+SELECT avg(unit_price) FROM orders
+---- expect Trino avg(decimal(10,2)) is decimal(10,2), rounded half up (DuckDB returns a double)
+453.01
+
+query trino_avg_decimal_grouped trino
+SELECT status, avg(unit_price) FROM orders GROUP BY status
+---- expect Trino avg(decimal(10,2)) is decimal(10,2), rounded half up (DuckDB returns a double)
+(empty)	466.19
+Shipped	475.60
+cancelled	457.73
+pending	446.07
+returned	431.58
+shipped	459.25
+NULL	437.35
+
+query trino_avg_decimal_products trino
+SELECT avg(price), avg(price * 2) FROM products
+---- expect Trino avg(decimal) keeps the argument's scale, rounded half up
+516.97	1033.94
+
+query trino_substr_edges trino
+SELECT substr('hello', 0), substr('hello', 0, 2), substr('hello', 6), substr('hello', -5), substr('hello', -6), substr('hello', 2, 0), substr('hello', 5, 10)
+---- expect Trino substr: start 0 or outside the string gives ''
+(empty)	(empty)	(empty)	hello	(empty)	(empty)	o
+
+query trino_split_part_beyond trino
+SELECT split_part('a b', ' ', 3), split_part('a b', ' ', 2), split_part('', ' ', 1), split_part('a  b', ' ', 2)
+---- expect Trino split_part returns NULL past the last field (DuckDB '')
+NULL	b	(empty)	(empty)
+
+query trino_concat_null trino
+SELECT concat('a', NULL), 'a' || NULL, concat('a', 'b', 'c'), concat('', '')
+---- expect Trino concat is NULL when any argument is NULL (DuckDB skips NULLs)
+NULL	NULL	abc	(empty)
+
+query trino_greatest_least_null trino
+SELECT greatest(1, NULL), least(NULL, 2), greatest(1, 2, 3), least(1.5, 2)
+---- expect Trino greatest/least are NULL when any argument is NULL (DuckDB skips NULLs)
+NULL	NULL	3	1.5
+
+query trino_nan_comparisons trino
+SELECT nan() = nan(), nan() <> nan(), is_nan(nan()), nan() > 1e0, infinity() > 1e308, -infinity() < -1e308
+---- expect Trino compares NaN as IEEE (DuckDB: NaN = NaN is true)
+false	true	true	false	true	true
+
+query trino_like_rules trino
+SELECT 'abc' LIKE 'ABC', 'abc' LIKE 'a_c', 'a%c' LIKE 'a\%c' ESCAPE '\', 'abc' LIKE '%', '' LIKE '%', 'a_c' LIKE 'a#_c' ESCAPE '#'
+---- expect LIKE is case-sensitive, no default escape
+false	true	true	true	true	true
+
+query trino_date_add_clamps trino
+SELECT date_add('month', 1, DATE '2024-01-31'), date_add('year', 1, DATE '2024-02-29'), date_add('month', -1, DATE '2024-03-31'), date_add('day', 1, DATE '2024-02-28'), date_add('week', 1, DATE '2024-02-26')
+---- expect Trino clamps to the month's last day
+2024-02-29	2025-02-28	2024-02-29	2024-02-29	2024-03-04
+
+query trino_date_diff_whole_units trino
+SELECT date_diff('month', DATE '2024-01-31', DATE '2024-02-29'), date_diff('month', DATE '2024-02-29', DATE '2024-03-28'), date_diff('month', DATE '2024-01-15', DATE '2024-02-14'), date_diff('year', DATE '2023-03-01', DATE '2024-02-29'), date_diff('day', DATE '2024-03-01', DATE '2024-02-28'), date_diff('month', DATE '2024-03-31', DATE '2024-02-29')
+---- expect Trino (Joda) counts whole units, end-of-month aware (DuckDB date_diff counts boundaries)
+1	0	0	0	-2	-1
+
+query trino_date_diff_timestamps trino
+SELECT date_diff('day', TIMESTAMP '2024-03-01 23:00:00', TIMESTAMP '2024-03-02 01:00:00'), date_diff('hour', TIMESTAMP '2024-03-01 23:59:00', TIMESTAMP '2024-03-02 00:58:00'), date_diff('second', TIMESTAMP '2024-03-01 00:00:00.900', TIMESTAMP '2024-03-01 00:00:01.100')
+---- expect whole units between the instants
+0	0	0
+
+query trino_iso_week trino
+SELECT day_of_week(DATE '2024-03-03'), day_of_week(DATE '2024-03-04'), week(DATE '2024-12-30'), year_of_week(DATE '2024-12-30'), week(DATE '2021-01-03'), year_of_week(DATE '2021-01-03'), day_of_year(DATE '2024-12-31')
+---- expect ISO weeks, Monday = 1
+7	1	1	2025	53	2020	366
+
+query trino_date_trunc_and_last_day trino
+SELECT date_trunc('week', DATE '2024-03-03'), date_trunc('quarter', DATE '2024-02-29'), date_trunc('month', DATE '2024-02-29'), last_day_of_month(DATE '2024-02-10'), last_day_of_month(DATE '2023-02-10')
+---- expect date_trunc of a DATE is a DATE (weeks start on Monday)
+2024-02-26	2024-01-01	2024-02-01	2024-02-29	2023-02-28
+
+query trino_timestamp_column_text trino
+SELECT CAST(created_at AS varchar) FROM orders WHERE order_id IN (100018, 100027)
+---- expect Hive timestamp columns are timestamp(3) in Trino/Athena: three fraction digits always
+2024-03-04 22:44:55.500
+2024-02-28 14:45:01.123
+
+query trino_timestamp_literal_text trino
+SELECT CAST(TIMESTAMP '2024-01-01 10:00:00' AS varchar), CAST(TIMESTAMP '2024-01-01 10:00:00.5' AS varchar)
+---- expect a timestamp literal's precision is the number of fraction digits written
+2024-01-01 10:00:00	2024-01-01 10:00:00.5
+
+query trino_nulls_last_desc trino
+SELECT priority FROM (SELECT DISTINCT priority FROM orders) t ORDER BY priority DESC
+---- expect Trino sorts NULLs last in both directions
+5
+4
+3
+2
+1
+NULL
+
+query trino_nulls_first_asc trino
+SELECT priority FROM (SELECT DISTINCT priority FROM orders) t ORDER BY priority NULLS FIRST
+---- expect
+NULL
+1
+2
+3
+4
+5
+
+query trino_cast_invalid_int trino
+SELECT CAST('abc' AS integer)
+---- error abc
+
+query trino_cast_invalid_date trino
+SELECT CAST('2024-02-30' AS date)
+---- error 2024-02-30
+
+query trino_cast_decimal_overflow trino
+SELECT CAST(999.995 AS decimal(5,2))
+---- error 999.995
+
+query trino_lpad_empty_pad trino
+SELECT lpad('a', 3, '')
+---- error pad
+
+query trino_cast_int_to_boolean trino
+SELECT CAST(1 AS boolean), CAST(0 AS boolean), CAST(-2 AS boolean)
+---- expect nonzero is true
+true	false	true
+
+query trino_string_order_bytes trino
+SELECT 'Z' < 'a', 'é' > 'z', 'ab' < 'abc', '' < 'a'
+---- expect varchar compares by code point (UTF-8 bytes)
+true	true	true	true
+
+query trino_sign_truncate trino
+SELECT sign(-5), sign(0), sign(DOUBLE '-2.5'), sign(-2.5), truncate(DOUBLE '-2.7'), truncate(2.7), truncate(-2.7)
+---- expect
+-1	0	-1.0	-1	-2.0	2	-2
+
+query trino_power_mod trino
+SELECT power(2, 10), power(2, -1), mod(-7, 3), mod(7, -3), mod(DOUBLE '5.5', 2)
+---- expect power is double; mod takes the dividend's sign
+1024.0	0.5	-1	1	1.5
+
+query trino_ceil_floor_negative trino
+SELECT ceil(-0.5), floor(-0.5), floor(DOUBLE '-0.5'), ceil(1.01), floor(DOUBLE '2.0')
+---- expect
+0	-1	-1.0	2	2.0
+
+query trino_in_with_null trino
+SELECT 1 IN (1, NULL), 2 IN (1, NULL), 2 NOT IN (1, NULL), NULL IN (1), 1 NOT IN (2, 3)
+---- expect three-valued IN
+true	NULL	NULL	NULL	true
+
+query trino_case_null_operand trino
+SELECT CASE NULL WHEN NULL THEN 1 ELSE 2 END, CASE WHEN NULL THEN 1 ELSE 2 END, nullif(NULL, 1), coalesce(NULL, NULL, 3)
+---- expect NULL never equals NULL in CASE
+2	2	NULL	3
+
+query trino_unicode_strings trino
+SELECT length('straße'), length(''), length('日本'), reverse('café'), upper('éàü'), lower('ÉÀÜ'), strpos('café au lait', 'au')
+---- expect lengths and positions count code points
+6	0	2	éfac	ÉÀÜ	éàü	6
+
+query trino_trim_two_args trino
+SELECT trim('xxaxx', 'x'), ltrim('xxaxx', 'x'), rtrim('xxaxx', 'x'), trim('  a  ')
+---- expect
+a	axx	xxa	a
+
+query trino_boolean_ops trino
+SELECT true AND NULL, false AND NULL, true OR NULL, false OR NULL, NOT CAST(NULL AS boolean)
+---- expect three-valued logic
+NULL	false	true	NULL	NULL
+
+query trino_empty_aggregates trino
+SELECT sum(qty), avg(qty), min(qty), max(qty), count(qty), count(*), bool_or(is_gift), stddev(qty) FROM orders WHERE false
+---- expect
+NULL	NULL	NULL	NULL	0	0	NULL	NULL
+
+query trino_stddev_single_row trino
+SELECT stddev(qty), variance(qty), stddev_pop(qty), var_pop(qty) FROM orders WHERE order_id = 100018
+---- expect sample statistics of one row are NULL, population ones 0
+NULL	NULL	0.0	0.0
