@@ -216,11 +216,13 @@ export function numEq(a, b) {
   return d <= ABS_TOL || d <= REL_TOL * Math.max(Math.abs(x), Math.abs(y));
 }
 
-export function cellEq(a, b) {
+// exact: strings compared as written (a written Trino expectation), else
+// timestamp renderings are normalized first (DuckDB prints no fixed precision).
+export function cellEq(a, b, exact = false) {
   if (a === null || b === null) return a === b;
   if (a.t === 'n' && b.t === 'n') return numEq(a.v, b.v);
   if (a.t === 'b' && b.t === 'b') return a.v === b.v;
-  if (a.t === 's' && b.t === 's') return normStr(a.v) === normStr(b.v);
+  if (a.t === 's' && b.t === 's') return exact ? a.v === b.v : normStr(a.v) === normStr(b.v);
   // kinds differ: NaN/Infinity may come as text; otherwise compare renderings
   if (a.t === 'n' && b.t === 's' && b.v in SPECIAL) return numEq(a.v, b.v);
   if (b.t === 'n' && a.t === 's' && a.v in SPECIAL) return numEq(a.v, b.v);
@@ -247,10 +249,16 @@ function sortKey(row) {
     return 'b' + c.v;
   }).join('\u0001');
 }
-const rowEq = (a, b) => a.length === b.length && a.every((c, i) => cellEq(c, b[i]));
+let exactStrings = false;
+const rowEq = (a, b) => a.length === b.length && a.every((c, i) => cellEq(c, b[i], exactStrings));
 
 // Returns null when equal, else a short description of the first difference.
-export function compareRows(got, want, ordered) {
+export function compareRows(got, want, ordered, exact = false) {
+  exactStrings = exact;
+  try { return compareRowsImpl(got, want, ordered); } finally { exactStrings = false; }
+}
+
+function compareRowsImpl(got, want, ordered) {
   const width = (rs) => (rs.length ? rs[0].length : null);
   if (got.length && want.length && width(got) !== width(want))
     return `column count: sqe ${width(got)}, expected ${width(want)}`;
@@ -259,7 +267,7 @@ export function compareRows(got, want, ordered) {
       if (i >= got.length) return `row count: sqe ${got.length}, expected ${want.length}; first missing row #${i + 1}: ${showRow(want[i])}`;
       if (i >= want.length) return `row count: sqe ${got.length}, expected ${want.length}; first extra row #${i + 1}: ${showRow(got[i])}`;
       if (!rowEq(got[i], want[i])) {
-        const same = compareRows(got, want, false) === null;
+        const same = compareRowsImpl(got, want, false) === null;
         return `row #${i + 1}: sqe ${showRow(got[i])}; expected ${showRow(want[i])}${same ? ' (same rows, different order)' : ''}`;
       }
     }

@@ -213,7 +213,9 @@ const tSetup = performance.now();
 const NOT_SUPPORTED = (r) => r.errorClass === 'NOT_SUPPORTED' || /not supported/i.test(r.error || '');
 
 async function runOne(q) {
+  const tq = performance.now();
   const sqe = await runSqe(q.sql);
+  const sqeMs = performance.now() - tq;
   const res = { name: q.name, category: q.category, where: `${path.relative(REPO, q.file)}:${q.line}`, sql: q.sql };
   const skip = skipOf(q.name);
   const verdict = (status, detail) => Object.assign(res, { status, detail });
@@ -226,10 +228,12 @@ async function runOne(q) {
     if (NOT_SUPPORTED(sqe) && !sqe.crashed) v = verdict('unsupported', sqe.error);
     else v = verdict('fail', `sqe ${sqe.crashed ? 'crashed' : 'error'}: ${sqe.error}`);
   } else if (q.expect) {
-    const why = compareRows(sqe.rows, q.expect, q.mode === 'ordered');
+    const why = compareRows(sqe.rows, q.expect, q.mode === 'ordered', true);
     v = why ? verdict('fail', `vs written Trino expectation: ${why}`) : verdict('pass');
   } else {
+    const td = performance.now();
     const duck = await runDuck(q.duckdb || q.sql);
+    res.duckMs = Math.round(performance.now() - td);
     if (duck.error) v = verdict('fail', `duckdb (oracle) error: ${duck.error}`);
     else {
       const why = compareRows(sqe.rows, duck.rows, q.mode === 'ordered');
@@ -237,6 +241,8 @@ async function runOne(q) {
       res.duckRows = duck.rows.length;
     }
   }
+  res.sqeMs = Math.round(sqeMs);
+  res.ms = Math.round(performance.now() - tq);
   if (skip) {
     skip.used++;
     if (v.status === 'pass') res.staleSkip = skip.pattern;

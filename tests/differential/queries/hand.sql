@@ -1147,3 +1147,709 @@ query trino_stddev_single_row trino
 SELECT stddev(qty), variance(qty), stddev_pop(qty), var_pop(qty) FROM orders WHERE order_id = 100018
 ---- expect sample statistics of one row are NULL, population ones 0
 NULL	NULL	0.0	0.0
+
+# ============================================================ joins: INNER
+
+query join_inner_on join_inner
+SELECT o.order_id, c.customer_key, c.name FROM orders o JOIN customers c ON o.customer_id = c.customer_id
+
+query join_inner_keyword join_inner
+SELECT o.order_id, p.name, p.category FROM orders o INNER JOIN products p ON o.product_id = p.product_id WHERE o.dt = '2024-03-01'
+
+query join_inner_count join_inner
+SELECT count(*), count(DISTINCT o.order_id), sum(o.qty) FROM orders o JOIN customers c ON o.customer_id = c.customer_id
+
+query join_inner_group join_inner
+SELECT c.city, count(*), sum(o.qty), sum(o.unit_price) FROM orders o JOIN customers c ON o.customer_id = c.customer_id GROUP BY c.city
+
+query join_inner_two_conditions join_inner
+SELECT o.order_id, c.customer_key FROM orders o JOIN customers c ON o.customer_id = c.customer_id AND o.order_date >= c.signup_date WHERE o.qty > 30
+
+query join_inner_non_equi_extra join_inner
+SELECT count(*) FROM orders o JOIN customers c ON o.customer_id = c.customer_id AND o.priority > c.tier
+
+query join_inner_theta_only join_inner
+SELECT count(*) FROM products a JOIN products b ON a.price < b.price
+
+query join_inner_between join_inner
+SELECT a.product_id, count(*) FROM products a JOIN products b ON b.weight BETWEEN a.weight - 1 AND a.weight + 1 AND a.product_id <> b.product_id GROUP BY a.product_id
+
+query join_inner_expression_key join_inner
+SELECT o.order_id, p.product_id FROM orders o JOIN products p ON o.product_id + 1 = p.product_id WHERE o.qty > 40
+
+query join_inner_where_both_sides join_inner
+SELECT o.order_id, c.name FROM orders o JOIN customers c ON o.customer_id = c.customer_id WHERE c.country = 'DE' AND o.is_gift
+
+query join_inner_null_keys_never_match join_inner
+SELECT count(*) FROM orders o JOIN customers c ON o.customer_id = c.customer_id WHERE o.customer_id IS NULL OR c.customer_id IS NULL
+
+query join_inner_not_distinct join_inner
+SELECT count(*), count(o.customer_id) FROM orders o JOIN customers c ON o.customer_id IS NOT DISTINCT FROM c.customer_id
+
+query join_inner_string_key join_inner
+SELECT a.city, count(*) FROM customers a JOIN customers b ON a.city = b.city GROUP BY a.city
+
+query join_inner_date_key join_inner
+SELECT o.order_id, c.customer_key FROM orders o JOIN customers c ON o.order_date = c.signup_date
+
+query join_inner_decimal_key join_inner
+SELECT o.order_id, p.product_id FROM orders o JOIN products p ON o.unit_price = p.price
+
+query join_inner_mixed_int_types join_inner
+SELECT o.order_id, p.product_id FROM orders o JOIN products p ON o.qty = p.stock WHERE o.qty > 20
+
+query join_inner_partition_keys join_inner
+SELECT o.dt, c.tier, count(*) FROM orders o JOIN customers c ON o.customer_id = c.customer_id WHERE o.dt >= '2024-03-02' AND c.tier IN (1, 3) GROUP BY o.dt, c.tier
+
+query join_inner_order_limit join_inner
+SELECT o.order_id, c.customer_key, o.qty FROM orders o JOIN customers c ON o.customer_id = c.customer_id ORDER BY o.qty DESC, o.order_id, c.customer_key LIMIT 25
+
+query join_inner_subquery join_inner
+SELECT c.customer_key, c.name, s.n FROM customers c JOIN (SELECT customer_id, count(*) AS n FROM orders GROUP BY customer_id) s ON c.customer_id = s.customer_id WHERE s.n > 12
+
+query join_inner_two_subqueries join_inner
+SELECT a.customer_id, a.q, b.k FROM (SELECT customer_id, sum(qty) AS q FROM orders GROUP BY customer_id) a JOIN (SELECT customer_id, count(*) AS k FROM customers GROUP BY customer_id) b ON a.customer_id = b.customer_id
+
+query join_inner_select_star join_inner
+SELECT * FROM products p JOIN orders o ON p.product_id = o.product_id WHERE o.order_id < 100040
+
+query join_inner_qualified_star join_inner
+SELECT p.*, o.qty FROM products p JOIN orders o ON p.product_id = o.product_id WHERE o.order_id < 100060
+
+query join_inner_distinct join_inner
+SELECT DISTINCT c.country, p.category FROM orders o JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id
+
+query join_inner_having join_inner
+SELECT p.category, count(*) AS n FROM orders o JOIN products p ON o.product_id = p.product_id GROUP BY p.category HAVING sum(o.qty) > 1000
+
+query join_inner_expressions_across join_inner
+SELECT o.order_id, o.unit_price - p.price, o.qty * p.weight FROM orders o JOIN products p ON o.product_id = p.product_id WHERE o.order_id < 100300
+
+query join_inner_parenthesized join_inner
+SELECT o.order_id, c.customer_key, p.product_id FROM orders o JOIN (customers c JOIN products p ON c.tier = p.product_id % 4) ON o.customer_id = c.customer_id AND o.product_id = p.product_id
+
+# ============================================================ joins: OUTER
+
+query join_left join_outer
+SELECT o.order_id, c.customer_key FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id
+
+query join_left_outer_keyword join_outer
+SELECT o.order_id, p.name FROM orders o LEFT OUTER JOIN products p ON o.product_id = p.product_id WHERE o.dt = '2024-02-27'
+
+query join_left_unmatched join_outer
+SELECT o.order_id, o.customer_id FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id WHERE c.customer_key IS NULL
+
+query join_left_counts join_outer
+SELECT count(*), count(c.customer_key), count(o.customer_id) FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id
+
+query join_left_filter_in_on join_outer
+SELECT o.order_id, c.customer_key FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id AND c.is_active WHERE o.order_id < 100500
+
+query join_left_filter_in_where join_outer
+SELECT o.order_id, c.customer_key FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id WHERE c.is_active AND o.order_id < 100500
+
+query join_left_on_right_constant join_outer
+SELECT p.product_id, o.order_id FROM products p LEFT JOIN orders o ON p.product_id = o.product_id AND o.qty > 45
+
+query join_left_coalesce join_outer
+SELECT o.order_id, coalesce(c.name, '?'), coalesce(c.tier, -1) FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id WHERE o.order_id < 100300
+
+query join_left_group join_outer
+SELECT p.category, count(o.order_id), sum(o.qty) FROM products p LEFT JOIN orders o ON o.product_id = p.product_id GROUP BY p.category
+
+query join_left_aggregate_right join_outer
+SELECT c.customer_key, s.n FROM customers c LEFT JOIN (SELECT customer_id, count(*) AS n FROM orders GROUP BY customer_id) s ON c.customer_id = s.customer_id
+
+query join_right join_outer
+SELECT p.product_id, count(o.order_id) FROM orders o RIGHT JOIN products p ON o.product_id = p.product_id GROUP BY p.product_id
+
+query join_right_unmatched join_outer
+SELECT p.product_id, p.name FROM orders o RIGHT OUTER JOIN products p ON o.product_id = p.product_id WHERE o.order_id IS NULL
+
+query join_right_rows join_outer
+SELECT o.order_id, c.customer_key FROM orders o RIGHT JOIN customers c ON o.customer_id = c.customer_id AND o.dt = '2024-03-03'
+
+query join_full join_outer
+SELECT o.product_id, p.product_id FROM (SELECT DISTINCT product_id FROM orders) o FULL JOIN products p ON o.product_id = p.product_id
+
+query join_full_outer_counts join_outer
+SELECT count(*), count(o.order_id), count(c.customer_key) FROM orders o FULL OUTER JOIN customers c ON o.customer_id = c.customer_id
+
+query join_full_aggregates join_outer
+SELECT coalesce(a.customer_id, b.customer_id) AS id, a.n, b.k FROM (SELECT customer_id, count(*) AS n FROM orders WHERE dt = '2024-03-01' GROUP BY customer_id) a FULL JOIN (SELECT customer_id, count(*) AS k FROM customers WHERE tier = 2 GROUP BY customer_id) b ON a.customer_id = b.customer_id
+
+query join_full_on_false join_outer
+SELECT count(*), count(a.product_id), count(b.customer_key) FROM products a FULL JOIN customers b ON false
+
+query join_full_non_equi join_outer
+SELECT a.product_id, b.product_id FROM products a FULL JOIN products b ON a.product_id = b.product_id + 100
+
+query join_left_chain join_outer
+SELECT o.order_id, c.customer_key, p.product_id FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id LEFT JOIN products p ON o.product_id = p.product_id WHERE o.dt = '2024-03-04'
+
+query join_left_then_inner join_outer
+SELECT o.order_id, c.customer_key, p.product_id FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id WHERE o.qty > 30
+
+query join_left_is_null_both join_outer
+SELECT count(*) FROM orders o LEFT JOIN products p ON o.product_id = p.product_id WHERE p.product_id IS NULL AND o.product_id IS NOT NULL
+
+query join_outer_order_limit join_outer
+SELECT p.product_id, o.order_id FROM products p LEFT JOIN orders o ON p.product_id = o.product_id ORDER BY p.product_id, o.order_id NULLS FIRST LIMIT 40
+
+# ============================================================ joins: CROSS, comma, USING, self, multi-way
+
+query join_cross_count join_cross
+SELECT count(*) FROM products CROSS JOIN customers
+
+query join_cross_small join_cross
+SELECT p.product_id, t.tier FROM products p CROSS JOIN (SELECT DISTINCT tier FROM customers) t WHERE p.product_id < 6
+
+query join_cross_aggregate join_cross
+SELECT t.tier, count(*), sum(p.price) FROM products p CROSS JOIN (SELECT DISTINCT tier FROM customers) t GROUP BY t.tier
+
+query join_cross_scalar_agg join_cross
+SELECT o.order_id, o.qty - m.avg_qty FROM orders o CROSS JOIN (SELECT avg(qty) AS avg_qty FROM orders) m WHERE o.order_id < 100200
+
+query join_comma join_comma
+SELECT o.order_id, p.name FROM orders o, products p WHERE o.product_id = p.product_id AND o.qty > 40
+
+query join_comma_three join_comma
+SELECT c.country, p.category, count(*) FROM orders o, customers c, products p WHERE o.customer_id = c.customer_id AND o.product_id = p.product_id GROUP BY c.country, p.category
+
+query join_comma_cross join_comma
+SELECT count(*) FROM products a, products b WHERE a.product_id < 10
+
+query join_comma_subquery join_comma
+SELECT o.order_id FROM orders o, (SELECT max(qty) AS m FROM orders) x WHERE o.qty = x.m
+
+query join_using join_using
+SELECT customer_id, o.order_id, c.customer_key FROM orders o JOIN customers c USING (customer_id)
+
+query join_using_star join_using
+SELECT * FROM products a JOIN products b USING (product_id) WHERE product_id < 12
+
+query join_using_left join_using
+SELECT customer_id, count(*), count(c.customer_key) FROM orders o LEFT JOIN customers c USING (customer_id) GROUP BY customer_id
+
+query join_using_right join_using
+SELECT product_id, count(o.order_id) FROM orders o RIGHT JOIN products p USING (product_id) GROUP BY product_id
+
+query join_using_full join_using
+SELECT product_id, o.n, p.name FROM (SELECT product_id, count(*) AS n FROM orders GROUP BY product_id) o FULL JOIN products p USING (product_id)
+
+query join_using_two_columns join_using
+SELECT count(*) FROM orders a JOIN orders b USING (customer_id, product_id) WHERE a.order_id < b.order_id
+
+query join_using_three_way join_using
+SELECT customer_id, count(*) FROM orders JOIN customers USING (customer_id) JOIN (SELECT DISTINCT customer_id FROM orders WHERE is_gift) g USING (customer_id) GROUP BY customer_id
+
+query join_self_pairs join_self
+SELECT a.order_id, b.order_id FROM orders a JOIN orders b ON a.customer_id = b.customer_id AND a.product_id = b.product_id AND a.order_id < b.order_id
+
+query join_self_duplicate_keys join_self
+SELECT c1.customer_id, c1.customer_key, c2.customer_key FROM customers c1 JOIN customers c2 ON c1.customer_id = c2.customer_id AND c1.customer_key <> c2.customer_key
+
+query join_self_previous join_self
+SELECT a.product_id, b.product_id, b.price - a.price FROM products a JOIN products b ON b.product_id = a.product_id + 1
+
+query join_self_left join_self
+SELECT a.customer_key, count(b.customer_key) FROM customers a LEFT JOIN customers b ON a.city = b.city AND a.customer_key < b.customer_key GROUP BY a.customer_key
+
+query join_self_same_day join_self
+SELECT a.order_date, count(*) FROM orders a JOIN orders b ON a.order_date = b.order_date AND a.customer_id = b.customer_id AND a.order_id <> b.order_id GROUP BY a.order_date
+
+query join_multi_inner join_multi
+SELECT o.order_id, c.name, p.name FROM orders o JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id WHERE o.dt = '2024-02-29'
+
+query join_multi_group join_multi
+SELECT c.country, p.category, count(*), sum(o.qty * p.price) FROM orders o JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id GROUP BY c.country, p.category
+
+query join_multi_left join_multi
+SELECT o.order_id, c.customer_key, p.product_id FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id LEFT JOIN products p ON o.product_id = p.product_id
+
+query join_multi_four join_multi
+SELECT o.order_id, c.customer_key, p.product_id, o2.order_id FROM orders o JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id JOIN orders o2 ON o2.customer_id = c.customer_id AND o2.product_id = p.product_id AND o2.order_id > o.order_id
+
+query join_multi_chain_conditions join_multi
+SELECT count(*) FROM orders o JOIN products p ON o.product_id = p.product_id JOIN customers c ON o.customer_id = c.customer_id AND p.launched < c.signup_date
+
+query join_multi_mixed_outer join_multi
+SELECT p.category, c.country, count(o.order_id) FROM products p LEFT JOIN orders o ON o.product_id = p.product_id LEFT JOIN customers c ON c.customer_id = o.customer_id GROUP BY p.category, c.country
+
+query join_multi_full_chain join_multi
+SELECT count(*), count(a.product_id), count(b.product_id), count(c.product_id) FROM (SELECT product_id FROM products WHERE product_id < 30) a FULL JOIN (SELECT product_id FROM products WHERE product_id > 20) b ON a.product_id = b.product_id FULL JOIN (SELECT DISTINCT product_id FROM orders WHERE dt = '2024-03-01') c ON coalesce(a.product_id, b.product_id) = c.product_id
+
+# ============================================================ subqueries in expressions
+
+query scalar_uncorrelated_select subquery_scalar
+SELECT order_id, qty - (SELECT max(qty) FROM orders) FROM orders WHERE order_id < 100100
+
+query scalar_uncorrelated_where subquery_scalar
+SELECT order_id, qty FROM orders WHERE qty > (SELECT avg(qty) FROM orders) + 25
+
+query scalar_in_having subquery_scalar
+SELECT customer_id, count(*) FROM orders GROUP BY customer_id HAVING count(*) > (SELECT count(*) FROM orders) / 250
+
+query scalar_empty_is_null subquery_scalar
+SELECT (SELECT max(qty) FROM orders WHERE order_id < 0), (SELECT count(*) FROM orders WHERE order_id < 0)
+
+query scalar_no_from subquery_scalar
+SELECT (SELECT 1) + 1, (SELECT 'a') || 'b'
+
+query scalar_in_case subquery_scalar
+SELECT order_id, CASE WHEN qty > (SELECT avg(qty) FROM orders) THEN 'above' ELSE 'below' END FROM orders WHERE order_id < 100100
+
+query scalar_multiple_rows_error subquery_scalar
+SELECT (SELECT qty FROM orders WHERE qty > 50)
+---- error multiple rows
+
+query scalar_string subquery_scalar
+SELECT count(*) FROM orders WHERE status = (SELECT min(status) FROM orders WHERE status <> '')
+
+query correlated_scalar_count subquery_correlated
+SELECT c.customer_key, (SELECT count(*) FROM orders o WHERE o.customer_id = c.customer_id) FROM customers c
+
+query correlated_scalar_sum subquery_correlated
+SELECT p.product_id, (SELECT sum(o.qty) FROM orders o WHERE o.product_id = p.product_id) FROM products p
+
+query correlated_scalar_where subquery_correlated
+SELECT o.order_id, o.qty FROM orders o WHERE o.qty > (SELECT avg(o2.qty) FROM orders o2 WHERE o2.customer_id = o.customer_id) + 15
+
+query correlated_scalar_max_per_group subquery_correlated
+SELECT p.product_id, p.category, p.price FROM products p WHERE p.price = (SELECT max(p2.price) FROM products p2 WHERE p2.category = p.category)
+
+query correlated_scalar_two_keys subquery_correlated
+SELECT o.order_id, (SELECT count(*) FROM orders o2 WHERE o2.customer_id = o.customer_id AND o2.product_id = o.product_id) FROM orders o WHERE o.order_id < 100400
+
+query correlated_scalar_non_equi subquery_correlated
+SELECT p.product_id, (SELECT count(*) FROM products p2 WHERE p2.price > p.price) FROM products p
+
+query correlated_in_select_and_where subquery_correlated
+SELECT c.customer_key, (SELECT max(o.order_date) FROM orders o WHERE o.customer_id = c.customer_id) FROM customers c WHERE (SELECT count(*) FROM orders o WHERE o.customer_id = c.customer_id) >= 10
+
+query exists_correlated exists
+SELECT c.customer_key FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND o.qty > 40)
+
+query not_exists_correlated exists
+SELECT p.product_id FROM products p WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.product_id = p.product_id)
+
+query not_exists_customers exists
+SELECT c.customer_key, c.customer_id FROM customers c WHERE NOT EXISTS (SELECT * FROM orders o WHERE o.customer_id = c.customer_id)
+
+query exists_uncorrelated_false exists
+SELECT count(*) FROM products WHERE EXISTS (SELECT 1 FROM orders WHERE qty > 1000)
+
+query exists_uncorrelated_true exists
+SELECT count(*) FROM products WHERE EXISTS (SELECT 1 FROM orders WHERE qty > 10)
+
+query exists_in_select exists
+SELECT p.product_id, EXISTS (SELECT 1 FROM orders o WHERE o.product_id = p.product_id AND o.is_gift) FROM products p
+
+query exists_non_equi exists
+SELECT c.customer_key FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND o.order_date < c.signup_date)
+
+query exists_or exists
+SELECT count(*) FROM customers c WHERE c.tier = 3 OR EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND o.status = 'returned')
+
+query in_subquery in_subquery
+SELECT count(*) FROM orders WHERE customer_id IN (SELECT customer_id FROM customers WHERE city = 'Paris')
+
+query in_subquery_with_nulls in_subquery
+SELECT count(*) FROM orders WHERE customer_id IN (SELECT customer_id FROM customers)
+
+query not_in_subquery_null_inside in_subquery
+SELECT count(*) FROM orders WHERE customer_id NOT IN (SELECT customer_id FROM customers)
+
+query not_in_subquery_no_nulls in_subquery
+SELECT count(*) FROM orders WHERE customer_id NOT IN (SELECT customer_id FROM customers WHERE customer_id IS NOT NULL)
+
+query not_in_subquery_rows in_subquery
+SELECT order_id, customer_id FROM orders WHERE customer_id NOT IN (SELECT customer_id FROM customers WHERE customer_id IS NOT NULL) AND dt = '2024-03-02'
+
+query in_subquery_select_list in_subquery
+SELECT order_id, customer_id IN (SELECT customer_id FROM customers WHERE tier = 1) FROM orders WHERE order_id < 100300
+
+query not_in_subquery_select_list in_subquery
+SELECT order_id, product_id NOT IN (SELECT product_id FROM products WHERE category = 'toys'), customer_id NOT IN (SELECT customer_id FROM customers WHERE tier = 2) FROM orders WHERE order_id < 100300
+
+query in_subquery_empty in_subquery
+SELECT count(*), count_if(qty NOT IN (SELECT qty FROM orders WHERE false)) FROM orders WHERE qty IN (SELECT qty FROM orders WHERE false) OR true
+
+query in_subquery_strings in_subquery
+SELECT count(*) FROM customers WHERE city IN (SELECT note FROM orders) OR name IN (SELECT status FROM orders)
+
+query in_subquery_aggregate in_subquery
+SELECT product_id, name FROM products WHERE product_id IN (SELECT product_id FROM orders GROUP BY product_id HAVING sum(qty) > 350)
+
+query in_subquery_correlated in_subquery
+SELECT o.order_id FROM orders o WHERE o.qty IN (SELECT o2.qty FROM orders o2 WHERE o2.customer_id = o.customer_id AND o2.order_id <> o.order_id) AND o.dt = '2024-03-01'
+
+query in_subquery_decimal in_subquery
+SELECT count(*) FROM orders WHERE unit_price IN (SELECT price FROM products)
+
+# ============================================================ WITH
+
+query cte_basic cte
+WITH big AS (SELECT * FROM orders WHERE qty > 30) SELECT count(*), sum(qty) FROM big
+
+query cte_referenced_twice cte
+WITH s AS (SELECT customer_id, sum(qty) AS q FROM orders GROUP BY customer_id) SELECT a.customer_id, a.q, b.q FROM s a JOIN s b ON a.customer_id = b.customer_id + 1 WHERE a.q > b.q
+
+query cte_chain cte
+WITH a AS (SELECT customer_id, count(*) AS n FROM orders GROUP BY customer_id), b AS (SELECT n, count(*) AS k FROM a GROUP BY n) SELECT * FROM b
+
+query cte_column_aliases cte
+WITH t(id, n) AS (SELECT customer_id, count(*) FROM orders GROUP BY customer_id) SELECT max(n), min(id), count(id) FROM t
+
+query cte_in_from_subquery cte
+SELECT * FROM (WITH x AS (SELECT product_id, price FROM products WHERE category = 'food') SELECT * FROM x WHERE price > 100) t
+
+query cte_shadows_table cte
+WITH orders AS (SELECT * FROM products) SELECT count(*) FROM orders
+
+query cte_scalar_join cte
+WITH m AS (SELECT max(qty) AS mq FROM orders) SELECT o.order_id FROM orders o, m WHERE o.qty = m.mq
+
+query cte_union cte
+WITH a AS (SELECT customer_id FROM orders WHERE dt = '2024-03-01') SELECT customer_id FROM a UNION ALL SELECT customer_id FROM a WHERE customer_id < 50
+
+query cte_unused cte
+WITH x AS (SELECT 1 AS one) SELECT count(*) FROM products
+
+query cte_in_subquery_predicate cte
+WITH paris AS (SELECT customer_id FROM customers WHERE city = 'Paris') SELECT count(*) FROM orders WHERE customer_id IN (SELECT customer_id FROM paris)
+
+query cte_three_references cte
+WITH d AS (SELECT dt, count(*) AS n FROM orders GROUP BY dt) SELECT d1.dt, d1.n, (SELECT max(n) FROM d), (SELECT min(n) FROM d) FROM d d1
+
+query cte_window cte
+WITH r AS (SELECT customer_id, order_id, row_number() OVER (PARTITION BY customer_id ORDER BY order_id) AS rn FROM orders) SELECT customer_id, order_id FROM r WHERE rn = 1
+
+query cte_left_join_self cte
+WITH c AS (SELECT customer_id, count(*) AS k FROM customers GROUP BY customer_id) SELECT x.customer_id, y.k FROM c x LEFT JOIN c y ON x.customer_id = y.customer_id + 37
+
+query cte_aggregate_of_join cte
+WITH j AS (SELECT o.order_id, c.country, o.qty FROM orders o JOIN customers c ON o.customer_id = c.customer_id) SELECT country, sum(qty), count(DISTINCT order_id) FROM j GROUP BY country
+
+# ============================================================ set operations
+
+query union_all_basic setop
+SELECT customer_id FROM orders WHERE dt = '2024-02-27' UNION ALL SELECT customer_id FROM customers WHERE tier = 3
+
+query union_distinct_basic setop
+SELECT customer_id FROM orders WHERE dt = '2024-02-27' UNION SELECT customer_id FROM customers WHERE tier = 3
+
+query union_order_limit setop
+SELECT product_id FROM products UNION SELECT product_id FROM orders ORDER BY 1 LIMIT 12
+
+query union_order_desc_nulls setop
+SELECT product_id FROM products WHERE product_id > 60 UNION SELECT product_id FROM orders WHERE product_id > 62 OR product_id IS NULL ORDER BY 1 DESC
+
+query union_three setop
+SELECT 'o' AS src, count(*) FROM orders UNION ALL SELECT 'c', count(*) FROM customers UNION ALL SELECT 'p', count(*) FROM products
+
+query union_type_widening setop
+SELECT qty FROM orders WHERE order_id < 100030 UNION ALL SELECT stock FROM products WHERE product_id < 5 UNION ALL SELECT priority FROM orders WHERE order_id < 100015
+
+query union_decimal_double setop
+SELECT unit_price FROM orders WHERE order_id < 100030 UNION ALL SELECT price FROM products WHERE product_id < 6
+
+query union_strings_nulls setop
+SELECT status FROM orders UNION SELECT category FROM products UNION SELECT city FROM customers
+
+query union_all_aggregate_outer setop
+SELECT k, count(*) FROM (SELECT status AS k FROM orders UNION ALL SELECT category FROM products) t GROUP BY k
+
+query intersect_basic setop
+SELECT customer_id FROM orders INTERSECT SELECT customer_id FROM customers
+
+query intersect_two_columns setop
+SELECT customer_id, product_id FROM orders WHERE dt = '2024-03-01' INTERSECT SELECT customer_id, product_id FROM orders WHERE dt = '2024-03-02'
+
+query except_basic setop
+SELECT product_id FROM orders EXCEPT SELECT product_id FROM products
+
+query except_reverse setop
+SELECT customer_id FROM customers EXCEPT SELECT customer_id FROM orders
+
+query except_order_limit setop
+SELECT customer_id FROM customers EXCEPT SELECT customer_id FROM orders WHERE dt <> '2024-02-27' ORDER BY 1 NULLS FIRST LIMIT 10
+
+query setop_precedence setop
+SELECT product_id FROM products WHERE product_id < 10 UNION SELECT product_id FROM products WHERE product_id > 60 INTERSECT SELECT product_id FROM products WHERE product_id > 62
+
+query setop_parenthesized setop
+(SELECT product_id FROM products WHERE product_id < 10 UNION SELECT product_id FROM products WHERE product_id > 60) INTERSECT SELECT product_id FROM products WHERE product_id > 62
+
+query setop_except_then_union setop
+SELECT product_id FROM products EXCEPT SELECT product_id FROM orders UNION SELECT 1000
+
+query setop_branch_limits setop
+(SELECT order_id FROM orders ORDER BY qty DESC NULLS LAST, order_id LIMIT 3) UNION ALL (SELECT order_id FROM orders ORDER BY qty NULLS LAST, order_id LIMIT 3)
+
+query setop_in_subquery setop
+SELECT count(*) FROM orders WHERE customer_id IN (SELECT customer_id FROM customers WHERE tier = 1 UNION SELECT customer_id FROM customers WHERE tier = 3)
+
+query setop_in_cte setop
+WITH ids AS (SELECT product_id FROM products INTERSECT SELECT product_id FROM orders WHERE qty > 40) SELECT count(*), min(product_id), max(product_id) FROM ids
+
+query setop_union_all_order_multi setop
+SELECT status, qty FROM orders WHERE order_id < 100020 UNION ALL SELECT category, CAST(stock AS integer) FROM products WHERE product_id < 8 ORDER BY 1 NULLS FIRST, 2 DESC
+
+query setop_intersect_all setop
+SELECT status FROM orders WHERE dt = '2024-03-01' INTERSECT ALL SELECT status FROM orders WHERE dt = '2024-03-02'
+
+query setop_except_all setop
+SELECT priority FROM orders WHERE dt = '2024-03-01' EXCEPT ALL SELECT priority FROM orders WHERE dt = '2024-03-02'
+
+query setop_distinct_keyword setop
+SELECT is_gift FROM orders UNION DISTINCT SELECT discontinued FROM products
+
+# ============================================================ VALUES
+
+query values_table values
+SELECT * FROM (VALUES (1, 'a'), (2, 'b'), (3, NULL)) AS t(x, y)
+
+query values_standalone values
+VALUES (1, 'a'), (2, 'b')
+
+query values_single_column values
+SELECT x * 2 FROM (VALUES 1, 2, 3) AS t(x)
+
+query values_join values
+SELECT t.label, count(*) FROM orders o JOIN (VALUES ('shipped', 'S'), ('pending', 'P'), ('', 'E')) AS t(status, label) ON o.status = t.status GROUP BY t.label
+
+query values_left_join values
+SELECT v.k, p.name FROM (VALUES 1, 2, 9, 100) AS v(k) LEFT JOIN products p ON p.product_id = v.k
+
+query values_aggregate values
+SELECT sum(x), max(y), count(*) FROM (VALUES (1, 2.5), (2, 3.5), (NULL, NULL)) AS t(x, y)
+
+query values_mixed_numeric values
+SELECT x FROM (VALUES 1, 2.5, 3) AS t(x)
+
+query values_in_cte values
+WITH v(d) AS (VALUES DATE '2024-02-29', DATE '2024-03-01') SELECT v.d, count(o.order_id) FROM v LEFT JOIN orders o ON o.order_date = v.d GROUP BY v.d
+
+query values_union values
+SELECT x FROM (VALUES 1, 2) AS t(x) UNION ALL SELECT product_id FROM products WHERE product_id < 3
+
+query values_in_predicate values
+SELECT count(*) FROM orders WHERE status IN (SELECT s FROM (VALUES 'shipped', 'returned') AS t(s))
+
+query values_order_limit values
+SELECT * FROM (VALUES (3, 'c'), (1, 'a'), (2, 'b')) AS t(n, s) ORDER BY n DESC LIMIT 2
+
+query values_booleans_nulls values
+SELECT a, b, a AND b, a OR b FROM (VALUES (true, NULL), (false, NULL), (NULL, NULL), (true, false)) AS t(a, b)
+
+# ============================================================ GROUPING SETS / ROLLUP / CUBE
+
+query gs_grouping_sets grouping_sets
+SELECT status, is_gift, count(*) FROM orders GROUP BY GROUPING SETS ((status), (is_gift), ())
+
+query gs_rollup grouping_sets
+SELECT dt, status, count(*), sum(qty) FROM orders GROUP BY ROLLUP (dt, status)
+
+query gs_cube grouping_sets
+SELECT is_gift, priority, count(*) FROM orders GROUP BY CUBE (is_gift, priority)
+
+query gs_grouping_fn grouping_sets
+SELECT status, is_gift, grouping(status, is_gift), count(*) FROM orders GROUP BY CUBE (status, is_gift)
+
+query gs_grouping_single grouping_sets
+SELECT country, grouping(country), count(*) FROM customers GROUP BY ROLLUP (country)
+
+query gs_having grouping_sets
+SELECT country, city, count(*) FROM customers GROUP BY ROLLUP (country, city) HAVING count(*) > 10
+
+query gs_order_by_grouping grouping_sets
+SELECT tier, is_active, grouping(tier, is_active) AS g, count(*) FROM customers GROUP BY CUBE (tier, is_active) ORDER BY g, tier NULLS FIRST, is_active NULLS FIRST
+
+query gs_mixed_plain_and_rollup grouping_sets
+SELECT tier, country, count(*) FROM customers GROUP BY tier, ROLLUP (country)
+
+query gs_distinct_aggregate grouping_sets
+SELECT dt, count(DISTINCT customer_id), count(*) FROM orders GROUP BY ROLLUP (dt)
+
+query gs_empty_set_only grouping_sets
+SELECT count(*), sum(qty) FROM orders GROUP BY GROUPING SETS (())
+
+query gs_expression_keys grouping_sets
+SELECT year(signup_date) AS y, tier, count(*) FROM customers GROUP BY GROUPING SETS ((year(signup_date)), (tier), (year(signup_date), tier))
+
+query gs_rollup_join grouping_sets
+SELECT c.country, p.category, sum(o.qty) FROM orders o JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id GROUP BY ROLLUP (c.country, p.category)
+
+query gs_cube_three grouping_sets
+SELECT is_gift, priority, status, count(*) FROM orders WHERE dt = '2024-03-01' GROUP BY CUBE (is_gift, priority, status)
+
+query gs_sets_with_decimals grouping_sets
+SELECT category, discontinued, sum(price), min(weight) FROM products GROUP BY GROUPING SETS ((category, discontinued), (category), ())
+
+# ============================================================ FILTER (WHERE ...)
+
+query aggfilter_counts agg_filter
+SELECT count(*) FILTER (WHERE is_gift), count(*) FILTER (WHERE qty > 10), sum(qty) FILTER (WHERE status = 'shipped') FROM orders
+
+query aggfilter_grouped agg_filter
+SELECT status, count(*) FILTER (WHERE is_gift), avg(qty) FILTER (WHERE qty > 0), max(unit_price) FILTER (WHERE priority = 1) FROM orders GROUP BY status
+
+query aggfilter_distinct agg_filter
+SELECT count(DISTINCT customer_id) FILTER (WHERE qty > 5), count(DISTINCT customer_id) FROM orders
+
+query aggfilter_all_false agg_filter
+SELECT count(*) FILTER (WHERE false), sum(qty) FILTER (WHERE false), count(qty) FILTER (WHERE qty IS NULL) FROM orders
+
+query aggfilter_double agg_filter
+SELECT dt, sum(discount) FILTER (WHERE discount > 0), min(discount) FILTER (WHERE discount > 0) FROM orders GROUP BY dt
+
+query aggfilter_rollup agg_filter
+SELECT tier, count(*) FILTER (WHERE is_active), sum(credit_limit) FILTER (WHERE credit_limit > 0) FROM customers GROUP BY ROLLUP (tier)
+
+query aggfilter_having agg_filter
+SELECT customer_id FROM orders GROUP BY customer_id HAVING count(*) FILTER (WHERE status = 'returned') >= 3
+
+query aggfilter_join agg_filter
+SELECT c.country, count(*) FILTER (WHERE p.category = 'toys'), count(*) FILTER (WHERE p.category IS NULL) FROM orders o JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id GROUP BY c.country
+
+query aggfilter_string_minmax agg_filter
+SELECT min(note) FILTER (WHERE note <> ''), max(name) FILTER (WHERE tier = 2) FROM orders, (SELECT name, tier FROM customers WHERE customer_key = 1001) c
+
+# ============================================================ window functions: ranking
+
+query win_row_number_partition window_rank
+SELECT order_id, customer_id, row_number() OVER (PARTITION BY customer_id ORDER BY order_id) FROM orders
+
+query win_row_number_global window_rank
+SELECT order_id, row_number() OVER (ORDER BY order_id DESC) FROM orders WHERE dt = '2024-02-28'
+
+query win_rank_ties window_rank
+SELECT order_id, qty, rank() OVER (ORDER BY qty DESC) FROM orders WHERE dt = '2024-03-01'
+
+query win_dense_rank window_rank
+SELECT order_id, status, qty, dense_rank() OVER (PARTITION BY status ORDER BY qty) FROM orders
+
+query win_rank_nulls window_rank
+SELECT product_id, price, rank() OVER (ORDER BY price), rank() OVER (ORDER BY price DESC NULLS FIRST) FROM products
+
+query win_percent_rank window_rank
+SELECT order_id, percent_rank() OVER (PARTITION BY dt ORDER BY qty) FROM orders
+
+query win_cume_dist window_rank
+SELECT order_id, cume_dist() OVER (PARTITION BY dt ORDER BY unit_price) FROM orders
+
+query win_ntile window_rank
+SELECT product_id, ntile(4) OVER (ORDER BY product_id), ntile(7) OVER (ORDER BY product_id) FROM products
+
+query win_ntile_partition window_rank
+SELECT order_id, ntile(3) OVER (PARTITION BY customer_id ORDER BY order_id) FROM orders
+
+query win_ranks_together window_rank
+SELECT customer_key, score, row_number() OVER w, rank() OVER w, dense_rank() OVER w FROM customers WINDOW w AS (PARTITION BY tier ORDER BY score DESC, customer_key)
+
+query win_top_n_per_group window_rank
+SELECT * FROM (SELECT customer_id, order_id, unit_price, row_number() OVER (PARTITION BY customer_id ORDER BY unit_price DESC NULLS LAST, order_id) AS rn FROM orders) t WHERE rn <= 2
+
+query win_rank_over_aggregate window_rank
+SELECT status, sum(qty), rank() OVER (ORDER BY sum(qty) DESC) FROM orders GROUP BY status
+
+query win_rank_partition_expression window_rank
+SELECT order_id, rank() OVER (PARTITION BY qty % 3 ORDER BY created_at) FROM orders WHERE dt = '2024-03-04'
+
+query win_row_number_order_limit window_rank
+SELECT order_id, row_number() OVER (ORDER BY created_at NULLS FIRST, order_id) AS rn FROM orders ORDER BY rn LIMIT 20
+
+# ============================================================ window functions: values
+
+query win_lag_lead window_value
+SELECT order_id, lag(qty) OVER (PARTITION BY customer_id ORDER BY order_id), lead(qty, 2) OVER (PARTITION BY customer_id ORDER BY order_id) FROM orders
+
+query win_lag_default window_value
+SELECT order_id, lag(qty, 1, 0) OVER (PARTITION BY customer_id ORDER BY order_id), lead(status, 1, 'none') OVER (PARTITION BY customer_id ORDER BY order_id) FROM orders
+
+query win_lag_global window_value
+SELECT product_id, price - lag(price) OVER (ORDER BY product_id) FROM products
+
+query win_first_last_value window_value
+SELECT order_id, first_value(qty) OVER (PARTITION BY customer_id ORDER BY order_id), last_value(qty) OVER (PARTITION BY customer_id ORDER BY order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM orders
+
+query win_last_value_default_frame window_value
+SELECT order_id, last_value(order_id) OVER (PARTITION BY dt ORDER BY order_id) FROM orders
+
+query win_last_value_peers window_value
+SELECT order_id, qty, last_value(qty) OVER (PARTITION BY dt ORDER BY qty) FROM orders
+
+query win_nth_value window_value
+SELECT order_id, nth_value(qty, 2) OVER (PARTITION BY customer_id ORDER BY order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM orders
+
+query win_nth_value_growing window_value
+SELECT product_id, nth_value(name, 3) OVER (ORDER BY product_id) FROM products
+
+query win_first_value_strings window_value
+SELECT customer_key, first_value(name) OVER (PARTITION BY city ORDER BY customer_key), last_value(name) OVER (PARTITION BY city ORDER BY customer_key ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) FROM customers
+
+query win_lag_ignore_nulls window_value
+SELECT order_id, lag(qty) IGNORE NULLS OVER (ORDER BY order_id) FROM orders WHERE dt = '2024-02-27'
+
+query win_lead_dates window_value
+SELECT order_id, date_diff('day', order_date, lead(order_date) OVER (PARTITION BY customer_id ORDER BY order_id)) FROM orders
+
+# ============================================================ window functions: aggregates and frames
+
+query win_sum_running window_agg
+SELECT order_id, sum(qty) OVER (PARTITION BY customer_id ORDER BY order_id) FROM orders
+
+query win_sum_partition window_agg
+SELECT order_id, sum(qty) OVER (PARTITION BY status), count(*) OVER (PARTITION BY status) FROM orders
+
+query win_sum_whole window_agg
+SELECT product_id, sum(price) OVER (), price * 100 / sum(price) OVER () FROM products
+
+query win_avg_rows_frame window_agg
+SELECT order_id, avg(qty) OVER (PARTITION BY customer_id ORDER BY order_id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM orders
+
+query win_rows_centered window_agg
+SELECT product_id, sum(stock) OVER (ORDER BY product_id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM products
+
+query win_rows_following window_agg
+SELECT order_id, sum(qty) OVER (PARTITION BY customer_id ORDER BY order_id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) FROM orders
+
+query win_range_peers window_agg
+SELECT order_id, qty, sum(qty) OVER (ORDER BY qty RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM orders WHERE dt = '2024-03-03'
+
+query win_range_offset window_agg
+SELECT product_id, weight, count(*) OVER (ORDER BY weight RANGE BETWEEN 2 PRECEDING AND 2 FOLLOWING) FROM products
+
+query win_min_max window_agg
+SELECT order_id, min(unit_price) OVER (PARTITION BY dt), max(unit_price) OVER (PARTITION BY dt) FROM orders
+
+query win_count_column window_agg
+SELECT order_id, count(note) OVER (PARTITION BY customer_id), count(*) OVER (PARTITION BY customer_id ORDER BY order_id) FROM orders
+
+query win_double_running window_agg
+SELECT order_id, sum(discount) OVER (PARTITION BY dt ORDER BY order_id) FROM orders
+
+query win_decimal_running window_agg
+SELECT order_id, sum(unit_price) OVER (PARTITION BY customer_id ORDER BY order_id ROWS UNBOUNDED PRECEDING) FROM orders
+
+query win_multiple_specs window_agg
+SELECT order_id, sum(qty) OVER (PARTITION BY dt), sum(qty) OVER (PARTITION BY status), row_number() OVER (PARTITION BY dt, status ORDER BY order_id) FROM orders
+
+query win_bool_agg window_agg
+SELECT customer_key, bool_or(is_active) OVER (PARTITION BY city), count_if(is_active) OVER (PARTITION BY city) FROM customers
+
+query win_over_join window_agg
+SELECT o.order_id, c.customer_key, sum(o.qty) OVER (PARTITION BY c.country ORDER BY o.order_id, c.customer_key) FROM orders o JOIN customers c ON o.customer_id = c.customer_id
+
+query win_filter_on_window window_agg
+SELECT * FROM (SELECT order_id, qty, avg(qty) OVER (PARTITION BY customer_id) AS a FROM orders) t WHERE qty > a + 20
+
+query win_window_clause window_agg
+SELECT order_id, sum(qty) OVER w, max(qty) OVER w FROM orders WINDOW w AS (PARTITION BY customer_id ORDER BY order_id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING)
+
+query win_stddev_window window_agg
+SELECT product_id, stddev_pop(weight) OVER (PARTITION BY category) FROM products
+
+query win_range_current_row window_agg
+SELECT order_id, count(*) OVER (PARTITION BY dt ORDER BY qty RANGE CURRENT ROW) FROM orders
