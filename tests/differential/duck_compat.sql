@@ -22,6 +22,10 @@ CREATE MACRO yow(d) AS isoyear(d);
 CREATE MACRO last_day_of_month(d) AS last_day(d);
 CREATE MACRO to_unixtime(t) AS epoch(t);
 CREATE MACRO every(b) AS bool_and(b);
+-- (DuckDB compares NaN as equal to itself and greater than every number; Trino
+-- as IEEE: queries that compare NaN carry a written Trino expectation)
+CREATE MACRO nan() AS CAST('NaN' AS DOUBLE);
+CREATE MACRO infinity() AS CAST('Infinity' AS DOUBLE);
 -- Trino's approx_distinct is exact below its sparse-HLL limit; sqe's is exact
 CREATE MACRO approx_distinct(x) AS count(DISTINCT x);
 
@@ -40,6 +44,9 @@ CREATE MACRO greatest(a, b) AS CASE WHEN a IS NULL OR b IS NULL THEN NULL ELSE s
 CREATE MACRO least(a, b) AS CASE WHEN a IS NULL OR b IS NULL THEN NULL ELSE system.main.least(a, b) END,
           (a, b, c) AS CASE WHEN a IS NULL OR b IS NULL OR c IS NULL THEN NULL ELSE system.main.least(a, b, c) END,
           (a, b, c, d) AS CASE WHEN a IS NULL OR b IS NULL OR c IS NULL OR d IS NULL THEN NULL ELSE system.main.least(a, b, c, d) END;
+-- Trino upper() maps code point by code point (Java Character.toUpperCase): ß has no
+-- one-code-point capital there and stays ß; DuckDB gives ẞ (the data holds no ẞ)
+CREATE MACRO upper(s) AS replace(system.main.upper(s), 'ẞ', 'ß');
 -- Trino concat returns NULL when any argument is NULL; DuckDB's skips NULLs
 -- (a macro hides every arity of the built-in, so each arity used is spelled out)
 CREATE MACRO concat(a, b) AS a || b, (a, b, c) AS a || b || c, (a, b, c, d) AS a || b || c || d,

@@ -33,7 +33,9 @@ function usage(code) {
   --keep              keep the temp folder
   --verbose           print every query's outcome
   --show NAME         run one query and print both engines' rows
-  --report FILE       write every outcome as JSON`);
+  --report FILE       write every outcome as JSON
+  --oracle-check      check the queries, not sqe: each must run on DuckDB and give the
+                      same answer when the tables' rows are stored in another order`);
   process.exit(code);
 }
 
@@ -51,6 +53,7 @@ const opt = { sqe: process.env.SQE_CLI || path.join(REPO, 'build', 'sqe-cli'), m
       case '--jobs': opt.jobs = Math.max(1, Number(next())); break;
       case '--work': opt.work = path.resolve(next()); break;
       case '--keep': opt.keep = true; break;
+      case '--oracle-check': opt.oracleCheck = true; break;
       case '--verbose': opt.verbose = true; break;
       case '--show': opt.show = next(); break;
       case '--report': opt.report = path.resolve(next()); break;
@@ -59,7 +62,7 @@ const opt = { sqe: process.env.SQE_CLI || path.join(REPO, 'build', 'sqe-cli'), m
     }
   }
 }
-if (!fs.existsSync(opt.sqe)) { console.error(`differential: sqe-cli not found at ${opt.sqe} (build it, or pass --sqe)`); process.exit(2); }
+if (!opt.oracleCheck && !fs.existsSync(opt.sqe)) { console.error(`differential: sqe-cli not found at ${opt.sqe} (build it, or pass --sqe)`); process.exit(2); }
 
 // ------------------------------------------------------------------ queries
 const queryFiles = opt.queries.length ? opt.queries
@@ -101,7 +104,7 @@ function sqeDdl() {
   }
   return stmts;
 }
-{
+if (!opt.oracleCheck) {
   const args = ['--embedded', '--hive-root', `lake=${whRoot}`, '--format', 'csv'];
   for (const s of sqeDdl()) args.push('-c', s);
   const r = spawnSync(opt.sqe, args, { encoding: 'utf8' });
@@ -113,29 +116,45 @@ function sqeDdl() {
 const inst = await DuckDBInstance.create(':memory:', {
   threads: '1', autoinstall_known_extensions: 'false', autoload_known_extensions: 'false',
 });
-const con = await inst.connect();
-await con.run(`ATTACH ':memory:' AS lake`);
-await con.run(`CREATE SCHEMA lake.${DB}`);
-await con.run(`USE lake.${DB}`); // bare, db.t and lake.db.t names resolve as in sqe
-await con.run(`SET integer_division = true`);
-await con.run(`SET default_null_order = 'nulls_last'`);
-for (const t of TABLES) {
-  const loc = layout[t.name].location;
-  const glob = path.join(loc, ...t.partitions.map(() => '*'), '*.csv');
-  const colSpec = '{' + t.columns.map(([c]) => `'${c}': 'VARCHAR'`).join(', ') + '}';
-  const hive = t.partitions.length
-    ? `hive_partitioning = true, hive_types = {${t.partitions.map(([c, ty]) => `'${c}': '${duckType(ty)}'`).join(', ')}}`
-    : 'hive_partitioning = false';
-  const sel = t.columns.map(([c, ty]) => (kindOf(ty) === 'str'
-    ? `CASE WHEN ${c} = '\\N' THEN NULL ELSE ${c} END AS ${c}`
-    : `CASE WHEN ${c} = '\\N' OR ${c} = '' THEN NULL ELSE CAST(${c} AS ${duckType(ty)}) END AS ${c}`));
-  const src = `read_csv(${sqlStr(glob)}, header = false, delim = ',', quote = '', escape = '', ` +
-    `nullstr = '<no null string>', auto_detect = false, columns = ${colSpec}, ${hive})`;
-  await con.run(`CREATE TABLE ${t.name} AS SELECT ${[...sel, ...t.partitions.map(([c]) => c)].join(', ')} FROM ${src}`);
+const compatSql = fs.readFileSync(path.join(HERE, 'duck_compat.sql'), 'utf8').replace(/--[^\n]*/g, '').split(';').filter((x) => x.trim());
+async function duckSession(catalog) {
+  const c = await inst.connect();
+  await c.run(`USE ${catalog}.${DB}`); // bare, db.t and lake.db.t names resolve as in sqe
+  await c.run(`SET integer_division = true`);
+  await c.run(`SET default_null_order = 'nulls_last'`);
+  for (const stmt of compatSql) await c.run(stmt);
+  return c;
 }
-for (const stmt of fs.readFileSync(path.join(HERE, 'duck_compat.sql'), 'utf8').replace(/--[^\n]*/g, '').split(';')) {
-  if (stmt.trim()) await con.run(stmt);
+{
+  const c = await inst.connect();
+  await c.run(`ATTACH ':memory:' AS lake`);
+  await c.run(`CREATE SCHEMA lake.${DB}`);
+  for (const t of TABLES) {
+    const loc = layout[t.name].location;
+    const glob = path.join(loc, ...t.partitions.map(() => '*'), '*.csv');
+    const colSpec = '{' + t.columns.map(([col]) => `'${col}': 'VARCHAR'`).join(', ') + '}';
+    const hive = t.partitions.length
+      ? `hive_partitioning = true, hive_types = {${t.partitions.map(([col, ty]) => `'${col}': '${duckType(ty)}'`).join(', ')}}`
+      : 'hive_partitioning = false';
+    const sel = t.columns.map(([col, ty]) => (kindOf(ty) === 'str'
+      ? `CASE WHEN ${col} = '\\N' THEN NULL ELSE ${col} END AS ${col}`
+      : `CASE WHEN ${col} = '\\N' OR ${col} = '' THEN NULL ELSE CAST(${col} AS ${duckType(ty)}) END AS ${col}`));
+    const src = `read_csv(${sqlStr(glob)}, header = false, delim = ',', quote = '', escape = '', ` +
+      `nullstr = '<no null string>', auto_detect = false, columns = ${colSpec}, ${hive})`;
+    await c.run(`CREATE TABLE lake.${DB}.${t.name} AS SELECT ${[...sel, ...t.partitions.map(([col]) => col)].join(', ')} FROM ${src}`);
+  }
+  if (opt.oracleCheck) {
+    // the same tables with their rows in another order: a query whose answer
+    // depends on row order (LIMIT or a window without a total order) shows up
+    await c.run(`ATTACH ':memory:' AS shuffled`);
+    await c.run(`CREATE SCHEMA shuffled.${DB}`);
+    for (const t of TABLES) {
+      await c.run(`CREATE TABLE shuffled.${DB}.${t.name} AS SELECT * FROM lake.${DB}.${t.name} ORDER BY hash(rowid * 7919 + 13)`);
+    }
+  }
+  c.closeSync?.();
 }
+const con = await duckSession('lake');
 
 let duckChain = Promise.resolve();
 function runDuck(sql) {
@@ -176,6 +195,31 @@ function runSqe(sql) {
       }
     });
   });
+}
+
+// ------------------------------------------------------------------ oracle check
+if (opt.oracleCheck) {
+  const con2 = await duckSession('shuffled');
+  const run2 = async (sql) => {
+    try {
+      const r = await con2.runAndReadAll(sql);
+      return { rows: r.getRows().map((row) => row.map(duckCell)) };
+    } catch (e) { return { error: String(e.message || e).split('\n')[0] }; }
+  };
+  let bad = 0, checked = 0;
+  for (const q of queries) {
+    if (q.expect || q.error) continue;
+    checked++;
+    const a = await runDuck(q.duckdb || q.sql);
+    const b = await run2(q.duckdb || q.sql);
+    const why = a.error ? `duckdb error: ${a.error}` : b.error ? `duckdb error (shuffled): ${b.error}`
+      : compareRows(b.rows, a.rows, q.mode === 'ordered');
+    const big = !a.error && a.rows.length > 20000 ? `${a.rows.length} rows (keep results small)` : null;
+    if (why || big) { bad++; console.log(`ORACLE ${q.name} ${path.relative(REPO, q.file)}:${q.line}\n  ${q.sql}\n  => ${why ? why.replace('sqe', 'shuffled') : big}`); }
+  }
+  console.log(`oracle check: ${checked} queries, ${bad} with problems`);
+  cleanup();
+  process.exit(bad ? 1 : 0);
 }
 
 // ------------------------------------------------------------------ self-check

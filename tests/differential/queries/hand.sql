@@ -1148,6 +1148,48 @@ SELECT stddev(qty), variance(qty), stddev_pop(qty), var_pop(qty) FROM orders WHE
 ---- expect sample statistics of one row are NULL, population ones 0
 NULL	NULL	0.0	0.0
 
+query trino_cast_double_to_decimal trino
+SELECT CAST(DOUBLE '1.005' AS decimal(5,2)), CAST(DOUBLE '0.35' AS decimal(5,1)), CAST(DOUBLE '2.675' AS decimal(5,2)), CAST(DOUBLE '-0.125' AS decimal(5,2))
+---- expect Trino: BigDecimal.valueOf(double) (the shortest decimal text) rounded HALF_UP; DuckDB rounds the binary value (1.005 -> 1.00)
+1.01	0.4	2.68	-0.13
+
+query trino_nan_in_list trino
+SELECT nan() IN (nan(), 1e0), nan() NOT IN (1e0, 2e0), 1e0 IN (nan(), 1e0), nan() IN (1e0)
+---- expect IN is a chain of = (IEEE): NaN is in no list
+false	true	true	false
+
+query trino_nan_order trino
+SELECT DISTINCT CASE WHEN qty > 50 THEN nan() WHEN qty < 0 THEN infinity() WHEN qty = 0 THEN -infinity() END AS x FROM orders ORDER BY x
+---- expect with NULLS LAST (the default) NaN sorts after every number
+-Infinity
+Infinity
+NaN
+NULL
+
+query trino_nan_order_nulls_first trino
+SELECT DISTINCT CASE WHEN qty > 50 THEN nan() WHEN qty < 0 THEN infinity() WHEN qty = 0 THEN -infinity() END AS x FROM orders ORDER BY x NULLS FIRST
+---- expect with NULLS FIRST NaN sorts before every number
+NULL
+NaN
+-Infinity
+Infinity
+
+query trino_nan_min_max trino
+SELECT min(x), max(x), count(DISTINCT x), count(x) > 2900 FROM (SELECT CASE WHEN qty > 50 THEN nan() ELSE discount END AS x FROM orders) t
+---- expect min/max never prefer NaN over a number; DISTINCT counts NaN once
+-0.125	10.0	75	false
+
+query nan_group_by null
+SELECT x, count(*) FROM (SELECT CASE WHEN qty > 50 THEN nan() WHEN qty < 0 THEN infinity() ELSE discount END AS x FROM orders) t GROUP BY x
+
+query nan_distinct null
+SELECT DISTINCT CASE WHEN qty > 50 THEN nan() ELSE priority * 1e0 END FROM orders
+
+query trino_infinity_arith trino
+SELECT infinity() - infinity(), infinity() * 0, -infinity() < 0, is_infinite(1e0 / 0e0), is_nan(0e0 / 0e0), sqrt(-1e0)
+---- expect IEEE arithmetic
+NaN	NaN	true	true	true	NaN
+
 # ============================================================ joins: INNER
 
 query join_inner_on join_inner
@@ -1615,27 +1657,39 @@ VALUES (1, 'a'), (2, 'b')
 
 query values_single_column values
 SELECT x * 2 FROM (VALUES 1, 2, 3) AS t(x)
+---- duckdb DuckDB needs parentheses around each VALUES row
+SELECT x * 2 FROM (VALUES (1), (2), (3)) AS t(x)
 
 query values_join values
 SELECT t.label, count(*) FROM orders o JOIN (VALUES ('shipped', 'S'), ('pending', 'P'), ('', 'E')) AS t(status, label) ON o.status = t.status GROUP BY t.label
 
 query values_left_join values
 SELECT v.k, p.name FROM (VALUES 1, 2, 9, 100) AS v(k) LEFT JOIN products p ON p.product_id = v.k
+---- duckdb DuckDB needs parentheses around each VALUES row
+SELECT v.k, p.name FROM (VALUES (1), (2), (9), (100)) AS v(k) LEFT JOIN products p ON p.product_id = v.k
 
 query values_aggregate values
 SELECT sum(x), max(y), count(*) FROM (VALUES (1, 2.5), (2, 3.5), (NULL, NULL)) AS t(x, y)
 
 query values_mixed_numeric values
 SELECT x FROM (VALUES 1, 2.5, 3) AS t(x)
+---- duckdb DuckDB needs parentheses around each VALUES row
+SELECT x FROM (VALUES (1), (2.5), (3)) AS t(x)
 
 query values_in_cte values
 WITH v(d) AS (VALUES DATE '2024-02-29', DATE '2024-03-01') SELECT v.d, count(o.order_id) FROM v LEFT JOIN orders o ON o.order_date = v.d GROUP BY v.d
+---- duckdb DuckDB needs parentheses around each VALUES row
+WITH v(d) AS (VALUES (DATE '2024-02-29'), (DATE '2024-03-01')) SELECT v.d, count(o.order_id) FROM v LEFT JOIN orders o ON o.order_date = v.d GROUP BY v.d
 
 query values_union values
 SELECT x FROM (VALUES 1, 2) AS t(x) UNION ALL SELECT product_id FROM products WHERE product_id < 3
+---- duckdb DuckDB needs parentheses around each VALUES row
+SELECT x FROM (VALUES (1), (2)) AS t(x) UNION ALL SELECT product_id FROM products WHERE product_id < 3
 
 query values_in_predicate values
 SELECT count(*) FROM orders WHERE status IN (SELECT s FROM (VALUES 'shipped', 'returned') AS t(s))
+---- duckdb DuckDB needs parentheses around each VALUES row
+SELECT count(*) FROM orders WHERE status IN (SELECT s FROM (VALUES ('shipped'), ('returned')) AS t(s))
 
 query values_order_limit values
 SELECT * FROM (VALUES (3, 'c'), (1, 'a'), (2, 'b')) AS t(n, s) ORDER BY n DESC LIMIT 2
@@ -1791,6 +1845,8 @@ SELECT customer_key, first_value(name) OVER (PARTITION BY city ORDER BY customer
 
 query win_lag_ignore_nulls window_value
 SELECT order_id, lag(qty) IGNORE NULLS OVER (ORDER BY order_id) FROM orders WHERE dt = '2024-02-27'
+---- duckdb DuckDB writes IGNORE NULLS inside the call
+SELECT order_id, lag(qty IGNORE NULLS) OVER (ORDER BY order_id) FROM orders WHERE dt = '2024-02-27'
 
 query win_lead_dates window_value
 SELECT order_id, date_diff('day', order_date, lead(order_date) OVER (PARTITION BY customer_id ORDER BY order_id)) FROM orders
