@@ -155,7 +155,28 @@ export function generateRows(seed = SEED) {
       dt,
     });
   }
-  return { orders, customers, products };
+  // events: generated last, so the tables above do not depend on it
+  const events = [];
+  const KINDS = [['click', 5], ['view', 5], ['purchase', 2], ['refund_requested', 1], ['signup_completed', 1], ['', 1], [NULL, 1]];
+  for (let i = 0; i < 480; i++) {
+    const e = {
+      event_id: 5000 + i * 7,
+      customer_id: nul(0.05, () => rng.int(1, 320)),
+      kind: rng.wpick(KINDS),
+      amount: nul(0.08, () => { const m = rng.int(-200000, 2000000); const a = Math.abs(m); return (m < 0 ? '-' : '') + Math.floor(a / 1000) + '.' + String(a % 1000).padStart(3, '0'); }),
+      ratio: nul(0.08, () => rng.int(-8, 40) / 4),
+      ts: nul(0.06, () => fmtTimestamp(rng, baseMs('2023-01-01') + rng.int(0, 700 * 86400) * 1000)),
+      flag: nul(0.1, () => rng.chance(0.5)),
+      code: nul(0.1, () => rng.int(-20, 20)),
+      note: rng.wpick([['ok', 4], ['retry later', 2], ['', 1], [NULL, 2], ['ÄÖÜ', 1], ['a_b%c', 1]]),
+      yr: rng.wpick([[2023, 4], [2024, 5], [NULL, 1]]),
+      region: rng.wpick([['eu', 4], ['us', 4], ['apac', 2], [NULL, 1]]),
+      __drop: rng.chance(0.06) ? rng.int(1, 3) : 0,
+      __extra: rng.chance(0.03) ? rng.int(1, 2) : 0,
+    };
+    events.push(e);
+  }
+  return { orders, customers, products, events };
 }
 
 // Spread each partition's rows over 1-3 files.
@@ -179,7 +200,13 @@ export function writeWarehouse(dir, seed = SEED) {
       const files = Array.from({ length: nfiles }, () => []);
       rs.forEach((r, i) => files[i % nfiles].push(r));
       files.forEach((fr, fi) => {
-        const text = fr.map((r) => t.columns.map(([c, ty]) => cell(rng, r[c], ty === 'string')).join(',')).join('\n') + '\n';
+        const line = (r) => {
+          let fields = t.columns.map(([c, ty]) => cell(rng, r[c], ty === 'string' || ty.startsWith('varchar')));
+          if (r.__drop) fields = fields.slice(0, fields.length - r.__drop); // Hive: missing fields are NULL
+          if (!r.__drop) for (let k = 0; k < (r.__extra || 0); k++) fields.push(`extra${k}`); // Hive: extra fields are ignored
+          return fields.join(',');
+        };
+        const text = fr.map(line).join('\n') + '\n';
         fs.writeFileSync(path.join(pdir, `part-${fi}.csv`), text);
       });
     }

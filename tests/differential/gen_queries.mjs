@@ -55,7 +55,7 @@ const fn = (k, f, parts, extra = {}) => {
 };
 
 const TBL = Object.fromEntries(TABLES.map((t) => [t.name, t]));
-const UNIQUE = { orders: 'order_id', customers: 'customer_key', products: 'product_id' };
+const UNIQUE = { orders: 'order_id', customers: 'customer_key', products: 'product_id', events: 'event_id' };
 
 // A scope is a list of relations {alias, table}; columns are alias.col
 function columnsOf(scope) {
@@ -90,14 +90,14 @@ class Gen {
     }
     this.opts = opts;
   }
-  col(k) {
+  col(k, orLiteral = true) {
     const cs = this.cols.filter((c) => c.k === k);
-    if (!cs.length) return null;
+    if (!cs.length) return orLiteral ? lit[k]() : null;
     const c = pick(cs);
     return same(c.ref, k, { col: c });
   }
   leaf(k) {
-    if (chance(0.9)) { const c = this.col(k); if (c) return c; }
+    if (chance(0.9)) { const c = this.col(k, false); if (c) return c; }
     return lit[k]();
   }
   expr(k, depth = 2) {
@@ -295,6 +295,12 @@ function partPred(table, g) {
       () => `tier IS NOT NULL`, () => `tier > 1`, () => `tier + 0 = 2`, () => `coalesce(tier, 0) = 0`, () => `tier NOT IN (2, 5)`,
       () => `tier BETWEEN 2 AND 3`, () => `CAST(tier AS varchar) = '3'`,
     ],
+    events: [
+      () => `yr = ${pick([2023, 2024])}`, () => `yr IS NULL`, () => `region = '${pick(['eu', 'us', 'apac'])}'`, () => `region IS NULL`,
+      () => `yr = 2024 AND region IN ('eu', 'us')`, () => `(yr = 2023 OR region = 'apac')`, () => `yr IS NOT NULL AND region IS NULL`,
+      () => `region <> 'us'`, () => `yr >= 2024`, () => `coalesce(region, 'none') = 'none'`, () => `yr * 100 + 1 = 202401`,
+      () => `NOT (yr = 2023 AND region = 'eu')`, () => `region LIKE '%u%'`,
+    ],
   }[table];
   if (!ps) return null;
   const base = same(pick(ps)(), 'bool');
@@ -389,11 +395,14 @@ const JOINS = [
   { l: rel('orders', 'o'), r: rel('products', 'p'), on: 'o.product_id = p.product_id', using: 'product_id' },
   { l: rel('customers', 'c'), r: rel('orders', 'o'), on: 'c.customer_id = o.customer_id', using: 'customer_id' },
   { l: rel('products', 'p'), r: rel('orders', 'o'), on: 'p.product_id = o.product_id', using: 'product_id' },
+  { l: rel('events', 'e'), r: rel('customers', 'c'), on: 'e.customer_id = c.customer_id', using: 'customer_id' },
+  { l: rel('orders', 'o'), r: rel('events', 'e'), on: 'o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar)', using: null },
 ];
 
 function qJoin() {
   const j = pick(JOINS);
-  const type = pick(['JOIN', 'JOIN', 'INNER JOIN', 'LEFT JOIN', 'LEFT JOIN', 'RIGHT JOIN', 'FULL JOIN', 'USING', 'COMMA']);
+  let type = pick(['JOIN', 'JOIN', 'INNER JOIN', 'LEFT JOIN', 'LEFT JOIN', 'RIGHT JOIN', 'FULL JOIN', 'USING', 'COMMA']);
+  if (type === 'USING' && !j.using) type = 'LEFT JOIN';
   const g = new Gen([j.l, j.r], type === 'USING' ? { using: j.using } : {});
   let extraOn = { t: '', d: '' };
   if (chance(0.3) && !['USING', 'COMMA'].includes(type)) {
@@ -467,6 +476,7 @@ const SEMI = [
   { outer: rel('products', 'p'), inner: rel('orders', 'o'), corr: 'o.product_id = p.product_id', inCol: ['p.product_id', 'o.product_id'] },
   { outer: rel('orders', 'o'), inner: rel('customers', 'c'), corr: 'c.customer_id = o.customer_id', inCol: ['o.customer_id', 'c.customer_id'] },
   { outer: rel('orders', 'o'), inner: rel('products', 'p'), corr: 'p.product_id = o.product_id', inCol: ['o.product_id', 'p.product_id'] },
+  { outer: rel('customers', 'c'), inner: rel('events', 'e'), corr: 'e.customer_id = c.customer_id', inCol: ['c.customer_id', 'e.customer_id'] },
 ];
 
 function qSemi() {
@@ -522,7 +532,7 @@ function qScalar() {
 }
 
 function qCte() {
-  const table = pick(['orders', 'customers', 'products']);
+  const table = pick(['orders', 'customers', 'products', 'events']);
   const g = new Gen([rel(table)]);
   const key = g.col(pick(['int', 'str', 'date']));
   const a1 = g.agg(['int', 'dbl', 'dec']), a2 = g.agg();
@@ -538,7 +548,7 @@ function qCte() {
 }
 
 function branch(k) {
-  const table = pick(['orders', 'customers', 'products']);
+  const table = pick(['orders', 'customers', 'products', 'events']);
   const g = new Gen([rel(table)]);
   const e = g.expr(k, 1);
   const w = g.pred(1);
@@ -559,7 +569,7 @@ function qSetop() {
 }
 
 function qGroupingSets() {
-  const table = pick(['orders', 'customers', 'products']);
+  const table = pick(['orders', 'customers', 'products', 'events']);
   const g = new Gen([rel(table)]);
   const cands = allColumns(TBL[table]).filter(([, ty]) => ['str', 'bool', 'int'].includes(kindOf(ty))).map(([c]) => c)
     .filter((c) => c !== UNIQUE[table] && !/_id$|stock|qty/.test(c));
@@ -578,7 +588,7 @@ function qGroupingSets() {
 }
 
 function qAggFilter() {
-  const table = pick(['orders', 'customers', 'products']);
+  const table = pick(['orders', 'customers', 'products', 'events']);
   const g = new Gen([rel(table)]);
   const items = Array.from({ length: int(1, 3) }, () => {
     const a = g.agg(['int', 'dbl', 'dec', 'str', 'date']);
@@ -591,10 +601,10 @@ function qAggFilter() {
 }
 
 function qWindow() {
-  const table = pick(['orders', 'orders', 'customers', 'products']);
+  const table = pick(['orders', 'orders', 'customers', 'products', 'events']);
   const g = new Gen([rel(table)]);
   const u = UNIQUE[table];
-  const partCands = { orders: ['dt', 'status', 'customer_id', 'is_gift', 'priority'], customers: ['tier', 'city', 'country', 'is_active'], products: ['category', 'discontinued'] }[table];
+  const partCands = { orders: ['dt', 'status', 'customer_id', 'is_gift', 'priority'], customers: ['tier', 'city', 'country', 'is_active'], products: ['category', 'discontinued'], events: ['yr', 'region', 'kind', 'flag'] }[table];
   const part = chance(0.8) ? `PARTITION BY ${sample(partCands, int(1, 2)).join(', ')} ` : '';
   const ordKey = g.expr(pick(['int', 'dec', 'dbl', 'date', 'str']), 1);
   const dir = pick(['', ' DESC']) + pick(['', ' NULLS FIRST', ' NULLS LAST']);
@@ -672,7 +682,7 @@ export function generate(seed = DEFAULT_SEED) {
   const counters = {};
   for (const [f, n, single] of PLAN) {
     for (let i = 0; i < n; i++) {
-      const q = single ? f(pick(['orders', 'orders', 'customers', 'products'])) : f();
+      const q = single ? f(pick(['orders', 'orders', 'customers', 'products', 'events'])) : f();
       counters[q.category] = (counters[q.category] || 0) + 1;
       q.name = `${q.category}_${String(counters[q.category]).padStart(3, '0')}`;
       out.push(q);

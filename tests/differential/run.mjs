@@ -136,11 +136,12 @@ async function duckSession(catalog) {
     const hive = t.partitions.length
       ? `hive_partitioning = true, hive_types = {${t.partitions.map(([col, ty]) => `'${col}': '${duckType(ty)}'`).join(', ')}}`
       : 'hive_partitioning = false';
+    const vlen = (ty) => (ty.match(/^varchar\((\d+)\)$/) || [])[1]; // Hive cuts varchar(n) values to n characters
     const sel = t.columns.map(([col, ty]) => (kindOf(ty) === 'str'
-      ? `CASE WHEN ${col} = '\\N' THEN NULL ELSE ${col} END AS ${col}`
+      ? `CASE WHEN ${col} = '\\N' THEN NULL ELSE ${vlen(ty) ? `substr(${col}, 1, ${vlen(ty)})` : col} END AS ${col}`
       : `CASE WHEN ${col} = '\\N' OR ${col} = '' THEN NULL ELSE CAST(${col} AS ${duckType(ty)}) END AS ${col}`));
     const src = `read_csv(${sqlStr(glob)}, header = false, delim = ',', quote = '', escape = '', ` +
-      `nullstr = '<no null string>', auto_detect = false, columns = ${colSpec}, ${hive})`;
+      `nullstr = '<no null string>', auto_detect = false, null_padding = true, strict_mode = false, columns = ${colSpec}, ${hive})`;
     await c.run(`CREATE TABLE lake.${DB}.${t.name} AS SELECT ${[...sel, ...t.partitions.map(([col]) => col)].join(', ')} FROM ${src}`);
   }
   if (opt.oracleCheck) {

@@ -58,6 +58,24 @@ export const TABLES = [
       ['stock', 'bigint'], // beyond 2^31, negatives
     ],
   },
+  {
+    // two partition levels, NULL partitions at both; ragged rows (missing
+    // trailing fields read as NULL, extra fields ignored, as Hive does)
+    name: 'events',
+    alias: 'e',
+    partitions: [['yr', 'int'], ['region', 'string']],
+    columns: [
+      ['event_id', 'bigint'], // unique, never NULL
+      ['customer_id', 'int'],
+      ['kind', 'varchar(10)'], // longer values are cut to 10 characters on read
+      ['amount', 'decimal(12,3)'],
+      ['ratio', 'double'], // multiples of 1/4
+      ['ts', 'timestamp'],
+      ['flag', 'boolean'],
+      ['code', 'tinyint'], // small: sums of a few stay inside tinyint
+      ['note', 'string'],
+    ],
+  },
 ];
 
 export function kindOf(hiveType) {

@@ -5,2089 +5,2093 @@ query g_filter_001 g_filter
 SELECT order_id NOT BETWEEN 10 AND 25 AS c1, trim(status) || note || upper(split_part(dt, ' ', 3)) AS c2 FROM orders WHERE dt <> '2024-03-09' AND starts_with(lower(note), 'r')
 
 query g_order_limit_001 g_order_limit
-SELECT date_add('year', -9, DATE '2024-01-01') AS c1, CASE WHEN substr(category, 4) IS NOT DISTINCT FROM 'x y' THEN round(CASE WHEN category IS NOT DISTINCT FROM 'rush' THEN weight ELSE 0.125e0 END, 2) ELSE round(ln(abs(weight) + 1), 0) END AS c2, coalesce(stock, sign(stock)) AS c3, concat('a', '-', substr(name, -3, 5)) AS c4 FROM products WHERE ((discontinued AND name IS DISTINCT FROM 'a') OR name <> 'shipped') ORDER BY 1 DESC, 2 NULLS FIRST, 3, 4 LIMIT 24
+SELECT date_add('year', -9, DATE '2024-01-01') AS c1, CASE WHEN substr(note, 4) IS NOT DISTINCT FROM 'x y' THEN round(CASE WHEN note IS NOT DISTINCT FROM 'rush' THEN ratio ELSE 0.125e0 END, 2) ELSE round(ln(abs(ratio) + 1), 0) END AS c2, coalesce(code, sign(yr)) AS c3, concat('a', '-', substr(kind, -3, 5)) AS c4 FROM events WHERE yr = 2023 AND ((flag AND kind IS DISTINCT FROM 'a') OR note <> 'shipped') ORDER BY 1 DESC, 2, 3 DESC, 4 LIMIT 16
 ---- duckdb
-SELECT CAST(DATE '2024-01-01' + to_years(-9) AS DATE) AS c1, CASE WHEN substr(category, 4) IS NOT DISTINCT FROM 'x y' THEN round(CASE WHEN category IS NOT DISTINCT FROM 'rush' THEN weight ELSE 0.125e0 END, 2) ELSE round(ln(abs(weight) + 1), 0) END AS c2, coalesce(stock, sign(stock)) AS c3, concat('a', '-', substr(name, -3, 5)) AS c4 FROM products WHERE ((discontinued AND name IS DISTINCT FROM 'a') OR name <> 'shipped') ORDER BY 1 DESC, 2 NULLS FIRST, 3, 4 LIMIT 24
+SELECT CAST(DATE '2024-01-01' + to_years(-9) AS DATE) AS c1, CASE WHEN substr(note, 4) IS NOT DISTINCT FROM 'x y' THEN round(CASE WHEN note IS NOT DISTINCT FROM 'rush' THEN ratio ELSE 0.125e0 END, 2) ELSE round(ln(abs(ratio) + 1), 0) END AS c2, coalesce(code, sign(yr)) AS c3, concat('a', '-', substr(kind, -3, 5)) AS c4 FROM events WHERE yr = 2023 AND ((flag AND kind IS DISTINCT FROM 'a') OR note <> 'shipped') ORDER BY 1 DESC, 2, 3 DESC, 4 LIMIT 16
 
 query g_filter_002 g_filter
-SELECT coalesce(country, 'shipped') AS c1, CASE WHEN city LIKE '% %' THEN round(-3.75, 1) ELSE credit_limit END AS c2, last_login AS c3, coalesce(signup_date, DATE '2024-03-01') AS c4, last_login AS c5 FROM customers WHERE coalesce(tier, 0) = 0 AND is_active
+SELECT CAST(price AS varchar) AS c1, CAST(date_trunc('week', launched) AS timestamp) AS c2, power(weight, 2) AS c3 FROM products WHERE starts_with(name, 'r')
+---- duckdb
+SELECT CAST(price AS varchar) AS c1, CAST(CAST(date_trunc('week', launched) AS DATE) AS timestamp) AS c2, power(weight, 2) AS c3 FROM products WHERE starts_with(name, 'r')
 
 query g_filter_003 g_filter
-SELECT NOT (((name IS NULL OR 0.5e0 BETWEEN 0.125e0 AND 1e0) OR price BETWEEN 1.05 AND 1.05)) AS c1, CAST(TIMESTAMP '2024-03-01 12:00:00' <> TIMESTAMP '2023-10-01 08:15:00' AS varchar) AS c2 FROM products WHERE (price IS NOT DISTINCT FROM -3.75 AND stock < 7)
+SELECT CASE WHEN country NOT LIKE '%e' THEN abs(customer_key) ELSE CAST(credit_limit AS bigint) END AS c1, CASE WHEN (credit_limit IS DISTINCT FROM 999.99 AND (is_active AND credit_limit BETWEEN 1.05 AND 1.05)) THEN credit_limit ELSE credit_limit END BETWEEN 250.5 AND 999.99 AS c2, customer_key > customer_id AS c3, credit_limit * tier + credit_limit * 1 AS c4 FROM customers WHERE tier <> 3
 
 query g_filter_004 g_filter
-SELECT priority AS c1, CAST(unit_price AS bigint) AS c2, 250.5 AS c3, unit_price AS c4 FROM orders WHERE created_at > created_at
-
-query g_order_limit_002 g_order_limit
-SELECT tier AS c1, CAST(DATE '2024-01-01' AS timestamp) AS c2, tier AS c3, last_login AS c4 FROM customers WHERE replace(city, 'sh', 'X') LIKE '_u%' ORDER BY 1, 2, 3 NULLS LAST, 4 LIMIT 3
-
-query g_order_limit_003 g_order_limit
-SELECT date_trunc('year', date_add('day', -22, order_date)) AS c1, truncate(unit_price) AS c2, qty / 3 AS c3, dt AS c4, round(CAST(product_id AS decimal(12,2)), 2) - qty AS c5 FROM orders WHERE CAST(dt AS date) < DATE '2024-03-02' AND (NOT (starts_with(dt, 'P')) AND 2 IS NOT NULL) ORDER BY 1 DESC, 2, 3 DESC NULLS FIRST, 4 NULLS FIRST, 5 DESC OFFSET 8 LIMIT 1
----- duckdb
-SELECT CAST(date_trunc('year', (order_date + -22)) AS DATE) AS c1, truncate(unit_price) AS c2, qty / 3 AS c3, dt AS c4, round(CAST(product_id AS decimal(12,2)), 2) - qty AS c5 FROM orders WHERE CAST(dt AS date) < DATE '2024-03-02' AND (NOT (starts_with(dt, 'P')) AND 2 IS NOT NULL) ORDER BY 1 DESC, 2, 3 DESC NULLS FIRST, 4 NULLS FIRST, 5 DESC OFFSET 8 LIMIT 1
+SELECT discount AS c1, 1.05 + round(unit_price) AS c2, upper(replace(dt, ' ', '_')) AS c3, CAST(least(qty, qty) AS decimal(12,2)) AS c4 FROM orders WHERE reverse(status) NOT IN ('pending', '')
 
 query g_filter_005 g_filter
-SELECT launched IS NOT NULL AS c1, coalesce(name, 'pending') AS c2, launched AS c3, starts_with(name, 's') AS c4 FROM products WHERE abs(product_id) NOT IN (5, 0, 0)
+SELECT coalesce(priority - product_id, abs(0)) AS c1, order_date AS c2, created_at AS c3, greatest(qty, priority) AS c4, abs(unit_price) AS c5 FROM orders WHERE CAST(created_at AS date) NOT IN (DATE '2024-03-01', DATE '2023-12-31', DATE '2024-03-01', DATE '2023-12-31')
 
 query g_filter_006 g_filter
-SELECT TIMESTAMP '2024-03-04 18:30:00.5' IS DISTINCT FROM TIMESTAMP '2024-03-04 18:30:00.5' AS c1, credit_limit AS c2, city AS c3, is_active AS c4, least(date_diff('month', DATE '2022-06-15', signup_date), length('toys')) / 4 AS c5 FROM customers WHERE tier IS NOT NULL AND CASE WHEN city NOT LIKE 'R%' THEN score ELSE score END IS NOT NULL
+SELECT 'pending' AS c1, kind IS NOT DISTINCT FROM 'Paris' AS c2, 0.50 AS c3, strpos('a', 'e') + code % 7 + greatest(customer_id % 3, event_id * -1) AS c4 FROM events WHERE (region IS NULL OR ratio IS NOT DISTINCT FROM 10e0) AND starts_with(CASE WHEN ts <> TIMESTAMP '2024-03-01 12:00:00' THEN note ELSE kind END, 'P')
+
+query g_order_limit_002 g_order_limit
+SELECT ts AS c1, date_trunc('month', coalesce(ts, TIMESTAMP '2024-03-04 18:30:00.5')) AS c2, round(amount, 0) AS c3, CASE WHEN DATE '2022-06-15' BETWEEN DATE '2022-06-15' AND DATE '2023-12-31' THEN CASE WHEN code NOT IN (-3, 25, 5) THEN DATE '2022-06-15' ELSE DATE '2024-03-01' END ELSE date_add('year', 8, DATE '2024-03-01') END AS c4, ratio * ratio - round(ratio, 0) AS c5 FROM events WHERE ts > ts ORDER BY 1 NULLS LAST, 2 NULLS LAST, 3, 4 DESC NULLS LAST, 5 DESC LIMIT 6
+---- duckdb
+SELECT ts AS c1, date_trunc('month', coalesce(ts, TIMESTAMP '2024-03-04 18:30:00.5')) AS c2, round(amount, 0) AS c3, CASE WHEN DATE '2022-06-15' BETWEEN DATE '2022-06-15' AND DATE '2023-12-31' THEN CASE WHEN code NOT IN (-3, 25, 5) THEN DATE '2022-06-15' ELSE DATE '2024-03-01' END ELSE CAST(DATE '2024-03-01' + to_years(8) AS DATE) END AS c4, ratio * ratio - round(ratio, 0) AS c5 FROM events WHERE ts > ts ORDER BY 1 NULLS LAST, 2 NULLS LAST, 3, 4 DESC NULLS LAST, 5 DESC LIMIT 6
 
 query g_filter_007 g_filter
-SELECT (((status IS DISTINCT FROM 'toys' OR dt LIKE '%\_%' ESCAPE '\') AND discount NOT BETWEEN 0.5e0 AND 1e0) AND 25 IS DISTINCT FROM 0) AS c1, status AS c2, sign(coalesce(customer_id, customer_id)) AS c3, upper(note) AS c4, order_date AS c5 FROM orders WHERE starts_with(rpad(status, 2, '-'), '')
+SELECT coalesce(date_trunc('quarter', order_date), DATE '2024-03-01') AS c1, is_gift AS c2, order_date AS c3 FROM orders WHERE starts_with(rpad(status, 2, '-'), '')
+---- duckdb
+SELECT coalesce(CAST(date_trunc('quarter', order_date) AS DATE), DATE '2024-03-01') AS c1, is_gift AS c2, order_date AS c3 FROM orders WHERE starts_with(rpad(status, 2, '-'), '')
 
 query g_filter_008 g_filter
 SELECT signup_date AS c1, coalesce(date_trunc('month', last_login), TIMESTAMP '2023-10-01 08:15:00') AS c2, name LIKE '%a%' AS c3, score AS c4, NOT (signup_date IN (DATE '2022-06-15', DATE '2024-01-01', DATE '2024-02-29', DATE '2023-12-31', NULL)) AS c5 FROM customers WHERE strpos('toys', 'a') NOT IN (25, 5, -3, 3)
 
-query g_order_limit_004 g_order_limit
+query g_order_limit_003 g_order_limit
 SELECT priority AS c1, CAST(floor(coalesce(sqrt(abs(discount)), -1.25e0)) AS bigint) AS c2, NOT (priority NOT IN (1, 1, 7, 10, NULL)) AS c3 FROM orders WHERE (dt <> '2024-03-09' OR order_id <> 5) AND starts_with(reverse(note), '') ORDER BY 1 DESC NULLS LAST, 2 DESC NULLS LAST, 3 NULLS FIRST LIMIT 6
 
 query g_filter_009 g_filter
-SELECT CASE WHEN category NOT LIKE 'R%' THEN coalesce(launched, DATE '2022-06-15') ELSE CASE WHEN (name IS NOT NULL AND (name NOT LIKE '%' AND (launched > DATE '2024-01-01' AND NOT ((name < 'a' OR category LIKE '%a%'))))) THEN launched ELSE launched END END AS c1, CAST(date_trunc('quarter', launched) AS timestamp) AS c2, TIMESTAMP '2024-03-01 12:00:00' AS c3 FROM products WHERE abs(stock) IN (-3, 12, -3, NULL)
+SELECT CASE WHEN note NOT LIKE 'R%' THEN coalesce(DATE '2024-02-29', DATE '2022-06-15') ELSE CASE WHEN (note IS NOT NULL AND (kind NOT LIKE '%' AND (DATE '2022-06-15' > DATE '2024-01-01' AND NOT ((kind < 'a' OR region LIKE '%a%'))))) THEN DATE '2024-02-29' ELSE DATE '2024-02-29' END END AS c1, CAST(date_trunc('quarter', DATE '2024-03-01') AS timestamp) AS c2, ts AS c3 FROM events WHERE region LIKE '%u%' AND abs(code) IN (-3, 12, -3, NULL)
 ---- duckdb
-SELECT CASE WHEN category NOT LIKE 'R%' THEN coalesce(launched, DATE '2022-06-15') ELSE CASE WHEN (name IS NOT NULL AND (name NOT LIKE '%' AND (launched > DATE '2024-01-01' AND NOT ((name < 'a' OR category LIKE '%a%'))))) THEN launched ELSE launched END END AS c1, CAST(CAST(date_trunc('quarter', launched) AS DATE) AS timestamp) AS c2, TIMESTAMP '2024-03-01 12:00:00' AS c3 FROM products WHERE abs(stock) IN (-3, 12, -3, NULL)
+SELECT CASE WHEN note NOT LIKE 'R%' THEN coalesce(DATE '2024-02-29', DATE '2022-06-15') ELSE CASE WHEN (note IS NOT NULL AND (kind NOT LIKE '%' AND (DATE '2022-06-15' > DATE '2024-01-01' AND NOT ((kind < 'a' OR region LIKE '%a%'))))) THEN DATE '2024-02-29' ELSE DATE '2024-02-29' END END AS c1, CAST(CAST(date_trunc('quarter', DATE '2024-03-01') AS DATE) AS timestamp) AS c2, ts AS c3 FROM events WHERE region LIKE '%u%' AND abs(code) IN (-3, 12, -3, NULL)
 
 query g_filter_010 g_filter
-SELECT coalesce(coalesce(TIMESTAMP '2024-03-04 18:30:00.5', TIMESTAMP '2024-03-01 12:00:00'), TIMESTAMP '2023-10-01 08:15:00') AS c1, TIMESTAMP '2023-10-01 08:15:00' AS c2, lpad(replace(category, 'a', ''), 5, '-') AS c3, CAST(launched AS varchar) AS c4 FROM products WHERE starts_with(CAST(launched AS varchar), 'P')
+SELECT CASE WHEN country >= 'Paris' THEN lpad(city, 8, '-') ELSE substr(city, 1) END AS c1, CASE WHEN NOT (signup_date IN (DATE '2023-12-31', DATE '2024-02-29', DATE '2024-01-01', DATE '2022-06-15')) THEN score ELSE score END AS c2, strpos(city, 'sh') - tier AS c3, tier AS c4, country AS c5 FROM customers WHERE is_active
 
 query g_filter_011 g_filter
-SELECT credit_limit AS c1, greatest(nullif(customer_key, 25), strpos(substr(country, 2, 5), 'sh')) AS c2 FROM customers WHERE tier BETWEEN 2 AND 3 AND (starts_with('toys', 's') AND NOT (last_login = TIMESTAMP '2024-03-04 18:30:00.5'))
+SELECT coalesce(date_add('year', -10, DATE '2024-01-01'), DATE '2024-02-29') AS c1, ts AS c2, CAST(code AS decimal(12,2)) AS c3, length(trim(kind)) AS c4, strpos(ltrim(region), 'a') AS c5 FROM events WHERE ln(abs(ratio) + 1) NOT BETWEEN 0.125e0 AND 0.5e0
+---- duckdb
+SELECT coalesce(CAST(DATE '2024-01-01' + to_years(-10) AS DATE), DATE '2024-02-29') AS c1, ts AS c2, CAST(code AS decimal(12,2)) AS c3, length(trim(kind)) AS c4, strpos(ltrim(region), 'a') AS c5 FROM events WHERE ln(abs(ratio) + 1) NOT BETWEEN 0.125e0 AND 0.5e0
+
+query g_order_limit_004 g_order_limit
+SELECT true AS c1, product_id < 7 AS c2 FROM orders WHERE (NOT (unit_price NOT BETWEEN 1.05 AND 100.00) OR is_gift IS NOT NULL) ORDER BY 1, 2 LIMIT 28
 
 query g_filter_012 g_filter
-SELECT CAST(customer_id AS decimal(12,2)) AS c1, length(trim(name)) AS c2, strpos(ltrim(country), 'a') AS c3, CASE WHEN ((NOT (customer_key >= tier) AND is_active) AND NOT ((score BETWEEN 10e0 AND 10e0 AND is_active))) THEN score ELSE score END - score AS c4 FROM customers WHERE (tier BETWEEN 2 AND 3 OR signup_date <= DATE '2024-01-01') AND (is_active OR is_active)
+SELECT 100.00 + unit_price - order_id + unit_price AS c1, created_at AS c2, status AS c3, abs(product_id) / -3 % 3 AS c4 FROM orders WHERE dt IN ('2024-03-01', '__HIVE_DEFAULT_PARTITION__')
 
 query g_filter_013 g_filter
-SELECT CAST(floor(discount) AS bigint) AS c1, date_add('day', -24, order_date) AS c2 FROM orders WHERE unit_price IS DISTINCT FROM 250.5
----- duckdb
-SELECT CAST(floor(discount) AS bigint) AS c1, (order_date + -24) AS c2 FROM orders WHERE unit_price IS DISTINCT FROM 250.5
+SELECT ln(abs(ceil(weight)) + 1) AS c1, CASE WHEN (discontinued AND launched <> launched) THEN last_day_of_month(launched) ELSE launched END AS c2, stock AS c3 FROM products WHERE abs(price) BETWEEN 12.25 AND 12.25
 
 query g_filter_014 g_filter
-SELECT weight AS c1, DATE '2024-03-01' AS c2 FROM products WHERE (name NOT LIKE '%e' OR discontinued)
-
-query g_order_limit_005 g_order_limit
-SELECT split_part(substr(dt, -3, 4), ' ', 3) AS c1, coalesce(CASE WHEN qty < qty THEN lpad(status, 1, '*') ELSE ltrim(note) END, 'a') AS c2, unit_price AS c3, power(discount, 2) AS c4, discount IS DISTINCT FROM 0.125e0 AS c5 FROM orders WHERE CAST(dt AS date) < DATE '2024-03-02' AND (note = 'toys' AND status IS NULL) ORDER BY 1 DESC, 2 DESC, 3, 4 NULLS FIRST, 5 NULLS LAST LIMIT 22
+SELECT CAST(amount AS varchar) AS c1, coalesce(event_id, code * -1) AS c2, code AS c3, DATE '2023-12-31' AS c4, day_of_year(last_day_of_month(DATE '2024-03-01')) AS c5 FROM events WHERE NOT (code IN (25, 7))
 
 query g_filter_015 g_filter
-SELECT minute(last_login) AS c1, date_add('month', 4, signup_date) AS c2, coalesce(signup_date, DATE '2024-02-29') AS c3 FROM customers WHERE tier BETWEEN 2 AND 3
----- duckdb
-SELECT minute(last_login) AS c1, CAST(signup_date + to_months(4) AS DATE) AS c2, coalesce(signup_date, DATE '2024-02-29') AS c3 FROM customers WHERE tier BETWEEN 2 AND 3
+SELECT greatest(abs(qty), coalesce(product_id, order_id)) AS c1, 'toys' AS c2, product_id * -1 AS c3, is_gift AS c4 FROM orders WHERE NOT (order_date BETWEEN DATE '2024-02-29' AND DATE '2024-02-29')
 
 query g_filter_016 g_filter
-SELECT order_date AS c1, note AS c2, unit_price AS c3 FROM orders WHERE dt LIKE '2024-03%' AND NOT (starts_with('x y', 'r'))
+SELECT qty AS c1, unit_price * customer_id AS c2, dt AS c3, product_id AS c4, created_at AS c5 FROM orders WHERE substr(dt, 9, 2) = '29' AND CAST(created_at AS date) BETWEEN DATE '2022-06-15' AND DATE '2024-01-01'
 
 query g_filter_017 g_filter
-SELECT date_add('minute', 10, created_at) AS c1, is_gift AS c2, created_at AS c3, order_date AS c4 FROM orders WHERE status LIKE '% %'
----- duckdb
-SELECT (created_at + to_minutes(10)) AS c1, is_gift AS c2, created_at AS c3, order_date AS c4 FROM orders WHERE status LIKE '% %'
+SELECT abs(priority * -3) AS c1, coalesce(-1, qty) AS c2 FROM orders WHERE dt NOT IN ('2024-02-29', '2024-02-29') AND is_gift
 
 query g_filter_018 g_filter
-SELECT signup_date AS c1, 'toys' AS c2 FROM customers WHERE tier IN (1, 3) AND NOT (signup_date >= DATE '2024-01-01')
+SELECT substr(city, 1) || reverse(city) AS c1, date_add('month', 11, signup_date) AS c2, is_active AS c3 FROM customers WHERE tier + 0 = 2
+---- duckdb
+SELECT substr(city, 1) || reverse(city) AS c1, CAST(signup_date + to_months(11) AS DATE) AS c2, is_active AS c3 FROM customers WHERE tier + 0 = 2
 
 query g_filter_019 g_filter
-SELECT dt AS c1, customer_id AS c2, CASE WHEN created_at = created_at THEN product_id * 1 ELSE CASE WHEN (order_id IS DISTINCT FROM -3 AND (created_at <> created_at AND order_id BETWEEN 1 AND 12)) THEN product_id ELSE 3 END END AS c3, qty AS c4 FROM orders WHERE dt = '2024-03-01' AND substr(note, -2) <= 'toys'
+SELECT discontinued AS c1, product_id AS c2 FROM products WHERE (discontinued OR TIMESTAMP '2024-03-04 18:30:00.5' = TIMESTAMP '2024-03-04 18:30:00.5')
+
+query g_order_limit_005 g_order_limit
+SELECT coalesce(product_id, product_id) < 25 AS c1, ((name NOT IN ('a', '', 'shipped') OR NOT ((weight IS NULL OR price = price))) OR discontinued) AS c2, product_id * 2 AS c3, last_day_of_month(CAST(TIMESTAMP '2024-03-04 18:30:00.5' AS date)) AS c4 FROM products WHERE strpos(name, ' ') NOT IN (10, 3, 25, 12) ORDER BY 1, 2, 3 DESC, 4 DESC LIMIT 27
 
 query g_order_limit_006 g_order_limit
-SELECT sign(qty) AS c1, reverse(note) || lower(status) AS c2, floor(sqrt(abs(discount))) AS c3, is_gift AS c4 FROM orders WHERE trim(dt) IS NULL ORDER BY 1, 2 DESC, 3, 4 LIMIT 12
+SELECT abs(order_id) / 5 AS c1, rpad(CASE WHEN unit_price IS NOT DISTINCT FROM 12.25 THEN status ELSE reverse(note) END, 6, 'ab') AS c2 FROM orders WHERE replace(dt, 'sh', 'X') IS NOT NULL ORDER BY 1 DESC, 2 DESC LIMIT 14
 
 query g_filter_020 g_filter
-SELECT round(credit_limit, 0) AS c1, date_trunc('month', date_add('year', 5, signup_date)) AS c2, coalesce(last_login, TIMESTAMP '2023-10-01 08:15:00') AS c3, last_login AS c4 FROM customers WHERE tier > 1 AND score < 0.125e0
----- duckdb
-SELECT round(credit_limit, 0) AS c1, CAST(date_trunc('month', CAST(signup_date + to_years(5) AS DATE)) AS DATE) AS c2, coalesce(last_login, TIMESTAMP '2023-10-01 08:15:00') AS c3, last_login AS c4 FROM customers WHERE tier > 1 AND score < 0.125e0
-
-query g_filter_021 g_filter
-SELECT DATE '2024-02-29' AS c1, CAST(order_date AS timestamp) AS c2, sqrt(abs(discount)) / nullif(discount, 0) AS c3, is_gift AS c4, round(abs(unit_price), 1) AS c5 FROM orders WHERE (starts_with(status, '') OR starts_with(status, 'r'))
-
-query g_filter_022 g_filter
-SELECT order_date AS c1, priority AS c2 FROM orders WHERE priority + order_id IS NOT DISTINCT FROM 12
+SELECT TIMESTAMP '2024-03-04 18:30:00.5' AS c1, false AS c2, TIMESTAMP '2023-10-01 08:15:00' AS c3 FROM products WHERE split_part(category, ' ', 2) <> 'shipped'
 
 query g_order_limit_007 g_order_limit
-SELECT dt AS c1, nullif(product_id, 25) AS c2, ln(abs(discount / nullif(discount, 0)) + 1) / nullif(discount, 0) AS c3, unit_price AS c4 FROM orders WHERE (starts_with(status, 'r') AND product_id <= -1) ORDER BY 1 NULLS FIRST, 2, 3 DESC, 4 DESC NULLS FIRST OFFSET 3 LIMIT 5
+SELECT ts AS c1, CASE WHEN flag THEN ratio * ratio ELSE round(ratio + ratio, 0) END AS c2 FROM events WHERE yr IS NULL AND split_part(kind, ' ', 3) IS NULL ORDER BY 1 DESC NULLS LAST, 2 NULLS LAST LIMIT 27
 
 query g_order_limit_008 g_order_limit
-SELECT product_id AS c1, CAST(created_at AS date) AS c2 FROM orders WHERE round(discount, 0) > discount - discount ORDER BY 1, 2 OFFSET 10 LIMIT 15
+SELECT dt AS c1, substr(status, 2) AS c2 FROM orders WHERE dt LIKE '2024-03%' ORDER BY 1, 2 DESC LIMIT 26
 
 query g_order_limit_009 g_order_limit
-SELECT stock AS c1, sign(product_id / 7) AS c2 FROM products WHERE ((name NOT LIKE '%e' AND product_id = 2) OR (discontinued OR product_id NOT IN (1, 12, 25, -1))) ORDER BY 1, 2 DESC LIMIT 18
+SELECT sign(7 - order_id) AS c1, product_id AS c2, sign(product_id / 7) AS c3, coalesce(CAST(order_date AS timestamp), TIMESTAMP '2024-02-29 00:00:00') AS c4, dt AS c5 FROM orders WHERE discount <> discount ORDER BY 1 NULLS LAST, 2, 3, 4 DESC, 5 NULLS LAST LIMIT 10
 
 query g_order_limit_010 g_order_limit
-SELECT note AS c1, discount + coalesce(discount, 1e0) AS c2, discount AS c3 FROM orders WHERE lower(status) LIKE 'R%' ORDER BY 1 NULLS FIRST, 2 NULLS LAST, 3 DESC LIMIT 9
+SELECT lpad(city, 6, '-') AS c1, name AS c2, is_active AS c3, score AS c4 FROM customers WHERE lower(name) LIKE 'R%' ORDER BY 1 NULLS FIRST, 2 NULLS LAST, 3 DESC, 4 NULLS LAST LIMIT 23
 
 query g_order_limit_011 g_order_limit
-SELECT date_trunc('year', last_day_of_month(launched)) AS c1, TIMESTAMP '2023-10-01 08:15:00' AS c2, launched AS c3, 1 * 0 AS c4, product_id AS c5 FROM products WHERE discontinued ORDER BY 1 DESC, 2 NULLS FIRST, 3 NULLS LAST, 4 DESC, 5 NULLS LAST LIMIT 18
----- duckdb
-SELECT CAST(date_trunc('year', last_day_of_month(launched)) AS DATE) AS c1, TIMESTAMP '2023-10-01 08:15:00' AS c2, launched AS c3, 1 * 0 AS c4, product_id AS c5 FROM products WHERE discontinued ORDER BY 1 DESC, 2 NULLS FIRST, 3 NULLS LAST, 4 DESC, 5 NULLS LAST LIMIT 18
+SELECT CASE WHEN discount IS DISTINCT FROM 10e0 THEN unit_price ELSE unit_price END + CAST(priority AS decimal(12,2)) AS c1, date_trunc('day', date_trunc('month', date_trunc('hour', created_at))) AS c2, order_date AS c3, nullif('pending', '') AS c4, discount AS c5 FROM orders WHERE starts_with(note, 'r') ORDER BY 1 DESC NULLS FIRST, 2, 3 DESC, 4 DESC, 5 DESC NULLS FIRST LIMIT 18
+
+query g_filter_021 g_filter
+SELECT product_id AS c1, discontinued AS c2 FROM products WHERE quarter(launched) <> -1
+
+query g_filter_022 g_filter
+SELECT starts_with(country, 'r') AS c1, 'x y' AS c2, upper(name) AS c3, name AS c4, tier * 2 / 2 AS c5 FROM customers WHERE tier > 1 AND (score IS NULL OR (is_active AND name IS DISTINCT FROM 'a'))
 
 query g_filter_023 g_filter
-SELECT launched AS c1, stock AS c2, product_id AS c3 FROM products WHERE CASE WHEN price < 1.05 THEN name ELSE category END LIKE '%\_%' ESCAPE '\'
-
-query g_order_limit_012 g_order_limit
-SELECT city AS c1, CAST(signup_date AS timestamp) AS c2, customer_key AS c3 FROM customers WHERE 'x y' IS NOT DISTINCT FROM 'a' ORDER BY 1, 2 NULLS LAST, 3 NULLS LAST LIMIT 5
+SELECT date_add('second', 20, date_add('minute', -18, date_add('day', 21, ts))) AS c1, code AS c2, code * -1 AS c3, round(amount, 2) AS c4, lower(region) AS c5 FROM events WHERE coalesce(DATE '2022-06-15', DATE '2024-01-01') BETWEEN DATE '2022-06-15' AND DATE '2024-02-29'
+---- duckdb
+SELECT (((ts + to_days(21)) + to_minutes(-18)) + to_seconds(20)) AS c1, code AS c2, code * -1 AS c3, round(amount, 2) AS c4, lower(region) AS c5 FROM events WHERE coalesce(DATE '2022-06-15', DATE '2024-01-01') BETWEEN DATE '2022-06-15' AND DATE '2024-02-29'
 
 query g_filter_024 g_filter
-SELECT priority AS c1, coalesce(date_trunc('quarter', order_date), DATE '2023-12-31') AS c2, lpad(CAST(order_id AS varchar), 7, 'ab') AS c3, CASE WHEN created_at >= TIMESTAMP '2023-10-01 08:15:00' THEN order_date ELSE CASE WHEN unit_price > 0.50 THEN order_date ELSE order_date END END AS c4 FROM orders WHERE (substr(dt, 9, 2) = '29' OR order_date NOT BETWEEN DATE '2023-12-31' AND DATE '2024-03-01') AND CAST(order_date AS timestamp) <= date_add('day', 10, created_at)
----- duckdb
-SELECT priority AS c1, coalesce(CAST(date_trunc('quarter', order_date) AS DATE), DATE '2023-12-31') AS c2, lpad(CAST(order_id AS varchar), 7, 'ab') AS c3, CASE WHEN created_at >= TIMESTAMP '2023-10-01 08:15:00' THEN order_date ELSE CASE WHEN unit_price > 0.50 THEN order_date ELSE order_date END END AS c4 FROM orders WHERE (substr(dt, 9, 2) = '29' OR order_date NOT BETWEEN DATE '2023-12-31' AND DATE '2024-03-01') AND CAST(order_date AS timestamp) <= (created_at + to_days(10))
-
-query g_order_limit_013 g_order_limit
-SELECT CAST(customer_key AS double) AS c1, date_trunc('hour', CAST(signup_date AS timestamp)) AS c2, lower(country) AS c3, coalesce(substr(name, 4), 'toys') AS c4, coalesce(coalesce(last_login, TIMESTAMP '2024-03-04 18:30:00.5'), TIMESTAMP '2024-03-01 12:00:00') AS c5 FROM customers WHERE (score < 0.125e0 AND (score <> 0.5e0 AND 2e0 IS DISTINCT FROM 2e0)) ORDER BY 1 DESC, 2 DESC NULLS FIRST, 3 DESC, 4 NULLS FIRST, 5 LIMIT 22
+SELECT created_at AS c1, replace(note, 'sh', '_') AS c2, strpos(note, ' ') AS c3 FROM orders WHERE CAST(order_id AS decimal(12,2)) IS NOT NULL
 
 query g_filter_025 g_filter
-SELECT ln(abs(-1.25e0 + weight) + 1) AS c1, CAST(name LIKE '_u%' AS varchar) AS c2, category AS c3, coalesce(TIMESTAMP '2023-10-01 08:15:00', TIMESTAMP '2023-10-01 08:15:00') AS c4, stock AS c5 FROM products WHERE starts_with(CAST(discontinued AS varchar), 'P')
-
-query g_order_limit_014 g_order_limit
-SELECT CAST(stock AS double) + coalesce(weight, 10e0) AS c1, discontinued AS c2, weight AS c3, 12.25 AS c4, category AS c5 FROM products WHERE product_id <= -1 ORDER BY 1, 2, 3 DESC, 4, 5 LIMIT 29
+SELECT launched AS c1, price * 3 AS c2, CASE WHEN weight <> 0.5e0 THEN stock ELSE product_id END AS c3, TIMESTAMP '2024-03-01 12:00:00' AS c4, ceil(truncate(price)) AS c5 FROM products WHERE starts_with(reverse(category), 'P')
 
 query g_filter_026 g_filter
-SELECT customer_key AS c1, minute(coalesce(date_add('day', -16, last_login), TIMESTAMP '2024-03-04 18:30:00.5')) AS c2 FROM customers WHERE (tier IS NULL OR (credit_limit = -3.75 OR NOT (NOT (score IS NULL))))
+SELECT credit_limit AS c1, date_add('month', -3, signup_date) AS c2, country AS c3, coalesce(last_login, TIMESTAMP '2023-10-01 08:15:00') AS c4 FROM customers WHERE starts_with(country, '')
 ---- duckdb
-SELECT customer_key AS c1, minute(coalesce((last_login + to_days(-16)), TIMESTAMP '2024-03-04 18:30:00.5')) AS c2 FROM customers WHERE (tier IS NULL OR (credit_limit = -3.75 OR NOT (NOT (score IS NULL))))
+SELECT credit_limit AS c1, CAST(signup_date + to_months(-3) AS DATE) AS c2, country AS c3, coalesce(last_login, TIMESTAMP '2023-10-01 08:15:00') AS c4 FROM customers WHERE starts_with(country, '')
 
 query g_filter_027 g_filter
-SELECT coalesce(length(name), strpos(name, 'sh')) AS c1, stock * -1 AS c2, abs(40) AS c3, strpos(rtrim(category), 'e') AS c4 FROM products WHERE weight / nullif(weight, 0) < -1.25e0
+SELECT discontinued AS c1, CAST(coalesce(launched, DATE '2022-06-15') AS timestamp) AS c2, sign(least(CAST(price AS bigint), product_id)) AS c3, date_trunc('month', TIMESTAMP '2024-03-01 12:00:00') AS c4 FROM products WHERE (discontinued OR stock <= 1)
 
 query g_filter_028 g_filter
-SELECT country AS c1, city AS c2, strpos(reverse(country), 'a') AS c3 FROM customers WHERE starts_with(name, '')
+SELECT date_add('day', 26, created_at) AS c1, upper('rush') AS c2, order_date AS c3, split_part(rtrim(note), ' ', 1) AS c4, order_date AS c5 FROM orders WHERE dt IS NULL
+---- duckdb
+SELECT (created_at + to_days(26)) AS c1, upper('rush') AS c2, order_date AS c3, split_part(rtrim(note), ' ', 1) AS c4, order_date AS c5 FROM orders WHERE dt IS NULL
 
-query g_order_limit_015 g_order_limit
-SELECT discount AS c1, power(discount, 2) AS c2, CAST(unit_price AS varchar) AS c3, order_date AS c4 FROM orders WHERE ltrim(note) < split_part('Paris', ' ', 2) ORDER BY 1 DESC, 2 NULLS FIRST, 3 DESC NULLS LAST, 4 LIMIT 20
+query g_order_limit_012 g_order_limit
+SELECT score AS c1, strpos(country, 'sh') AS c2, score * score AS c3, name AS c4 FROM customers WHERE NOT (credit_limit < 1.05) ORDER BY 1, 2, 3 DESC, 4 LIMIT 11
 
 query g_filter_029 g_filter
-SELECT customer_id AS c1, 7 AS c2 FROM customers WHERE tier + 0 = 2 AND (tier IS NULL OR 25 BETWEEN 1 AND 5)
+SELECT discount IS NULL AS c1, rpad(substr(status, 5, 3), 2, '-') AS c2, note AS c3 FROM orders WHERE order_id NOT IN (-3, 0, 12)
+
+query g_order_limit_013 g_order_limit
+SELECT discount AS c1, power(discount, 2) AS c2, CAST(unit_price AS varchar) AS c3, order_date AS c4 FROM orders WHERE ltrim(note) < split_part('Paris', ' ', 2) ORDER BY 1 DESC, 2 NULLS FIRST, 3 DESC NULLS LAST, 4 LIMIT 20
 
 query g_filter_030 g_filter
-SELECT ln(abs(discount + discount) + 1) AS c1, last_day_of_month(CAST(created_at AS date)) AS c2, floor(1e0) / nullif(discount, 0) AS c3, strpos(lower(status), 'sh') AS c4, nullif(lower(status), '') AS c5 FROM orders WHERE dt LIKE '2024-03%'
+SELECT customer_id AS c1, 7 AS c2 FROM customers WHERE tier + 0 = 2 AND (tier IS NULL OR 25 BETWEEN 1 AND 5)
 
 query g_filter_031 g_filter
-SELECT customer_id AS c1, substr(city, 4) || substr(city, 5, 0) AS c2, abs(CAST(customer_id AS decimal(12,2))) AS c3 FROM customers WHERE coalesce(tier, 0) = 0
+SELECT ln(abs(score + score) + 1) AS c1, last_day_of_month(CAST(last_login AS date)) AS c2, floor(1e0) / nullif(score, 0) AS c3, strpos(lower(name), 'sh') AS c4, nullif(lower(name), '') AS c5 FROM customers WHERE tier + 0 = 2
 
 query g_filter_032 g_filter
-SELECT day_of_week(created_at) AS c1, created_at AS c2 FROM orders WHERE customer_id NOT IN (-1, -1, 12, 7)
+SELECT product_id AS c1, substr(category, 4) || substr(category, 5, 0) AS c2, abs(CAST(stock AS decimal(12,2))) AS c3 FROM products WHERE date_add('day', -15, launched) IN (DATE '2024-01-01', DATE '2023-12-31', DATE '2024-01-01')
+---- duckdb
+SELECT product_id AS c1, substr(category, 4) || substr(category, 5, 0) AS c2, abs(CAST(stock AS decimal(12,2))) AS c3 FROM products WHERE (launched + -15) IN (DATE '2024-01-01', DATE '2023-12-31', DATE '2024-01-01')
 
 query g_filter_033 g_filter
-SELECT created_at AS c1, date_add('day', 23, date_add('month', 6, order_date)) AS c2 FROM orders WHERE dt > '2024-02-29' AND (discount > -1.25e0 OR NOT (unit_price <> unit_price))
----- duckdb
-SELECT created_at AS c1, (CAST(order_date + to_months(6) AS DATE) + 23) AS c2 FROM orders WHERE dt > '2024-02-29' AND (discount > -1.25e0 OR NOT (unit_price <> unit_price))
+SELECT unit_price AS c1, CAST(created_at AS date) AS c2 FROM orders WHERE round(unit_price, 2) NOT BETWEEN -3.75 AND 999.99
 
 query g_filter_034 g_filter
-SELECT truncate(unit_price * 2) AS c1, order_date AS c2 FROM orders WHERE (dt = '2024-02-29' OR ('pending' LIKE '%\_%' ESCAPE '\' AND is_gift)) AND ((product_id IS NOT DISTINCT FROM 25 OR created_at IS NOT NULL) OR NOT (is_gift))
+SELECT concat(lpad(country, 1, 'ab'), '-', CASE WHEN tier NOT BETWEEN 2 AND 40 THEN country ELSE city END) AS c1, power(score, 2) AS c2, replace(country, 'a', 'X') AS c3 FROM customers WHERE coalesce(tier, 0) = 0 AND score * score < 2e0
+
+query g_order_limit_014 g_order_limit
+SELECT CAST(floor(discount) AS bigint) AS c1, nullif(customer_id, 5) AS c2 FROM orders WHERE coalesce(dt, 'none') = 'none' ORDER BY 1 DESC NULLS LAST, 2 LIMIT 19
 
 query g_filter_035 g_filter
-SELECT coalesce(credit_limit, 999.99) AS c1, city AS c2, upper(city) AS c3, coalesce(city, 'shipped') NOT IN ('Paris', '', 'Paris') AS c4, is_active AS c5 FROM customers WHERE tier <> 1 AND country || city LIKE '%'
+SELECT length(reverse(CASE WHEN flag IS NOT NULL THEN note ELSE region END)) AS c1, note AS c2 FROM events WHERE starts_with(upper(region), '')
 
 query g_filter_036 g_filter
-SELECT signup_date NOT BETWEEN DATE '2022-06-15' AND DATE '2024-02-29' AS c1, sqrt(abs(power(score, 2))) AS c2, concat(coalesce(city, 'Paris'), '-', country) AS c3 FROM customers WHERE tier > 1 AND NOT (signup_date IS DISTINCT FROM DATE '2024-03-01')
+SELECT ln(abs(sqrt(abs(discount))) + 1) AS c1, coalesce(order_date, DATE '2024-02-29') AS c2, unit_price * customer_id AS c3, CAST(order_date AS timestamp) AS c4, nullif(millisecond(created_at), 5) AS c5 FROM orders WHERE dt NOT IN ('2024-03-01', '2024-03-01') AND starts_with(ltrim(dt), 'P')
 
 query g_filter_037 g_filter
-SELECT city || concat(name, '-', country) AS c1, CAST(signup_date AS timestamp) AS c2, score AS c3 FROM customers WHERE is_active
+SELECT CASE WHEN dt IN ('rush', 'toys', 'Paris', 'toys') THEN coalesce(order_date, DATE '2023-12-31') ELSE coalesce(order_date, DATE '2023-12-31') END AS c1, note || concat(status, '-', dt) AS c2, CAST(order_date AS timestamp) AS c3, discount AS c4 FROM orders WHERE is_gift
 
 query g_filter_038 g_filter
-SELECT coalesce(unit_price, 1.05) AS c1, concat(lpad('pending', 8, 'ab'), '-', ltrim(note)) AS c2, order_date AS c3 FROM orders WHERE (customer_id <= customer_id AND order_date NOT BETWEEN DATE '2023-12-31' AND DATE '2024-02-29')
+SELECT coalesce(credit_limit, 1.05) AS c1, concat(lpad('pending', 8, 'ab'), '-', ltrim(city)) AS c2, signup_date AS c3 FROM customers WHERE (customer_key <= customer_id AND signup_date NOT BETWEEN DATE '2023-12-31' AND DATE '2024-02-29')
 
 query g_filter_039 g_filter
 SELECT split_part(coalesce(note, 'toys'), ' ', 2) AS c1, discount AS c2 FROM orders WHERE dt = '2024-02-27' AND length(status) <= 40
 
-query g_order_limit_016 g_order_limit
+query g_order_limit_015 g_order_limit
 SELECT reverse(CASE WHEN name <= 'pending' THEN name ELSE name END) AS c1, name AS c2, tier AS c3, greatest(customer_id, nullif(tier, -3)) AS c4 FROM customers WHERE (tier BETWEEN 2 AND 3 OR (country NOT LIKE '%' OR customer_id IS NOT DISTINCT FROM 5)) ORDER BY 1 NULLS FIRST, 2, 3 DESC, 4 NULLS FIRST OFFSET 1 LIMIT 20
 
 query g_filter_040 g_filter
 SELECT lower(nullif(note, '')) AS c1, coalesce(0.5e0 + discount * discount, 10e0) AS c2, is_gift AS c3 FROM orders WHERE rpad(status, 11, 'ab') > substr(status, 1)
 
-query g_order_limit_017 g_order_limit
+query g_order_limit_016 g_order_limit
 SELECT 12 + date_diff('year', CAST(created_at AS date), last_day_of_month(order_date)) AS c1, customer_id <= 40 AS c2, sqrt(abs(power(discount, 2) + 2e0 * discount)) AS c3, created_at AS c4 FROM orders WHERE dt <> '__HIVE_DEFAULT_PARTITION__' AND (unit_price NOT BETWEEN 100.00 AND 100.00 AND note LIKE '%e') ORDER BY 1, 2 DESC NULLS FIRST, 3 NULLS FIRST, 4 DESC OFFSET 10 LIMIT 28
 
 query g_filter_041 g_filter
 SELECT 25 AS c1, DATE '2024-01-01' AS c2, is_gift AS c3, order_date AS c4, dt AS c5 FROM orders WHERE ((is_gift OR (created_at IS NULL AND product_id > 40)) OR DATE '2022-06-15' NOT IN (DATE '2024-02-29', DATE '2023-12-31', NULL))
 
 query g_filter_042 g_filter
-SELECT coalesce(CASE WHEN launched <> DATE '2024-02-29' THEN category ELSE category END, 'Paris') AS c1, product_id AS c2 FROM products WHERE (stock <= product_id OR NOT (launched IS NULL))
-
-query g_order_limit_018 g_order_limit
-SELECT score AS c1, name AS c2, customer_key AS c3, score AS c4, coalesce(concat(city, '-', country), 'pending') AS c5 FROM customers WHERE score IS DISTINCT FROM 10e0 ORDER BY 1, 2, 3 DESC, 4 NULLS FIRST, 5 NULLS FIRST OFFSET 6 LIMIT 10
+SELECT coalesce(CASE WHEN DATE '2024-02-29' <> DATE '2024-02-29' THEN note ELSE note END, 'Paris') AS c1, customer_id AS c2 FROM events WHERE yr >= 2024 AND (code <= event_id OR NOT (DATE '2024-01-01' IS NULL))
 
 query g_filter_043 g_filter
-SELECT coalesce(customer_id, nullif(qty, 3)) AS c1, note AS c2, replace(upper(status), ' ', '') AS c3, is_gift AS c4, unit_price AS c5 FROM orders WHERE (dt <> '__HIVE_DEFAULT_PARTITION__' OR NOT (order_id IN (5, -3, 5, 2, NULL)))
-
-query g_order_limit_019 g_order_limit
-SELECT is_gift AS c1, is_gift AS c2, created_at AS c3, coalesce(order_date, DATE '2022-06-15') AS c4 FROM orders WHERE starts_with(note || status, '') ORDER BY 1, 2 DESC, 3, 4 DESC LIMIT 9
+SELECT date_add('hour', -6, created_at) AS c1, priority AS c2 FROM orders WHERE (coalesce(dt, 'none') = 'none' OR starts_with(note, 's')) AND ((starts_with(dt, '') AND 'pending' LIKE '%e') OR created_at IS NOT NULL)
+---- duckdb
+SELECT (created_at + to_hours(-6)) AS c1, priority AS c2 FROM orders WHERE (coalesce(dt, 'none') = 'none' OR starts_with(note, 's')) AND ((starts_with(dt, '') AND 'pending' LIKE '%e') OR created_at IS NOT NULL)
 
 query g_filter_044 g_filter
-SELECT order_date AS c1, order_date AS c2, hour(date_trunc('day', created_at)) AS c3, qty AS c4 FROM orders WHERE replace(dt, 'e', '_') IS NOT NULL
+SELECT note AS c1, CASE WHEN note <= dt THEN unit_price ELSE unit_price END + round(abs(unit_price), 1) AS c2 FROM orders WHERE dt NOT IN ('2024-02-29', '2024-02-27') AND sign(order_id) IS NOT NULL
 
 query g_filter_045 g_filter
-SELECT length(nullif(name, '')) AS c1, last_login AS c2, date_add('month', -9, signup_date) AS c3, coalesce(last_login, TIMESTAMP '2023-10-01 08:15:00') AS c4 FROM customers WHERE CAST(customer_key AS double) NOT BETWEEN -1.25e0 AND 1e0
----- duckdb
-SELECT length(nullif(name, '')) AS c1, last_login AS c2, CAST(signup_date + to_months(-9) AS DATE) AS c3, coalesce(last_login, TIMESTAMP '2023-10-01 08:15:00') AS c4 FROM customers WHERE CAST(customer_key AS double) NOT BETWEEN -1.25e0 AND 1e0
+SELECT unit_price AS c1, qty AS c2 FROM orders WHERE customer_id * 0 IN (5, -3, 5, 2, NULL)
 
 query g_filter_046 g_filter
-SELECT CAST(ceil(unit_price) AS bigint) AS c1, status AS c2 FROM orders WHERE created_at <> date_add('day', -29, created_at)
----- duckdb
-SELECT CAST(ceil(unit_price) AS bigint) AS c1, status AS c2 FROM orders WHERE created_at <> (created_at + to_days(-29))
-
-query g_order_limit_020 g_order_limit
-SELECT starts_with(note, 'P') AS c1, CASE WHEN starts_with(dt, '') THEN upper(dt) ELSE substr(dt, 5, 2) END AS c2, NOT ((qty IS DISTINCT FROM 40 OR status < 'a')) AS c3, date_trunc('week', order_date) AS c4 FROM orders WHERE NOT (dt = '2024-02-27') AND created_at IS NOT DISTINCT FROM TIMESTAMP '2024-03-01 12:00:00' ORDER BY 1 DESC NULLS FIRST, 2 DESC, 3 DESC, 4 LIMIT 2
----- duckdb
-SELECT starts_with(note, 'P') AS c1, CASE WHEN starts_with(dt, '') THEN upper(dt) ELSE substr(dt, 5, 2) END AS c2, NOT ((qty IS DISTINCT FROM 40 OR status < 'a')) AS c3, CAST(date_trunc('week', order_date) AS DATE) AS c4 FROM orders WHERE NOT (dt = '2024-02-27') AND created_at IS NOT DISTINCT FROM TIMESTAMP '2024-03-01 12:00:00' ORDER BY 1 DESC NULLS FIRST, 2 DESC, 3 DESC, 4 LIMIT 2
+SELECT order_date AS c1, product_id AS c2, nullif(lower(note), '') AS c3 FROM orders WHERE is_gift
 
 query g_filter_047 g_filter
-SELECT reverse(lpad(dt, 4, '-')) AS c1, priority = priority AS c2, discount AS c3, concat(CASE WHEN 250.5 NOT BETWEEN 0.50 AND 100.00 THEN status ELSE status END, '-', status) AS c4, upper(split_part(note, ' ', 2)) AS c5 FROM orders WHERE dt NOT IN ('2024-02-29', '__HIVE_DEFAULT_PARTITION__') AND order_date IS NOT NULL
+SELECT coalesce(amount, 12.25) AS c1, DATE '2022-06-15' AS c2, kind AS c3 FROM events WHERE NOT (flag)
 
 query g_filter_048 g_filter
-SELECT 'Paris' AS c1, lower(concat(note, '-', dt) || note) AS c2, TIMESTAMP '2023-10-01 08:15:00' AS c3 FROM orders WHERE CAST(dt AS date) < DATE '2024-03-02' AND date_diff('day', order_date, order_date) NOT IN (12, 3, NULL)
+SELECT rpad(substr(substr(note, 3, 1), 3, 0), 8, '-') AS c1, unit_price * priority - order_id AS c2, 0.125e0 AS c3, CAST(CASE WHEN dt LIKE 'R%' THEN order_date ELSE order_date END AS timestamp) AS c4 FROM orders WHERE dt = '2024-02-29' AND (dt > 'a' OR order_date NOT IN (DATE '2024-03-01', DATE '2024-01-01', DATE '2023-12-31'))
 
 query g_filter_049 g_filter
-SELECT abs(discount - discount) AS c1, status AS c2 FROM orders WHERE (NOT (dt = '2024-03-01') OR 'rush' <> 'shipped') AND sqrt(abs(discount)) IS NOT DISTINCT FROM 1e0
+SELECT strpos(lower(name), ' ') AS c1, tier AS c2, city AS c3, coalesce(name, 'toys') > 'a' AS c4 FROM customers WHERE coalesce(tier, 0) = 0 AND replace(city, 'e', 'X') IN ('Paris', 'rush', 'x y', 'pending')
 
 query g_filter_050 g_filter
-SELECT discount * discount AS c1, CASE WHEN (status IN ('shipped', 'rush') AND starts_with(note, '')) THEN lower(dt) ELSE lpad(note, 10, '*') END AS c2 FROM orders WHERE (customer_id = qty OR starts_with('', 'P'))
+SELECT coalesce(product_id, date_diff('day', launched, launched)) AS c1, nullif(coalesce(product_id, product_id), -3) AS c2, TIMESTAMP '2024-03-04 18:30:00.5' AS c3 FROM products WHERE (stock IS DISTINCT FROM -1 AND stock <> 5)
 
 query g_filter_051 g_filter
-SELECT weight AS c1, product_id AS c2 FROM products WHERE TIMESTAMP '2024-03-04 18:30:00.5' IS NULL
+SELECT coalesce(sqrt(abs(discount)), 0.5e0) AS c1, is_gift AS c2 FROM orders WHERE (dt = CAST(order_date AS varchar) OR qty < 25)
 
 query g_filter_052 g_filter
-SELECT nullif(strpos(name, 'e'), 3) AS c1, country AS c2, tier AS c3, abs(coalesce(credit_limit, 0.50)) AS c4, coalesce(rpad(city, 7, '*'), 'shipped') AS c5 FROM customers WHERE starts_with(replace(city, ' ', 'X'), 'r')
-
-query g_order_limit_021 g_order_limit
-SELECT credit_limit * customer_id AS c1, CASE WHEN is_active THEN credit_limit ELSE coalesce(credit_limit, 12.25) END AS c2, date_diff('year', CAST(last_login AS date), coalesce(signup_date, DATE '2024-03-01')) AS c3, tier AS c4, customer_id * -1 AS c5 FROM customers WHERE (coalesce(tier, 0) = 0 OR signup_date IN (DATE '2024-02-29', DATE '2024-03-01', DATE '2024-03-01')) ORDER BY 1 DESC, 2 DESC, 3 NULLS FIRST, 4 DESC, 5 DESC LIMIT 6
+SELECT strpos(note, 'a') AS c1, product_id AS c2, split_part(coalesce(CAST(unit_price AS varchar), 'Paris'), ' ', 2) AS c3 FROM orders WHERE DATE '2022-06-15' <> order_date
 
 query g_filter_053 g_filter
-SELECT coalesce(unit_price, 100.00) AS c1, discount AS c2, created_at AS c3, order_date AS c4 FROM orders WHERE dt IS NULL AND order_date <= DATE '2024-01-01'
+SELECT status AS c1, concat(nullif('pending', ''), '-', dt) AS c2, sign(CASE WHEN discount <> -1.25e0 THEN order_id ELSE product_id END) AS c3, date_add('day', -30, date_trunc('month', order_date)) AS c4, abs(discount - discount) AS c5 FROM orders WHERE (dt BETWEEN '2024-02-28' AND '2024-02-29' OR note NOT IN ('a', 'pending', NULL)) AND CASE WHEN order_date IN (DATE '2023-12-31', DATE '2024-02-29', DATE '2024-01-01', DATE '2022-06-15') THEN note ELSE status END > status
+---- duckdb
+SELECT status AS c1, concat(nullif('pending', ''), '-', dt) AS c2, sign(CASE WHEN discount <> -1.25e0 THEN order_id ELSE product_id END) AS c3, (CAST(date_trunc('month', order_date) AS DATE) + -30) AS c4, abs(discount - discount) AS c5 FROM orders WHERE (dt BETWEEN '2024-02-28' AND '2024-02-29' OR note NOT IN ('a', 'pending', NULL)) AND CASE WHEN order_date IN (DATE '2023-12-31', DATE '2024-02-29', DATE '2024-01-01', DATE '2022-06-15') THEN note ELSE status END > status
 
 query g_filter_054 g_filter
-SELECT date_trunc('day', TIMESTAMP '2024-02-29 00:00:00') AS c1, coalesce(CAST(last_day_of_month(signup_date) AS timestamp), TIMESTAMP '2024-02-29 00:00:00') AS c2, split_part(city, ' ', 2) AS c3, is_active AS c4, CAST(signup_date AS timestamp) AS c5 FROM customers WHERE tier = 1 AND NOT ((signup_date BETWEEN DATE '2024-01-01' AND DATE '2024-03-01' OR (NOT ((country IS NOT NULL OR (NOT (credit_limit >= 0.50) OR (is_active OR NOT ((country <> '' OR customer_key IS NOT NULL)))))) OR customer_id = customer_id)))
+SELECT kind || kind AS c1, coalesce(coalesce(ts, TIMESTAMP '2023-10-01 08:15:00'), TIMESTAMP '2024-03-04 18:30:00.5') AS c2, trim(lower(note)) AS c3, yr AS c4 FROM events WHERE yr IS NOT NULL AND region IS NULL
 
 query g_filter_055 g_filter
-SELECT status AS c1, coalesce(coalesce(created_at, TIMESTAMP '2023-10-01 08:15:00'), TIMESTAMP '2024-02-29 00:00:00') AS c2, status AS c3 FROM orders WHERE (dt > '2024-02-27' OR product_id IN (10, 5, 3, 1)) AND is_gift
-
-query g_order_limit_022 g_order_limit
-SELECT upper(dt) || trim(dt) AS c1, date_add('year', 3, DATE '2023-12-31') AS c2 FROM orders WHERE CAST(qty AS varchar) >= 'pending' ORDER BY 1, 2 NULLS FIRST LIMIT 5
+SELECT 40 AS c1, unit_price AS c2, 'toys' AS c3, date_add('day', 8, order_date) AS c4, unit_price AS c5 FROM orders WHERE coalesce(dt, 'none') = 'none'
 ---- duckdb
-SELECT upper(dt) || trim(dt) AS c1, CAST(DATE '2023-12-31' + to_years(3) AS DATE) AS c2 FROM orders WHERE CAST(qty AS varchar) >= 'pending' ORDER BY 1, 2 NULLS FIRST LIMIT 5
-
-query g_order_limit_023 g_order_limit
-SELECT tier AS c1, CAST(floor(power(score, 2)) AS bigint) AS c2, last_login AS c3, sign(quarter(signup_date)) AS c4 FROM customers WHERE tier IS NOT NULL AND (credit_limit NOT BETWEEN 0.50 AND 999.99 AND customer_key IS NOT DISTINCT FROM 1) ORDER BY 1, 2 DESC, 3, 4 DESC NULLS FIRST OFFSET 9 LIMIT 20
+SELECT 40 AS c1, unit_price AS c2, 'toys' AS c3, (order_date + 8) AS c4, unit_price AS c5 FROM orders WHERE coalesce(dt, 'none') = 'none'
 
 query g_filter_056 g_filter
-SELECT credit_limit < 12.25 AS c1, last_login AS c2, ln(abs(score) + 1) AS c3, CAST(ceil(credit_limit) AS double) AS c4, coalesce(credit_limit + credit_limit, 0.50) AS c5 FROM customers WHERE tier IS NULL
-
-query g_order_limit_024 g_order_limit
-SELECT coalesce(abs(price), 100.00) AS c1, TIMESTAMP '2024-03-04 18:30:00.5' AS c2, stock = 2 AS c3, CAST(date_add('day', -3, DATE '2023-12-31') AS timestamp) AS c4, coalesce(stock, length(category)) AS c5 FROM products WHERE price IS NULL ORDER BY 1, 2 NULLS LAST, 3, 4, 5 NULLS FIRST LIMIT 11
+SELECT coalesce(rpad(note, 7, '*'), 'shipped') AS c1, date_trunc('year', CAST(ts AS date)) AS c2 FROM events WHERE rtrim(note) LIKE '%'
 ---- duckdb
-SELECT coalesce(abs(price), 100.00) AS c1, TIMESTAMP '2024-03-04 18:30:00.5' AS c2, stock = 2 AS c3, CAST((DATE '2023-12-31' + -3) AS timestamp) AS c4, coalesce(stock, length(category)) AS c5 FROM products WHERE price IS NULL ORDER BY 1, 2 NULLS LAST, 3, 4, 5 NULLS FIRST LIMIT 11
+SELECT coalesce(rpad(note, 7, '*'), 'shipped') AS c1, CAST(date_trunc('year', CAST(ts AS date)) AS DATE) AS c2 FROM events WHERE rtrim(note) LIKE '%'
+
+query g_order_limit_017 g_order_limit
+SELECT date_add('day', 8, date_add('minute', 4, last_login)) AS c1, country AS c2 FROM customers WHERE coalesce(tier, 0) = 0 ORDER BY 1 DESC, 2 NULLS FIRST LIMIT 5
+---- duckdb
+SELECT ((last_login + to_minutes(4)) + to_days(8)) AS c1, country AS c2 FROM customers WHERE coalesce(tier, 0) = 0 ORDER BY 1 DESC, 2 NULLS FIRST LIMIT 5
 
 query g_filter_057 g_filter
-SELECT unit_price * product_id AS c1, floor(10e0) AS c2, length(CAST(-3.75 AS varchar)) AS c3 FROM orders WHERE lpad(note, 4, '-') > dt
+SELECT coalesce(CASE WHEN order_id > priority THEN unit_price ELSE unit_price END, 250.5) AS c1, upper(status) AS c2, discount AS c3 FROM orders WHERE (dt > '2024-02-29' OR (product_id = product_id OR created_at IS DISTINCT FROM TIMESTAMP '2024-03-04 18:30:00.5')) AND upper(dt) LIKE '%a%'
+
+query g_order_limit_018 g_order_limit
+SELECT customer_id AS c1, CAST(order_date AS timestamp) AS c2, concat(substr('pending', -3, 5), '-', dt || dt) AS c3, CAST(is_gift AS varchar) AS c4, CAST(floor(CAST(unit_price AS double)) AS bigint) AS c5 FROM orders WHERE date_diff('year', order_date, order_date) = 3 ORDER BY 1 NULLS FIRST, 2, 3, 4 NULLS LAST, 5 LIMIT 3
 
 query g_filter_058 g_filter
-SELECT product_id AS c1, upper(category) NOT LIKE '%\_%' ESCAPE '\' AS c2, category AS c3, date_diff('day', date_trunc('month', launched), last_day_of_month(CASE WHEN product_id IN (7, 10) THEN launched ELSE launched END)) AS c4 FROM products WHERE nullif(name, '') IN ('pending', 'rush', 'pending')
----- duckdb
-SELECT product_id AS c1, upper(category) NOT LIKE '%\_%' ESCAPE '\' AS c2, category AS c3, date_diff('day', CAST(date_trunc('month', launched) AS DATE), last_day_of_month(CASE WHEN product_id IN (7, 10) THEN launched ELSE launched END)) AS c4 FROM products WHERE nullif(name, '') IN ('pending', 'rush', 'pending')
+SELECT coalesce(coalesce(CASE WHEN price >= 0.50 THEN price ELSE 0.50 END, -3.75), 12.25) AS c1, CAST(date_trunc('month', TIMESTAMP '2024-03-04 18:30:00.5') AS date) AS c2, price AS c3, product_id AS c4 FROM products WHERE category NOT IN ('rush', 'rush', NULL)
 
 query g_filter_059 g_filter
-SELECT price AS c1, date_add('day', -6, launched) AS c2, TIMESTAMP '2024-02-29 00:00:00' AS c3, CAST(price AS varchar) AS c4, second(date_trunc('minute', TIMESTAMP '2024-02-29 00:00:00')) AS c5 FROM products WHERE quarter(launched) <= 7
----- duckdb
-SELECT price AS c1, (launched + -6) AS c2, TIMESTAMP '2024-02-29 00:00:00' AS c3, CAST(price AS varchar) AS c4, second(date_trunc('minute', TIMESTAMP '2024-02-29 00:00:00')) AS c5 FROM products WHERE quarter(launched) <= 7
+SELECT is_active AS c1, substr('toys' || city, 4) AS c2, credit_limit AS c3 FROM customers WHERE (tier IS NOT NULL OR credit_limit NOT BETWEEN 0.50 AND 12.25) AND customer_key IS NULL
 
 query g_filter_060 g_filter
-SELECT order_date AS c1, customer_id AS c2, coalesce(discount, 10e0) AS c3, is_gift AS c4, priority AS c5 FROM orders WHERE (product_id BETWEEN -3 AND 5 AND starts_with(dt, ''))
+SELECT day(launched) AS c1, TIMESTAMP '2024-03-04 18:30:00.5' AS c2, stock AS c3 FROM products WHERE ((stock IS DISTINCT FROM -3 OR (stock > product_id OR discontinued)) AND launched <> launched)
+
+query g_order_limit_019 g_order_limit
+SELECT strpos(concat(category, '-', name), ' ') AS c1, name < 'a' AS c2, upper(reverse(category)) AS c3 FROM products WHERE TIMESTAMP '2024-02-29 00:00:00' = TIMESTAMP '2024-02-29 00:00:00' ORDER BY 1, 2 DESC, 3 LIMIT 1
 
 query g_filter_061 g_filter
-SELECT sign(product_id % -3) AS c1, CASE WHEN category IS DISTINCT FROM '' THEN weight ELSE weight END AS c2 FROM products WHERE DATE '2023-12-31' BETWEEN DATE '2022-06-15' AND DATE '2024-03-01'
+SELECT TIMESTAMP '2024-03-04 18:30:00.5' AS c1, order_date AS c2 FROM orders WHERE floor(discount) = -1.25e0
+
+query g_order_limit_020 g_order_limit
+SELECT order_date IS DISTINCT FROM DATE '2023-12-31' AS c1, order_date AS c2 FROM orders WHERE (product_id IS DISTINCT FROM 10 AND note LIKE 's%') ORDER BY 1 DESC, 2 LIMIT 25
+
+query g_order_limit_021 g_order_limit
+SELECT created_at AS c1, split_part(status || dt, ' ', 2) AS c2, priority = 2 AS c3, CAST(date_add('day', -3, DATE '2023-12-31') AS timestamp) AS c4 FROM orders WHERE CAST(dt AS date) < DATE '2024-03-02' ORDER BY 1 DESC, 2 DESC NULLS FIRST, 3 DESC, 4 OFFSET 6 LIMIT 18
+---- duckdb
+SELECT created_at AS c1, split_part(status || dt, ' ', 2) AS c2, priority = 2 AS c3, CAST((DATE '2023-12-31' + -3) AS timestamp) AS c4 FROM orders WHERE CAST(dt AS date) < DATE '2024-03-02' ORDER BY 1 DESC, 2 DESC NULLS FIRST, 3 DESC, 4 OFFSET 6 LIMIT 18
 
 query g_filter_062 g_filter
-SELECT floor(-3.75) - customer_id AS c1, split_part(reverse(dt), ' ', 1) AS c2, strpos(coalesce(dt, 'a'), ' ') AS c3, month(last_day_of_month(order_date)) AS c4, qty AS c5 FROM orders WHERE starts_with(status, 'r')
+SELECT weight AS c1, ln(abs(sqrt(abs(10e0))) + 1) / nullif(weight, 0) AS c2, product_id >= product_id AS c3, TIMESTAMP '2024-03-04 18:30:00.5' AS c4 FROM products WHERE lpad(name, 4, '-') > category
 
 query g_filter_063 g_filter
+SELECT customer_id AS c1, upper(note) NOT LIKE '%\_%' ESCAPE '\' AS c2, region AS c3, date_diff('day', date_trunc('month', DATE '2024-02-29'), last_day_of_month(CASE WHEN event_id IN (7, 10) THEN DATE '2022-06-15' ELSE DATE '2022-06-15' END)) AS c4 FROM events WHERE nullif(kind, '') IN ('pending', 'rush', 'pending')
+---- duckdb
+SELECT customer_id AS c1, upper(note) NOT LIKE '%\_%' ESCAPE '\' AS c2, region AS c3, date_diff('day', CAST(date_trunc('month', DATE '2024-02-29') AS DATE), last_day_of_month(CASE WHEN event_id IN (7, 10) THEN DATE '2022-06-15' ELSE DATE '2022-06-15' END)) AS c4 FROM events WHERE nullif(kind, '') IN ('pending', 'rush', 'pending')
+
+query g_filter_064 g_filter
+SELECT amount AS c1, date_add('day', -6, DATE '2024-02-29') AS c2, ts AS c3, CAST(amount AS varchar) AS c4, second(date_trunc('minute', ts)) AS c5 FROM events WHERE quarter(DATE '2024-02-29') <= 7
+---- duckdb
+SELECT amount AS c1, (DATE '2024-02-29' + -6) AS c2, ts AS c3, CAST(amount AS varchar) AS c4, second(date_trunc('minute', ts)) AS c5 FROM events WHERE quarter(DATE '2024-02-29') <= 7
+
+query g_filter_065 g_filter
+SELECT order_date AS c1, customer_id AS c2, coalesce(discount, 10e0) AS c3, is_gift AS c4, priority AS c5 FROM orders WHERE (product_id BETWEEN -3 AND 5 AND starts_with(dt, ''))
+
+query g_order_limit_022 g_order_limit
+SELECT sign(customer_id % -3) AS c1, CASE WHEN region IS DISTINCT FROM '' THEN ratio ELSE ratio END AS c2 FROM events WHERE ((yr = 2023 OR region = 'apac') OR kind NOT LIKE '%') AND DATE '2023-12-31' BETWEEN DATE '2022-06-15' AND DATE '2024-03-01' ORDER BY 1, 2 OFFSET 5 LIMIT 1
+
+query g_filter_066 g_filter
+SELECT TIMESTAMP '2023-10-01 08:15:00' AS c1, CAST(floor(CAST(CAST(stock AS decimal(12,2)) AS double)) AS bigint) AS c2, month(last_day_of_month(launched)) AS c3, stock AS c4 FROM products WHERE starts_with(name, 'r')
+
+query g_filter_067 g_filter
 SELECT coalesce(date_add('day', 40, DATE '2024-01-01'), DATE '2024-02-29') AS c1, CAST(order_date AS timestamp) AS c2, order_date AS c3 FROM orders WHERE 100.00 NOT BETWEEN 12.25 AND 100.00
 ---- duckdb
 SELECT coalesce((DATE '2024-01-01' + 40), DATE '2024-02-29') AS c1, CAST(order_date AS timestamp) AS c2, order_date AS c3 FROM orders WHERE 100.00 NOT BETWEEN 12.25 AND 100.00
 
-query g_filter_064 g_filter
+query g_filter_068 g_filter
 SELECT discount AS c1, date_diff('day', DATE '2024-03-01', last_day_of_month(coalesce(order_date, DATE '2023-12-31'))) AS c2 FROM orders WHERE dt BETWEEN '2024-02-28' AND '2024-03-01' AND order_date = date_add('month', 0, order_date)
 ---- duckdb
 SELECT discount AS c1, date_diff('day', DATE '2024-03-01', last_day_of_month(coalesce(order_date, DATE '2023-12-31'))) AS c2 FROM orders WHERE dt BETWEEN '2024-02-28' AND '2024-03-01' AND order_date = CAST(order_date + to_months(0) AS DATE)
 
-query g_order_limit_025 g_order_limit
-SELECT 12 AS c1, priority AS c2, coalesce(order_date, DATE '2022-06-15') AS c3, coalesce(created_at, TIMESTAMP '2024-03-04 18:30:00.5') AS c4, order_date AS c5 FROM orders WHERE order_date NOT IN (DATE '2024-02-29', DATE '2022-06-15') ORDER BY 1 DESC NULLS LAST, 2 DESC NULLS FIRST, 3, 4 DESC, 5 LIMIT 11
-
-query g_filter_065 g_filter
-SELECT name AS c1, coalesce(date_trunc('quarter', launched), DATE '2024-01-01') AS c2, discontinued AS c3, lower(CASE WHEN category IS NOT DISTINCT FROM 'toys' THEN category ELSE name END) AS c4 FROM products WHERE price - stock = ceil(price)
----- duckdb
-SELECT name AS c1, coalesce(CAST(date_trunc('quarter', launched) AS DATE), DATE '2024-01-01') AS c2, discontinued AS c3, lower(CASE WHEN category IS NOT DISTINCT FROM 'toys' THEN category ELSE name END) AS c4 FROM products WHERE price - stock = ceil(price)
+query g_group_by_001 g_group_by
+SELECT is_gift AS c1, status AS c2, count(DISTINCT coalesce(created_at, TIMESTAMP '2024-02-29 00:00:00')) AS c3, avg(date_diff('month', order_date, order_date)) AS c4 FROM orders WHERE order_date = DATE '2023-12-31' GROUP BY 1, 2 HAVING stddev(abs(qty)) < 0.125e0
 
 query g_aggregate_001 g_aggregate
-SELECT sum(DISTINCT date_diff('day', signup_date, signup_date)) AS c1 FROM customers WHERE CAST(tier AS varchar) = '3' AND starts_with(city, 'r')
-
-query g_group_by_001 g_group_by
-SELECT stock AS c1, discontinued AS c2, count(price - price) AS c3, count_if((discontinued AND TIMESTAMP '2023-10-01 08:15:00' IS DISTINCT FROM TIMESTAMP '2024-02-29 00:00:00')) AS c4 FROM products GROUP BY 1, 2 HAVING sum(price + price) > 12.25
----- duckdb
-SELECT stock AS c1, discontinued AS c2, count(price - price) AS c3, count(CASE WHEN (discontinued AND TIMESTAMP '2023-10-01 08:15:00' IS DISTINCT FROM TIMESTAMP '2024-02-29 00:00:00') THEN 1 END) AS c4 FROM products GROUP BY 1, 2 HAVING sum(price + price) > 12.25
+SELECT count(order_date) AS c1 FROM orders WHERE CAST(dt AS date) < DATE '2024-03-02' AND order_date IN (DATE '2024-03-01', DATE '2024-01-01', DATE '2022-06-15', DATE '2024-03-01')
 
 query g_group_by_002 g_group_by
-SELECT is_active AS c1, max(CAST(last_login AS date)) AS c2, count(date_add('second', 14, last_login)) AS c3, count(CAST(last_login AS date)) AS c4 FROM customers GROUP BY 1 HAVING sum(coalesce(customer_id, customer_key)) >= 5
----- duckdb
-SELECT is_active AS c1, max(CAST(last_login AS date)) AS c2, count((last_login + to_seconds(14))) AS c3, count(CAST(last_login AS date)) AS c4 FROM customers GROUP BY 1 HAVING sum(coalesce(customer_id, customer_key)) >= 5
-
-query g_aggregate_002 g_aggregate
-SELECT max(dt) AS c1 FROM orders
+SELECT stock AS c1, max(floor(price)) AS c2, count(lower(category)) AS c3 FROM products GROUP BY 1
 
 query g_group_by_003 g_group_by
-SELECT signup_date AS c1, signup_date AS c2, max(customer_id) AS c3 FROM customers WHERE customer_key IN (12, -3, -1, 10) GROUP BY 1, 2 HAVING stddev(CAST(credit_limit AS bigint)) >= 2e0
+SELECT CAST(credit_limit AS varchar) AS c1, name AS c2, min(abs(credit_limit)) AS c3, min(country) AS c4 FROM customers WHERE tier <> 1 AND signup_date = signup_date GROUP BY 1, 2
 
 query g_group_by_004 g_group_by
-SELECT coalesce(DATE '2024-02-29', DATE '2024-02-29') AS c1, count(nullif(name, '')) AS c2, count(DISTINCT round(weight, 2)) AS c3, sum(coalesce(price, 0.50)) AS c4 FROM products WHERE category LIKE '_u%' GROUP BY 1 HAVING sum(CAST(floor(weight) AS bigint)) > 3
+SELECT kind AS c1, concat('shipped', '-', region) AS c2, min(CAST(ts AS date)) AS c3, every(flag) AS c4 FROM events WHERE (yr = 2024 AND region IN ('eu', 'us') OR DATE '2024-02-29' IN (DATE '2024-02-29', DATE '2022-06-15', DATE '2023-12-31', DATE '2023-12-31')) AND starts_with(note, '') GROUP BY 1, 2 HAVING count(sign(code)) < 40
 
 query g_group_by_005 g_group_by
-SELECT dt AS c1, order_id AS c2, count(date_add('day', -17, DATE '2024-02-29')) AS c3, sum(unit_price - unit_price) AS c4 FROM orders WHERE qty > 7 GROUP BY 1, 2
+SELECT order_date AS c1, count_if(NOT (unit_price < 250.5)) AS c2, avg(quarter(order_date)) AS c3, var_pop(sqrt(abs(10e0))) AS c4 FROM orders WHERE dt BETWEEN '2024-02-28' AND '2024-02-29' AND note IN ('x y', 'pending', 'shipped', 'pending') GROUP BY 1
 ---- duckdb
-SELECT dt AS c1, order_id AS c2, count((DATE '2024-02-29' + -17)) AS c3, sum(unit_price - unit_price) AS c4 FROM orders WHERE qty > 7 GROUP BY 1, 2
-
-query g_aggregate_003 g_aggregate
-SELECT count(price) AS c1, min(TIMESTAMP '2024-03-01 12:00:00') AS c2 FROM products
-
-query g_aggregate_004 g_aggregate
-SELECT sum(DISTINCT product_id) AS c1, bool_and(discontinued) AS c2 FROM products
+SELECT order_date AS c1, count(CASE WHEN NOT (unit_price < 250.5) THEN 1 END) AS c2, avg(quarter(order_date)) AS c3, var_pop(sqrt(abs(10e0))) AS c4 FROM orders WHERE dt BETWEEN '2024-02-28' AND '2024-02-29' AND note IN ('x y', 'pending', 'shipped', 'pending') GROUP BY 1
 
 query g_group_by_006 g_group_by
-SELECT nullif(city, '') AS c1, max(signup_date) AS c2, count_if((((is_active IS NOT NULL OR country LIKE 's%') OR signup_date IS NULL) OR country NOT LIKE '_u%')) AS c3 FROM customers WHERE tier IS NOT NULL AND city IS NOT DISTINCT FROM 'a' GROUP BY 1 HAVING stddev(score) < 10e0
----- duckdb
-SELECT nullif(city, '') AS c1, max(signup_date) AS c2, count(CASE WHEN (((is_active IS NOT NULL OR country LIKE 's%') OR signup_date IS NULL) OR country NOT LIKE '_u%') THEN 1 END) AS c3 FROM customers WHERE tier IS NOT NULL AND city IS NOT DISTINCT FROM 'a' GROUP BY 1 HAVING stddev(score) < 10e0
+SELECT flag AS c1, count(DISTINCT ts) AS c2 FROM events WHERE (flag IS NOT NULL OR NOT (flag)) GROUP BY 1
 
 query g_group_by_007 g_group_by
-SELECT concat(note, '-', status) AS c1, millisecond(created_at) AS c2, count(DISTINCT dt) AS c3, min(unit_price) AS c4 FROM orders WHERE status IN ('pending', '', 'a', 'rush') GROUP BY 1, 2
+SELECT quarter(last_login) AS c1, signup_date AS c2, count(name) AS c3, sum(score + score) AS c4 FROM customers GROUP BY 1, 2
 
 query g_group_by_008 g_group_by
-SELECT country AS c1, count(signup_date) AS c2, max(truncate(credit_limit)) AS c3, var_pop(customer_id) AS c4 FROM customers GROUP BY 1
+SELECT customer_key AS c1, signup_date AS c2, count(CASE WHEN country = country THEN score ELSE score END) AS c3, max(credit_limit) AS c4 FROM customers GROUP BY 1, 2 HAVING sum(DISTINCT tier) < -1
 
 query g_group_by_009 g_group_by
-SELECT is_gift AS c1, min(reverse(dt)) AS c2, min(abs(unit_price)) AS c3 FROM orders WHERE dt = CAST(order_date AS varchar) AND starts_with(dt, 'P') GROUP BY 1
+SELECT date_add('year', -12, DATE '2024-02-29') AS c1, every(DATE '2024-01-01' > DATE '2023-12-31') AS c2, count(power(ratio, 2)) AS c3, every(starts_with(region, 's')) AS c4 FROM events WHERE (yr IS NOT NULL AND region IS NULL OR DATE '2023-12-31' IN (DATE '2023-12-31', DATE '2023-12-31')) AND (note NOT LIKE '_u%' OR ts IS NULL) GROUP BY 1
+---- duckdb
+SELECT CAST(DATE '2024-02-29' + to_years(-12) AS DATE) AS c1, every(DATE '2024-01-01' > DATE '2023-12-31') AS c2, count(power(ratio, 2)) AS c3, every(starts_with(region, 's')) AS c4 FROM events WHERE (yr IS NOT NULL AND region IS NULL OR DATE '2023-12-31' IN (DATE '2023-12-31', DATE '2023-12-31')) AND (note NOT LIKE '_u%' OR ts IS NULL) GROUP BY 1
 
 query g_group_by_010 g_group_by
-SELECT discontinued AS c1, sum(price * 0) AS c2, every(((name > category OR weight >= 2e0) OR (false AND NOT (discontinued)))) AS c3 FROM products WHERE category IS NOT DISTINCT FROM 'toys' GROUP BY 1
+SELECT note AS c1, date_add('month', 3, DATE '2022-06-15') AS c2, min(last_day_of_month(DATE '2024-03-01')) AS c3, max(power(ratio, 2)) AS c4 FROM events WHERE note LIKE '%' GROUP BY 1, 2 HAVING count(DISTINCT ratio - ratio) < 5
+---- duckdb
+SELECT note AS c1, CAST(DATE '2022-06-15' + to_months(3) AS DATE) AS c2, min(last_day_of_month(DATE '2024-03-01')) AS c3, max(power(ratio, 2)) AS c4 FROM events WHERE note LIKE '%' GROUP BY 1, 2 HAVING count(DISTINCT ratio - ratio) < 5
 
 query g_group_by_011 g_group_by
-SELECT sign(customer_id) AS c1, count(CASE WHEN (last_login IS DISTINCT FROM TIMESTAMP '2024-03-01 12:00:00' AND tier IN (12, 12, 10, 0)) THEN credit_limit ELSE credit_limit END) AS c2 FROM customers WHERE 0.125e0 = 10e0 GROUP BY 1
+SELECT signup_date AS c1, signup_date AS c2, count(CAST(last_login AS date)) AS c3, max(name) AS c4 FROM customers WHERE score > 0.5e0 GROUP BY 1, 2
 
 query g_group_by_012 g_group_by
-SELECT order_id AS c1, coalesce(customer_id, product_id) AS c2, count(date_add('day', -37, order_date)) AS c3, count(DISTINCT upper(note)) AS c4, count(DISTINCT created_at) AS c5 FROM orders GROUP BY 1, 2
----- duckdb
-SELECT order_id AS c1, coalesce(customer_id, product_id) AS c2, count((order_date + -37)) AS c3, count(DISTINCT upper(note)) AS c4, count(DISTINCT created_at) AS c5 FROM orders GROUP BY 1, 2
+SELECT discontinued AS c1, bool_and(starts_with(category, 'r')) AS c2, count(lower('x y')) AS c3 FROM products WHERE discontinued GROUP BY 1
 
 query g_group_by_013 g_group_by
-SELECT priority AS c1, min(CASE WHEN order_id <> product_id THEN note ELSE status END) AS c2, max(coalesce(order_date, DATE '2022-06-15')) AS c3, max(sqrt(abs(discount))) AS c4 FROM orders WHERE NOT (dt = '2024-02-29') AND (unit_price IS NOT DISTINCT FROM -3.75 AND starts_with(status, '')) GROUP BY 1 HAVING sum(discount) < 0.5e0
-
-query g_aggregate_005 g_aggregate
-SELECT max(replace(dt, 'sh', 'X')) AS c1, count(DISTINCT order_date) AS c2, count(DISTINCT date_add('hour', -21, created_at)) AS c3 FROM orders
+SELECT concat(status, '-', dt) AS c1, count_if(note NOT LIKE '%a%') AS c2, count(CASE WHEN starts_with(status, 'P') THEN order_date ELSE DATE '2024-03-01' END) AS c3 FROM orders WHERE NOT (NOT (priority IS NULL)) GROUP BY 1 HAVING stddev(discount) < 10e0
 ---- duckdb
-SELECT max(replace(dt, 'sh', 'X')) AS c1, count(DISTINCT order_date) AS c2, count(DISTINCT (created_at + to_hours(-21))) AS c3 FROM orders
+SELECT concat(status, '-', dt) AS c1, count(CASE WHEN note NOT LIKE '%a%' THEN 1 END) AS c2, count(CASE WHEN starts_with(status, 'P') THEN order_date ELSE DATE '2024-03-01' END) AS c3 FROM orders WHERE NOT (NOT (priority IS NULL)) GROUP BY 1 HAVING stddev(discount) < 10e0
 
 query g_group_by_014 g_group_by
-SELECT note AS c1, DATE '2022-06-15' AS c2, min(order_date) AS c3 FROM orders WHERE is_gift GROUP BY 1, 2 HAVING count(DISTINCT qty) > 40
+SELECT signup_date AS c1, sum(0.50 + credit_limit) AS c2 FROM customers WHERE tier > 1 AND signup_date NOT IN (DATE '2022-06-15', DATE '2024-02-29', DATE '2024-01-01', DATE '2022-06-15', NULL) GROUP BY 1
 
 query g_group_by_015 g_group_by
+SELECT CASE WHEN (unit_price >= 250.5 OR order_id <> product_id) THEN order_date ELSE order_date END AS c1, max(coalesce(order_date, DATE '2022-06-15')) AS c2 FROM orders WHERE coalesce(dt, 'none') = 'none' AND status NOT IN ('', '') GROUP BY 1 HAVING count(abs(100.00)) > 40
+
+query g_group_by_016 g_group_by
+SELECT customer_id AS c1, sum(DISTINCT customer_id + customer_id) AS c2 FROM events WHERE amount IS NOT DISTINCT FROM -3.75 GROUP BY 1
+
+query g_aggregate_002 g_aggregate
+SELECT count(DISTINCT date_add('hour', -21, TIMESTAMP '2023-10-01 08:15:00')) AS c1, max(TIMESTAMP '2024-03-04 18:30:00.5') AS c2, count(coalesce(price, 12.25)) AS c3 FROM products
+---- duckdb
+SELECT count(DISTINCT (TIMESTAMP '2023-10-01 08:15:00' + to_hours(-21))) AS c1, max(TIMESTAMP '2024-03-04 18:30:00.5') AS c2, count(coalesce(price, 12.25)) AS c3 FROM products
+
+query g_group_by_017 g_group_by
+SELECT order_date AS c1, max(10e0) AS c2 FROM orders GROUP BY 1 HAVING count(DISTINCT qty) > 40
+
+query g_group_by_018 g_group_by
 SELECT date_add('day', -9, order_date) AS c1, count(DISTINCT order_date) AS c2 FROM orders GROUP BY 1 HAVING count(priority) >= 3
 ---- duckdb
 SELECT (order_date + -9) AS c1, count(DISTINCT order_date) AS c2 FROM orders GROUP BY 1 HAVING count(priority) >= 3
 
-query g_group_by_016 g_group_by
+query g_group_by_019 g_group_by
 SELECT day(DATE '2024-02-29') AS c1, name AS c2, count(city) AS c3, count(last_login) AS c4 FROM customers WHERE customer_key NOT BETWEEN 0 AND 3 GROUP BY 1, 2
 
-query g_group_by_017 g_group_by
+query g_group_by_020 g_group_by
 SELECT customer_key AS c1, signup_date AS c2, every(country NOT LIKE '%a%') AS c3, count(DISTINCT signup_date) AS c4, sum(credit_limit) AS c5 FROM customers GROUP BY 1, 2
 
-query g_aggregate_006 g_aggregate
-SELECT max(coalesce(unit_price, -3.75)) AS c1, max('toys' || '') AS c2 FROM orders
-
-query g_group_by_018 g_group_by
-SELECT product_id AS c1, product_id AS c2, min(created_at) AS c3, count(abs(qty)) AS c4 FROM orders WHERE (dt LIKE '2024-03%' OR (qty BETWEEN -1 AND 40 AND ((qty IS NOT NULL AND unit_price IS DISTINCT FROM 0.50) AND status < 'Paris'))) AND (note = dt AND NOT (starts_with(note, 's'))) GROUP BY 1, 2 HAVING var_pop(round(discount, 1)) >= 1e0
-
-query g_group_by_019 g_group_by
-SELECT status AS c1, count(note) AS c2, count(created_at) AS c3, sum(DISTINCT qty) AS c4 FROM orders WHERE (dt NOT IN ('2024-02-29', '2024-03-01') OR note <> 'rush') GROUP BY 1
-
-query g_aggregate_007 g_aggregate
-SELECT count(DISTINCT -1.25e0) AS c1, sum(round(discount, 0)) AS c2 FROM orders
-
-query g_group_by_020 g_group_by
-SELECT is_gift AS c1, stddev(coalesce(customer_id, priority)) AS c2, min(lower(status)) AS c3 FROM orders WHERE note LIKE '_u%' GROUP BY 1
+query g_aggregate_003 g_aggregate
+SELECT max(coalesce(credit_limit, -3.75)) AS c1, max('toys' || '') AS c2 FROM customers
 
 query g_group_by_021 g_group_by
+SELECT product_id AS c1, product_id AS c2, min(created_at) AS c3, count(abs(qty)) AS c4 FROM orders WHERE (dt LIKE '2024-03%' OR (qty BETWEEN -1 AND 40 AND ((qty IS NOT NULL AND unit_price IS DISTINCT FROM 0.50) AND status < 'Paris'))) AND (note = dt AND NOT (starts_with(note, 's'))) GROUP BY 1, 2 HAVING var_pop(round(discount, 1)) >= 1e0
+
+query g_group_by_022 g_group_by
+SELECT status AS c1, count(note) AS c2, count(created_at) AS c3, sum(DISTINCT qty) AS c4 FROM orders WHERE (dt NOT IN ('2024-02-29', '2024-03-01') OR note <> 'rush') GROUP BY 1
+
+query g_aggregate_004 g_aggregate
+SELECT count(DISTINCT -1.25e0) AS c1, sum(round(discount, 0)) AS c2 FROM orders
+
+query g_group_by_023 g_group_by
+SELECT is_gift AS c1, stddev(coalesce(customer_id, priority)) AS c2, min(lower(status)) AS c3 FROM orders WHERE note LIKE '_u%' GROUP BY 1
+
+query g_group_by_024 g_group_by
 SELECT signup_date AS c1, country AS c2, count_if(tier IS NULL) AS c3, max(CAST(customer_key AS decimal(12,2))) AS c4 FROM customers WHERE name >= 'shipped' GROUP BY 1, 2
 ---- duckdb
 SELECT signup_date AS c1, country AS c2, count(CASE WHEN tier IS NULL THEN 1 END) AS c3, max(CAST(customer_key AS decimal(12,2))) AS c4 FROM customers WHERE name >= 'shipped' GROUP BY 1, 2
 
-query g_group_by_022 g_group_by
-SELECT is_active AS c1, signup_date AS c2, sum(score - score) AS c3 FROM customers GROUP BY 1, 2 HAVING max(score) < 0.5e0
+query g_group_by_025 g_group_by
+SELECT discontinued AS c1, launched AS c2, sum(weight - weight) AS c3 FROM products GROUP BY 1, 2 HAVING max(weight) < 0.5e0
 
-query g_aggregate_008 g_aggregate
+query g_aggregate_005 g_aggregate
 SELECT count(created_at) AS c1 FROM orders WHERE unit_price BETWEEN -3.75 AND -3.75
 
-query g_aggregate_009 g_aggregate
+query g_aggregate_006 g_aggregate
 SELECT sum(unit_price * 10) AS c1, count(round(discount, 1)) AS c2 FROM orders WHERE ((is_gift OR (qty IS NOT DISTINCT FROM 7 OR is_gift)) AND NOT (starts_with(dt, '')))
 
-query g_group_by_023 g_group_by
-SELECT is_active AS c1, count(last_login) AS c2, max(CAST(signup_date AS timestamp)) AS c3 FROM customers WHERE 'pending' LIKE '% %' GROUP BY 1 HAVING min(ceil(credit_limit)) >= 12.25
-
-query g_group_by_024 g_group_by
-SELECT is_gift AS c1, count_if(starts_with(status, 'r')) AS c2, min(nullif(order_id, 2)) AS c3 FROM orders GROUP BY 1 HAVING sum(unit_price - order_id) > 12.25
----- duckdb
-SELECT is_gift AS c1, count(CASE WHEN starts_with(status, 'r') THEN 1 END) AS c2, min(nullif(order_id, 2)) AS c3 FROM orders GROUP BY 1 HAVING sum(unit_price - order_id) > 12.25
-
-query g_group_by_025 g_group_by
-SELECT launched AS c1, stddev(weight * weight) AS c2 FROM products WHERE discontinued GROUP BY 1
-
-query g_aggregate_010 g_aggregate
-SELECT sum(abs(unit_price)) AS c1, max(unit_price) AS c2, var_pop(customer_id + customer_id) AS c3 FROM orders WHERE order_date IN (DATE '2024-02-29', DATE '2023-12-31', DATE '2024-03-01')
-
 query g_group_by_026 g_group_by
-SELECT order_date AS c1, priority + qty AS c2, count(DISTINCT date_add('month', 14, order_date)) AS c3 FROM orders WHERE dt = '__HIVE_DEFAULT_PARTITION__' GROUP BY 1, 2 HAVING count(unit_price) >= 25
----- duckdb
-SELECT order_date AS c1, priority + qty AS c2, count(DISTINCT CAST(order_date + to_months(14) AS DATE)) AS c3 FROM orders WHERE dt = '__HIVE_DEFAULT_PARTITION__' GROUP BY 1, 2 HAVING count(unit_price) >= 25
+SELECT discontinued AS c1, count(TIMESTAMP '2024-03-04 18:30:00.5') AS c2, max(CAST(launched AS timestamp)) AS c3 FROM products WHERE 'pending' LIKE '% %' GROUP BY 1 HAVING min(ceil(price)) >= 12.25
 
 query g_group_by_027 g_group_by
+SELECT is_active AS c1, count_if(starts_with(name, 'r')) AS c2, min(nullif(customer_key, 2)) AS c3 FROM customers GROUP BY 1 HAVING sum(credit_limit - customer_key) > 12.25
+---- duckdb
+SELECT is_active AS c1, count(CASE WHEN starts_with(name, 'r') THEN 1 END) AS c2, min(nullif(customer_key, 2)) AS c3 FROM customers GROUP BY 1 HAVING sum(credit_limit - customer_key) > 12.25
+
+query g_group_by_028 g_group_by
+SELECT DATE '2024-01-01' AS c1, stddev(ratio * ratio) AS c2 FROM events WHERE flag GROUP BY 1
+
+query g_aggregate_007 g_aggregate
+SELECT sum(abs(unit_price)) AS c1, max(unit_price) AS c2, var_pop(customer_id + customer_id) AS c3 FROM orders WHERE order_date IN (DATE '2024-02-29', DATE '2023-12-31', DATE '2024-03-01')
+
+query g_group_by_029 g_group_by
+SELECT signup_date AS c1, tier + customer_id AS c2, count(DISTINCT date_add('month', 14, signup_date)) AS c3 FROM customers WHERE tier = 3 GROUP BY 1, 2 HAVING count(credit_limit) >= 25
+---- duckdb
+SELECT signup_date AS c1, tier + customer_id AS c2, count(DISTINCT CAST(signup_date + to_months(14) AS DATE)) AS c3 FROM customers WHERE tier = 3 GROUP BY 1, 2 HAVING count(credit_limit) >= 25
+
+query g_group_by_030 g_group_by
 SELECT date_trunc('week', launched) AS c1, discontinued AS c2, count(DISTINCT TIMESTAMP '2024-03-04 18:30:00.5') AS c3, sum(price) AS c4, max('shipped') AS c5 FROM products WHERE NOT (product_id IS NOT DISTINCT FROM 25) GROUP BY 1, 2
 ---- duckdb
 SELECT CAST(date_trunc('week', launched) AS DATE) AS c1, discontinued AS c2, count(DISTINCT TIMESTAMP '2024-03-04 18:30:00.5') AS c3, sum(price) AS c4, max('shipped') AS c5 FROM products WHERE NOT (product_id IS NOT DISTINCT FROM 25) GROUP BY 1, 2
 
-query g_aggregate_011 g_aggregate
-SELECT min(date_trunc('year', signup_date)) AS c1, count(DISTINCT date_add('year', 2, signup_date)) AS c2 FROM customers WHERE (starts_with(country, 's') AND score BETWEEN -1.25e0 AND 0.125e0)
+query g_aggregate_008 g_aggregate
+SELECT min(date_trunc('year', launched)) AS c1, count(DISTINCT date_add('year', 2, launched)) AS c2 FROM products WHERE (starts_with(category, 's') AND weight BETWEEN -1.25e0 AND 0.125e0)
 ---- duckdb
-SELECT min(CAST(date_trunc('year', signup_date) AS DATE)) AS c1, count(DISTINCT CAST(signup_date + to_years(2) AS DATE)) AS c2 FROM customers WHERE (starts_with(country, 's') AND score BETWEEN -1.25e0 AND 0.125e0)
+SELECT min(CAST(date_trunc('year', launched) AS DATE)) AS c1, count(DISTINCT CAST(launched + to_years(2) AS DATE)) AS c2 FROM products WHERE (starts_with(category, 's') AND weight BETWEEN -1.25e0 AND 0.125e0)
 
-query g_aggregate_012 g_aggregate
+query g_aggregate_009 g_aggregate
 SELECT count(rtrim(dt)) AS c1, var_pop(strpos(dt, 'sh')) AS c2, count(unit_price - unit_price) AS c3 FROM orders WHERE dt IS NULL AND 999.99 < 0.50
 
-query g_aggregate_013 g_aggregate
-SELECT count(TIMESTAMP '2024-03-04 18:30:00.5') AS c1 FROM products WHERE category NOT LIKE '%a%'
-
-query g_group_by_028 g_group_by
-SELECT stock AS c1, discontinued AS c2, min(TIMESTAMP '2024-03-01 12:00:00') AS c3, min(concat('pending', '-', name)) AS c4 FROM products WHERE (price IS DISTINCT FROM 0.50 AND discontinued) GROUP BY 1, 2 HAVING avg(weight) >= 1e0
-
-query g_group_by_029 g_group_by
-SELECT customer_id AS c1, note AS c2, count(DISTINCT dt) AS c3, count(unit_price) AS c4 FROM orders WHERE (NOT ((NOT (((status NOT IN ('shipped', 'x y') AND NOT (NOT (unit_price NOT BETWEEN 100.00 AND 999.99))) OR NOT (qty <= 7))) OR NOT (starts_with(status, 'P')))) AND priority <> 5) GROUP BY 1, 2 HAVING count(DISTINCT discount) < 0
-
-query g_aggregate_014 g_aggregate
-SELECT count(price) AS c1, max(price) AS c2 FROM products WHERE stock <= 0
-
-query g_group_by_030 g_group_by
-SELECT substr(name, 1, 5) AS c1, signup_date AS c2, count_if((((customer_key IS DISTINCT FROM 0 OR (is_active OR signup_date > DATE '2023-12-31')) AND tier IS NOT DISTINCT FROM 1) AND tier IS NOT DISTINCT FROM 12)) AS c3 FROM customers WHERE score >= score GROUP BY 1, 2
----- duckdb
-SELECT substr(name, 1, 5) AS c1, signup_date AS c2, count(CASE WHEN (((customer_key IS DISTINCT FROM 0 OR (is_active OR signup_date > DATE '2023-12-31')) AND tier IS NOT DISTINCT FROM 1) AND tier IS NOT DISTINCT FROM 12) THEN 1 END) AS c3 FROM customers WHERE score >= score GROUP BY 1, 2
+query g_aggregate_010 g_aggregate
+SELECT count(ts) AS c1 FROM events WHERE yr * 100 + 1 = 202401
 
 query g_group_by_031 g_group_by
-SELECT is_gift AS c1, min(created_at) AS c2 FROM orders WHERE coalesce(dt, 'none') = 'none' AND is_gift GROUP BY 1 HAVING count(unit_price - unit_price) > 10
+SELECT is_gift AS c1, order_date AS c2, sum(DISTINCT priority) AS c3 FROM orders GROUP BY 1, 2 HAVING max(product_id) < 2
 
-query g_aggregate_015 g_aggregate
-SELECT every(starts_with(country, 'r')) AS c1 FROM customers
+query g_aggregate_011 g_aggregate
+SELECT count(DISTINCT CAST(100.00 AS bigint)) AS c1, count(amount) AS c2 FROM events WHERE (yr IS NULL OR note LIKE '%\_%' ESCAPE '\') AND starts_with(kind, '')
 
 query g_group_by_032 g_group_by
-SELECT CAST(created_at AS date) AS c1, every(note <> 'pending') AS c2, max(last_day_of_month(DATE '2022-06-15')) AS c3, count(DISTINCT discount / nullif(discount, 0)) AS c4 FROM orders WHERE discount IS NOT DISTINCT FROM 0.125e0 GROUP BY 1 HAVING var_pop(discount / nullif(discount, 0)) > 0.125e0
+SELECT customer_id AS c1, DATE '2024-02-29' AS c2, count(DATE '2024-02-29') AS c3, count(day_of_week(DATE '2024-01-01')) AS c4, max(region) AS c5 FROM events GROUP BY 1, 2 HAVING count(abs(ratio)) < 5
 
 query g_group_by_033 g_group_by
-SELECT order_date AS c1, count(CAST(unit_price AS bigint)) AS c2, min(upper(status)) AS c3, max(strpos(dt, 'e')) AS c4 FROM orders WHERE (is_gift OR customer_id > 0) GROUP BY 1 HAVING max(round(999.99, 2)) >= 100.00
-
-query g_aggregate_016 g_aggregate
-SELECT count_if('a' NOT LIKE '%') AS c1 FROM products WHERE (NOT (starts_with(category, '')) OR starts_with(name, 's'))
+SELECT CASE WHEN yr <= 7 THEN region ELSE region END AS c1, event_id / 2 AS c2, count_if((region = kind AND DATE '2024-02-29' NOT BETWEEN DATE '2023-12-31' AND DATE '2024-03-01')) AS c3, sum(DISTINCT sign(event_id)) AS c4, every(ratio IS NOT DISTINCT FROM -1.25e0) AS c5 FROM events WHERE ((event_id IS DISTINCT FROM 0 OR (flag OR DATE '2024-01-01' > DATE '2023-12-31')) AND yr IS NOT DISTINCT FROM 1) GROUP BY 1, 2
 ---- duckdb
-SELECT count(CASE WHEN 'a' NOT LIKE '%' THEN 1 END) AS c1 FROM products WHERE (NOT (starts_with(category, '')) OR starts_with(name, 's'))
+SELECT CASE WHEN yr <= 7 THEN region ELSE region END AS c1, event_id / 2 AS c2, count(CASE WHEN (region = kind AND DATE '2024-02-29' NOT BETWEEN DATE '2023-12-31' AND DATE '2024-03-01') THEN 1 END) AS c3, sum(DISTINCT sign(event_id)) AS c4, every(ratio IS NOT DISTINCT FROM -1.25e0) AS c5 FROM events WHERE ((event_id IS DISTINCT FROM 0 OR (flag OR DATE '2024-01-01' > DATE '2023-12-31')) AND yr IS NOT DISTINCT FROM 1) GROUP BY 1, 2
 
 query g_group_by_034 g_group_by
-SELECT launched AS c1, date_add('day', 19, launched) AS c2, count(price + 12.25) AS c3, count_if(starts_with('', 'r')) AS c4 FROM products WHERE stock = stock GROUP BY 1, 2 HAVING stddev(weight - weight) >= -1.25e0
----- duckdb
-SELECT launched AS c1, (launched + 19) AS c2, count(price + 12.25) AS c3, count(CASE WHEN starts_with('', 'r') THEN 1 END) AS c4 FROM products WHERE stock = stock GROUP BY 1, 2 HAVING stddev(weight - weight) >= -1.25e0
+SELECT order_date AS c1, order_date AS c2, max(CAST(order_date AS timestamp)) AS c3, max(dt) AS c4 FROM orders GROUP BY 1, 2
 
 query g_group_by_035 g_group_by
+SELECT yr AS c1, flag AS c2, count(DISTINCT date_add('day', -28, DATE '2022-06-15')) AS c3, count(DISTINCT region) AS c4, count(strpos(kind, ' ')) AS c5 FROM events WHERE yr >= 3 GROUP BY 1, 2
+---- duckdb
+SELECT yr AS c1, flag AS c2, count(DISTINCT (DATE '2022-06-15' + -28)) AS c3, count(DISTINCT region) AS c4, count(strpos(kind, ' ')) AS c5 FROM events WHERE yr >= 3 GROUP BY 1, 2
+
+query g_group_by_036 g_group_by
+SELECT signup_date AS c1, is_active AS c2, min(score - score) AS c3, max(lower(city)) AS c4, min(250.5) AS c5 FROM customers WHERE is_active GROUP BY 1, 2 HAVING count(sqrt(abs(1e0))) < 40
+
+query g_group_by_037 g_group_by
+SELECT order_date AS c1, min(date_trunc('quarter', order_date)) AS c2 FROM orders GROUP BY 1 HAVING count(power(discount, 2)) >= 1
+---- duckdb
+SELECT order_date AS c1, min(CAST(date_trunc('quarter', order_date) AS DATE)) AS c2 FROM orders GROUP BY 1 HAVING count(power(discount, 2)) >= 1
+
+query g_group_by_038 g_group_by
+SELECT stock AS c1, name AS c2, max(price) AS c3 FROM products WHERE category IN ('rush', 'Paris', 'toys') GROUP BY 1, 2
+
+query g_aggregate_012 g_aggregate
+SELECT count(DISTINCT -1 / 4) AS c1 FROM events
+
+query g_group_by_039 g_group_by
+SELECT substr(region, 1, 2) AS c1, stddev(yr) AS c2, count(note) AS c3, count(DISTINCT coalesce(DATE '2024-02-29', DATE '2022-06-15')) AS c4 FROM events GROUP BY 1
+
+query g_aggregate_013 g_aggregate
+SELECT var_pop(CAST(floor(discount) AS bigint)) AS c1 FROM orders
+
+query g_group_by_040 g_group_by
+SELECT DATE '2024-01-01' AS c1, min(ratio) AS c2, every('toys' NOT IN ('shipped', 'rush', 'x y')) AS c3, max(CAST(DATE '2024-02-29' AS timestamp)) AS c4 FROM events WHERE 40 > 10 GROUP BY 1 HAVING stddev(ratio - ratio) >= -1.25e0
+
+query g_group_by_041 g_group_by
 SELECT date_add('year', 2, launched) AS c1, min(rpad(category, 3, 'ab')) AS c2, bool_and(stock IS DISTINCT FROM 12) AS c3, avg(nullif(stock, 12)) AS c4 FROM products GROUP BY 1
 ---- duckdb
 SELECT CAST(launched + to_years(2) AS DATE) AS c1, min(rpad(category, 3, 'ab')) AS c2, bool_and(stock IS DISTINCT FROM 12) AS c3, avg(nullif(stock, 12)) AS c4 FROM products GROUP BY 1
 
-query g_aggregate_017 g_aggregate
+query g_aggregate_014 g_aggregate
 SELECT count(DISTINCT weight - weight) AS c1, min(0.125e0) AS c2, count(substr(category, 1, 4)) AS c3 FROM products WHERE starts_with(name, 'P')
 
-query g_aggregate_018 g_aggregate
+query g_aggregate_015 g_aggregate
 SELECT min(coalesce(order_date, DATE '2022-06-15')) AS c1 FROM orders WHERE dt = '2024-02-27' AND starts_with(status, 's')
 
-query g_group_by_036 g_group_by
+query g_group_by_042 g_group_by
 SELECT upper(name) AS c1, launched AS c2, count(TIMESTAMP '2024-03-04 18:30:00.5') AS c3, min(second(TIMESTAMP '2023-10-01 08:15:00')) AS c4, count(DISTINCT TIMESTAMP '2024-03-04 18:30:00.5') AS c5 FROM products GROUP BY 1, 2
 
-query g_group_by_037 g_group_by
-SELECT replace(name, 'e', '') AS c1, 0 * -2 AS c2, min(last_login) AS c3 FROM customers WHERE tier + 0 = 2 AND (country NOT IN ('', 'toys') OR is_active) GROUP BY 1, 2
-
-query g_group_by_038 g_group_by
-SELECT coalesce(signup_date, DATE '2023-12-31') AS c1, bool_or('a' NOT LIKE '%e') AS c2 FROM customers WHERE (tier + 0 = 2 OR customer_key < 3) AND is_active IS NULL GROUP BY 1
-
-query g_group_by_039 g_group_by
-SELECT CAST(floor(discount) AS bigint) AS c1, replace('Paris', 'sh', 'X') AS c2, max(CAST(order_id AS decimal(12,2))) AS c3, count(created_at) AS c4, every(product_id IS NULL) AS c5 FROM orders GROUP BY 1, 2 HAVING sum(DISTINCT millisecond(created_at)) > 10
-
-query g_aggregate_019 g_aggregate
-SELECT sum(CASE WHEN product_id NOT IN (5, 1) THEN price ELSE price END) AS c1, min(weight) AS c2 FROM products WHERE (starts_with(category, 'P') AND price > -3.75)
-
-query g_group_by_040 g_group_by
-SELECT category AS c1, replace(name, 'sh', 'X') AS c2, max('rush' || name) AS c3, max(TIMESTAMP '2024-02-29 00:00:00') AS c4 FROM products GROUP BY 1, 2
-
-query g_group_by_041 g_group_by
-SELECT is_gift AS c1, dt AS c2, min(replace(note, 'e', '')) AS c3, max(dt) AS c4, min(unit_price) AS c5 FROM orders GROUP BY 1, 2 HAVING min(discount * discount) < 10e0
-
-query g_aggregate_020 g_aggregate
-SELECT max(unit_price * priority) AS c1, max(created_at) AS c2, count(DISTINCT ln(abs(0.5e0) + 1)) AS c3 FROM orders WHERE order_id IS NOT NULL
-
-query g_group_by_042 g_group_by
-SELECT lpad(status, 7, '-') AS c1, order_date AS c2, max(CAST(unit_price AS double)) AS c3, max(discount) AS c4 FROM orders WHERE (dt IS NOT NULL OR NOT (status <> '')) AND ((unit_price BETWEEN 999.99 AND 999.99 AND qty > qty) OR starts_with(dt, '')) GROUP BY 1, 2
-
 query g_group_by_043 g_group_by
-SELECT launched AS c1, product_id AS c2, count(DISTINCT category) AS c3, count_if(stock IS NULL) AS c4 FROM products GROUP BY 1, 2
----- duckdb
-SELECT launched AS c1, product_id AS c2, count(DISTINCT category) AS c3, count(CASE WHEN stock IS NULL THEN 1 END) AS c4 FROM products GROUP BY 1, 2
-
-query g_aggregate_021 g_aggregate
-SELECT sum(order_id * 2) AS c1, max(status) AS c2 FROM orders
+SELECT replace(name, 'e', '') AS c1, 0 * -2 AS c2, min(TIMESTAMP '2023-10-01 08:15:00') AS c3 FROM products WHERE (category NOT IN ('', 'toys') OR discontinued) GROUP BY 1, 2
 
 query g_group_by_044 g_group_by
-SELECT reverse(name) AS c1, stock AS c2, min(TIMESTAMP '2024-02-29 00:00:00') AS c3, min(TIMESTAMP '2024-03-04 18:30:00.5') AS c4, sum(price) AS c5 FROM products WHERE (discontinued AND discontinued IS NULL) GROUP BY 1, 2
+SELECT discontinued AS c1, coalesce(launched, DATE '2023-12-31') AS c2, bool_or('a' NOT LIKE '%e') AS c3 FROM products WHERE discontinued IS NULL GROUP BY 1, 2
+
+query g_aggregate_016 g_aggregate
+SELECT sum(discount - 10e0) AS c1 FROM orders
+
+query g_aggregate_017 g_aggregate
+SELECT count_if(ratio NOT BETWEEN 2e0 AND 10e0) AS c1, count(CASE WHEN starts_with(note, '') THEN DATE '2022-06-15' ELSE DATE '2024-01-01' END) AS c2 FROM events WHERE code IS NULL
+---- duckdb
+SELECT count(CASE WHEN ratio NOT BETWEEN 2e0 AND 10e0 THEN 1 END) AS c1, count(CASE WHEN starts_with(note, '') THEN DATE '2022-06-15' ELSE DATE '2024-01-01' END) AS c2 FROM events WHERE code IS NULL
+
+query g_aggregate_018 g_aggregate
+SELECT count(DISTINCT DATE '2023-12-31') AS c1 FROM events WHERE region <> 'us' AND flag
+
+query g_aggregate_019 g_aggregate
+SELECT max(score) AS c1 FROM customers
 
 query g_group_by_045 g_group_by
-SELECT customer_key AS c1, bool_and(starts_with(name, 'P')) AS c2, avg(round(score, 1)) AS c3 FROM customers WHERE (tier + 0 = 2 OR (2 IS NOT NULL AND 'toys' < city)) GROUP BY 1 HAVING max(1.05) >= -3.75
+SELECT is_active AS c1, max(ceil(credit_limit)) AS c2, bool_and(signup_date IN (DATE '2022-06-15', DATE '2024-02-29', DATE '2024-01-01', DATE '2024-03-01')) AS c3 FROM customers WHERE signup_date IS DISTINCT FROM DATE '2024-03-01' GROUP BY 1 HAVING avg(score) > 2e0
 
 query g_group_by_046 g_group_by
-SELECT note AS c1, min(2) AS c2, min(created_at) AS c3, min(reverse(note)) AS c4 FROM orders WHERE customer_id NOT IN (40, 40, -1) GROUP BY 1 HAVING max(round(unit_price, 2)) < 0.50
+SELECT order_id % 4 AS c1, is_gift AS c2, min(CASE WHEN status IS DISTINCT FROM 'a' THEN order_date ELSE order_date END) AS c3, count(power(discount, 2)) AS c4 FROM orders WHERE (dt BETWEEN '2024-02-28' AND '2024-03-09' OR priority IS DISTINCT FROM -1) GROUP BY 1, 2
 
 query g_group_by_047 g_group_by
+SELECT customer_id AS c1, note AS c2, avg(hour(ts)) AS c3, count(last_day_of_month(DATE '2024-03-01')) AS c4, count(ts) AS c5 FROM events GROUP BY 1, 2
+
+query g_aggregate_020 g_aggregate
+SELECT count(abs(amount)) AS c1 FROM events
+
+query g_group_by_048 g_group_by
+SELECT stock AS c1, count(weight) AS c2, count(DISTINCT CAST(TIMESTAMP '2023-10-01 08:15:00' AS date)) AS c3 FROM products GROUP BY 1 HAVING var_pop(weight) >= 10e0
+
+query g_group_by_049 g_group_by
+SELECT signup_date AS c1, signup_date AS c2, every(score IS DISTINCT FROM 10e0) AS c3 FROM customers GROUP BY 1, 2 HAVING sum(DISTINCT quarter(TIMESTAMP '2024-03-01 12:00:00')) >= 40
+
+query g_group_by_050 g_group_by
+SELECT customer_id AS c1, max(order_date) AS c2 FROM orders WHERE (dt > '2024-02-29' OR dt NOT LIKE '%\_%' ESCAPE '\') AND order_id NOT BETWEEN -3 AND 1 GROUP BY 1
+
+query g_group_by_051 g_group_by
+SELECT customer_key AS c1, date_add('year', -8, signup_date) AS c2, bool_and((is_active AND is_active IS NULL)) AS c3 FROM customers WHERE (credit_limit <> 999.99 AND starts_with('shipped', 's')) GROUP BY 1, 2 HAVING avg(round(score, 1)) > 0.125e0
+---- duckdb
+SELECT customer_key AS c1, CAST(signup_date + to_years(-8) AS DATE) AS c2, bool_and((is_active AND is_active IS NULL)) AS c3 FROM customers WHERE (credit_limit <> 999.99 AND starts_with('shipped', 's')) GROUP BY 1, 2 HAVING avg(round(score, 1)) > 0.125e0
+
+query g_group_by_052 g_group_by
+SELECT note AS c1, count(discount - discount) AS c2 FROM orders WHERE (dt LIKE '2024-03%' OR unit_price IS NOT DISTINCT FROM 1.05) AND is_gift GROUP BY 1
+
+query g_group_by_053 g_group_by
+SELECT note AS c1, min(2) AS c2, min(created_at) AS c3, min(reverse(note)) AS c4 FROM orders WHERE customer_id NOT IN (40, 40, -1) GROUP BY 1 HAVING max(round(unit_price, 2)) < 0.50
+
+query g_group_by_054 g_group_by
 SELECT order_date AS c1, dt AS c2, count_if(dt IS NOT DISTINCT FROM 'a') AS c3 FROM orders WHERE ((order_date NOT IN (DATE '2024-01-01', DATE '2022-06-15', NULL) AND customer_id = 7) OR unit_price BETWEEN 1.05 AND 12.25) GROUP BY 1, 2 HAVING max(-3.75) >= 999.99
 ---- duckdb
 SELECT order_date AS c1, dt AS c2, count(CASE WHEN dt IS NOT DISTINCT FROM 'a' THEN 1 END) AS c3 FROM orders WHERE ((order_date NOT IN (DATE '2024-01-01', DATE '2022-06-15', NULL) AND customer_id = 7) OR unit_price BETWEEN 1.05 AND 12.25) GROUP BY 1, 2 HAVING max(-3.75) >= 999.99
 
-query g_group_by_048 g_group_by
-SELECT launched AS c1, max(date_add('minute', -6, TIMESTAMP '2024-03-04 18:30:00.5')) AS c2 FROM products WHERE NOT (name < 'rush') GROUP BY 1
+query g_group_by_055 g_group_by
+SELECT DATE '2024-03-01' AS c1, max(date_add('minute', -6, ts)) AS c2 FROM events WHERE NOT (note < 'rush') GROUP BY 1
 ---- duckdb
-SELECT launched AS c1, max((TIMESTAMP '2024-03-04 18:30:00.5' + to_minutes(-6))) AS c2 FROM products WHERE NOT (name < 'rush') GROUP BY 1
+SELECT DATE '2024-03-01' AS c1, max((ts + to_minutes(-6))) AS c2 FROM events WHERE NOT (note < 'rush') GROUP BY 1
 
-query g_aggregate_022 g_aggregate
+query g_aggregate_021 g_aggregate
 SELECT sum(DISTINCT length(city)) AS c1, every(city NOT LIKE '%e') AS c2 FROM customers
 
-query g_group_by_049 g_group_by
+query g_group_by_056 g_group_by
 SELECT date_add('year', 11, order_date) AS c1, bool_and(starts_with(note, 'P')) AS c2 FROM orders WHERE is_gift GROUP BY 1
 ---- duckdb
 SELECT CAST(order_date + to_years(11) AS DATE) AS c1, bool_and(starts_with(note, 'P')) AS c2 FROM orders WHERE is_gift GROUP BY 1
 
-query g_aggregate_023 g_aggregate
-SELECT count(sqrt(abs(score))) AS c1 FROM customers WHERE NOT (signup_date NOT IN (DATE '2024-03-01', DATE '2024-01-01', DATE '2024-03-01'))
+query g_aggregate_022 g_aggregate
+SELECT count(sqrt(abs(weight))) AS c1 FROM products WHERE NOT (launched NOT IN (DATE '2024-03-01', DATE '2024-01-01', DATE '2024-03-01'))
 
-query g_aggregate_024 g_aggregate
+query g_aggregate_023 g_aggregate
 SELECT count(DISTINCT 'a') AS c1 FROM orders WHERE dt NOT IN ('2024-03-04', '2024-03-04')
 
-query g_group_by_050 g_group_by
-SELECT product_id AS c1, stock AS c2, min(last_day_of_month(launched)) AS c3, min(strpos(name, ' ')) AS c4, sum(DISTINCT weight + weight) AS c5 FROM products GROUP BY 1, 2 HAVING sum(weight) < 1e0
+query g_group_by_057 g_group_by
+SELECT event_id AS c1, yr AS c2, min(last_day_of_month(DATE '2024-03-01')) AS c3, min(strpos(kind, ' ')) AS c4, sum(DISTINCT ratio + ratio) AS c5 FROM events GROUP BY 1, 2 HAVING sum(ratio) < 1e0
 
-query g_aggregate_025 g_aggregate
-SELECT count(greatest(stock, product_id)) AS c1 FROM products
+query g_aggregate_024 g_aggregate
+SELECT count(greatest(yr, customer_id)) AS c1 FROM events
 
-query g_group_by_051 g_group_by
+query g_group_by_058 g_group_by
 SELECT customer_key AS c1, customer_id AS c2, var_pop(score) AS c3 FROM customers WHERE CAST(tier AS varchar) = '3' AND customer_key < 40 GROUP BY 1, 2
 
-query g_aggregate_026 g_aggregate
+query g_aggregate_025 g_aggregate
 SELECT min(credit_limit) AS c1, count(date_trunc('quarter', signup_date)) AS c2, count(last_day_of_month(signup_date)) AS c3 FROM customers
 ---- duckdb
 SELECT min(credit_limit) AS c1, count(CAST(date_trunc('quarter', signup_date) AS DATE)) AS c2, count(last_day_of_month(signup_date)) AS c3 FROM customers
 
-query g_group_by_052 g_group_by
-SELECT customer_key AS c1, is_active AS c2, count(CAST(last_login AS date)) AS c3, min(customer_id) AS c4, count(DISTINCT coalesce(last_login, TIMESTAMP '2024-03-04 18:30:00.5')) AS c5 FROM customers WHERE (tier + 0 = 2 OR customer_key <= 5) AND (city >= city AND is_active) GROUP BY 1, 2 HAVING stddev(CAST(credit_limit AS double)) > 0.125e0
-
-query g_aggregate_027 g_aggregate
-SELECT count_if(starts_with(category, 'P')) AS c1 FROM products WHERE (price IS DISTINCT FROM 1.05 AND (stock < 1 OR ((NOT ((NOT (starts_with(name, '')) AND starts_with(name, 'r'))) OR name IN ('', 'a', 'rush', 'toys')) AND weight IS DISTINCT FROM -1.25e0)))
----- duckdb
-SELECT count(CASE WHEN starts_with(category, 'P') THEN 1 END) AS c1 FROM products WHERE (price IS DISTINCT FROM 1.05 AND (stock < 1 OR ((NOT ((NOT (starts_with(name, '')) AND starts_with(name, 'r'))) OR name IN ('', 'a', 'rush', 'toys')) AND weight IS DISTINCT FROM -1.25e0)))
-
-query g_group_by_053 g_group_by
-SELECT product_id AS c1, sum(DISTINCT greatest(stock, stock)) AS c2 FROM products GROUP BY 1 HAVING min(price + 1.05) < 250.5
-
-query g_group_by_054 g_group_by
-SELECT date_trunc('quarter', launched) AS c1, abs(stock) AS c2, max(coalesce(TIMESTAMP '2024-03-01 12:00:00', TIMESTAMP '2024-02-29 00:00:00')) AS c3, count(TIMESTAMP '2024-03-01 12:00:00') AS c4 FROM products WHERE weight <= weight GROUP BY 1, 2
----- duckdb
-SELECT CAST(date_trunc('quarter', launched) AS DATE) AS c1, abs(stock) AS c2, max(coalesce(TIMESTAMP '2024-03-01 12:00:00', TIMESTAMP '2024-02-29 00:00:00')) AS c3, count(TIMESTAMP '2024-03-01 12:00:00') AS c4 FROM products WHERE weight <= weight GROUP BY 1, 2
-
-query g_group_by_055 g_group_by
-SELECT 3 AS c1, signup_date AS c2, sum(CAST(customer_id AS decimal(12,2))) AS c3, avg(-1) AS c4 FROM customers WHERE is_active GROUP BY 1, 2
-
-query g_group_by_056 g_group_by
-SELECT coalesce(category, 'shipped') AS c1, sum(price * product_id) AS c2, max(substr(category, 5, 1)) AS c3 FROM products WHERE TIMESTAMP '2024-03-04 18:30:00.5' IS NULL GROUP BY 1
-
-query g_group_by_057 g_group_by
-SELECT launched AS c1, var_pop(stock + product_id) AS c2, sum(product_id) AS c3 FROM products GROUP BY 1
-
-query g_group_by_058 g_group_by
-SELECT CAST(floor(discount) AS bigint) AS c1, count(DISTINCT order_date) AS c2, every(discount BETWEEN -1.25e0 AND 0.125e0) AS c3 FROM orders WHERE qty IS NOT DISTINCT FROM 12 GROUP BY 1 HAVING count(discount * discount) >= 5
-
 query g_group_by_059 g_group_by
-SELECT launched AS c1, count(CAST(launched AS varchar)) AS c2 FROM products WHERE stock <> 25 GROUP BY 1
+SELECT product_id AS c1, discontinued AS c2, count(CAST(TIMESTAMP '2024-02-29 00:00:00' AS date)) AS c3, min(stock) AS c4, count(DISTINCT coalesce(TIMESTAMP '2023-10-01 08:15:00', TIMESTAMP '2024-03-04 18:30:00.5')) AS c5 FROM products WHERE (name >= category AND discontinued) GROUP BY 1, 2
+
+query g_aggregate_026 g_aggregate
+SELECT max(status) AS c1 FROM orders WHERE (discount IS NOT DISTINCT FROM 0.125e0 AND (is_gift AND order_id IS NOT NULL))
 
 query g_group_by_060 g_group_by
-SELECT product_id AS c1, status || status AS c2, count(DISTINCT coalesce(order_date, DATE '2023-12-31')) AS c3, count(DISTINCT discount) AS c4 FROM orders WHERE NOT (dt = '2024-02-27') AND (NOT (unit_price NOT BETWEEN -3.75 AND 12.25) AND unit_price NOT BETWEEN 1.05 AND 12.25) GROUP BY 1, 2
+SELECT stock AS c1, max(round(price, 0)) AS c2, count(launched) AS c3 FROM products GROUP BY 1
 
-query g_group_by_061 g_group_by
-SELECT launched AS c1, count(price + price) AS c2 FROM products GROUP BY 1
+query g_aggregate_027 g_aggregate
+SELECT count(DISTINCT date_trunc('quarter', order_date)) AS c1, bool_and(priority IS DISTINCT FROM 3) AS c2 FROM orders WHERE order_date NOT BETWEEN DATE '2023-12-31' AND DATE '2024-01-01'
+---- duckdb
+SELECT count(DISTINCT CAST(date_trunc('quarter', order_date) AS DATE)) AS c1, bool_and(priority IS DISTINCT FROM 3) AS c2 FROM orders WHERE order_date NOT BETWEEN DATE '2023-12-31' AND DATE '2024-01-01'
 
 query g_aggregate_028 g_aggregate
-SELECT bool_and(country IS NOT DISTINCT FROM 'Paris') AS c1, count(hour(last_login)) AS c2 FROM customers WHERE score BETWEEN 1e0 AND 2e0
+SELECT count_if(product_id > 7) AS c1, sum(DISTINCT greatest(qty, product_id)) AS c2 FROM orders
+---- duckdb
+SELECT count(CASE WHEN product_id > 7 THEN 1 END) AS c1, sum(DISTINCT greatest(qty, product_id)) AS c2 FROM orders
+
+query g_group_by_061 g_group_by
+SELECT qty AS c1, order_date AS c2, count(DISTINCT CASE WHEN 40 IS DISTINCT FROM 3 THEN order_date ELSE order_date END) AS c3, count(coalesce(discount, 0.125e0)) AS c4 FROM orders GROUP BY 1, 2 HAVING var_pop(-1.25e0) > 2e0
 
 query g_group_by_062 g_group_by
-SELECT customer_id AS c1, name AS c2, count(DISTINCT signup_date) AS c3, var_pop(ln(abs(score) + 1)) AS c4 FROM customers WHERE tier NOT IN (2, 5) AND score NOT BETWEEN 2e0 AND 10e0 GROUP BY 1, 2 HAVING sum(DISTINCT CAST(credit_limit AS bigint)) > 3
+SELECT stock AS c1, stddev(date_diff('week', launched, launched)) AS c2, avg(3) AS c3 FROM products GROUP BY 1
 
 query g_distinct_001 g_distinct
-SELECT DISTINCT is_gift AS c1, created_at < TIMESTAMP '2023-10-01 08:15:00' AS c2, is_gift AS c3 FROM orders WHERE (substr(dt, 9, 2) = '29' OR note NOT LIKE '%')
+SELECT DISTINCT launched AS c1 FROM products WHERE product_id >= -3
 
 query g_distinct_002 g_distinct
-SELECT DISTINCT credit_limit AS c1, sign(tier) AS c2, 'x y' IS NOT NULL AS c3 FROM customers WHERE customer_id <> customer_key
+SELECT DISTINCT CAST(stock AS decimal(12,2)) AS c1, coalesce(category, 'shipped') AS c2, 'x y' AS c3 FROM products WHERE (category LIKE '%a%' AND (category < 'rush' OR category IN ('toys', '', 'Paris')))
 
 query g_distinct_003 g_distinct
-SELECT DISTINCT country AS c1, rpad(city, 6, '-') AS c2 FROM customers WHERE signup_date IS DISTINCT FROM DATE '2022-06-15'
+SELECT DISTINCT signup_date AS c1 FROM customers WHERE customer_key IS NULL
 
 query g_distinct_004 g_distinct
-SELECT DISTINCT score IS DISTINCT FROM 1e0 AS c1, round(credit_limit, 2) AS c2 FROM customers WHERE tier IN (1, 4)
+SELECT DISTINCT date_add('day', -24, order_date) AS c1 FROM orders WHERE starts_with(status, 'P')
+---- duckdb
+SELECT DISTINCT (order_date + -24) AS c1 FROM orders WHERE starts_with(status, 'P')
 
 query g_distinct_005 g_distinct
-SELECT DISTINCT is_gift AS c1, lower(dt) AS c2, CAST(floor(discount) AS bigint) AS c3 FROM orders WHERE qty <= customer_id
+SELECT DISTINCT CASE WHEN discount = discount THEN unit_price ELSE unit_price END AS c1, 'rush' AS c2 FROM orders WHERE dt <> '2024-03-04' AND (qty IS NOT DISTINCT FROM 12 AND status < 'pending')
 
 query g_distinct_006 g_distinct
-SELECT DISTINCT day(order_date) AS c1, abs(order_id) AS c2 FROM orders WHERE substr(dt, 9, 2) = '29' AND (is_gift AND note LIKE '%\_%' ESCAPE '\')
+SELECT DISTINCT amount + amount AS c1, DATE '2023-12-31' AS c2 FROM events WHERE (kind = 'shipped' OR DATE '2024-03-01' > DATE '2024-02-29')
 
 query g_distinct_007 g_distinct
-SELECT DISTINCT customer_id - priority AS c1, rtrim(note) AS c2, week(created_at) AS c3 FROM orders WHERE starts_with(note, 's')
+SELECT DISTINCT name AS c1, category AS c2 FROM products WHERE NOT (name < 'Paris')
 
 query g_distinct_008 g_distinct
-SELECT DISTINCT substr(category, 5, 1) AS c1 FROM products WHERE false
+SELECT DISTINCT note AS c1 FROM events WHERE amount NOT BETWEEN 12.25 AND 250.5
 
 query g_distinct_009 g_distinct
-SELECT DISTINCT CAST(created_at AS date) AS c1, length('toys') AS c2 FROM orders WHERE starts_with(status, 'P')
+SELECT DISTINCT round(unit_price, 2) AS c1 FROM orders WHERE dt = CAST(order_date AS varchar)
 
 query g_distinct_010 g_distinct
-SELECT DISTINCT CASE WHEN 1e0 >= 2e0 THEN product_id ELSE product_id END AS c1 FROM products WHERE (category LIKE '%' AND price = 250.5)
+SELECT DISTINCT coalesce(customer_id, qty) AS c1, unit_price + unit_price AS c2, order_date AS c3 FROM orders WHERE product_id < qty
 
 query g_distinct_011 g_distinct
-SELECT DISTINCT starts_with(name, 's') AS c1, signup_date AS c2, credit_limit * tier AS c3 FROM customers WHERE (country LIKE '_u%' OR country < name)
+SELECT DISTINCT hour(last_login) AS c1, is_active AS c2 FROM customers WHERE coalesce(tier, 0) = 0 AND 'Paris' IS NULL
 
 query g_distinct_012 g_distinct
-SELECT DISTINCT order_id * 3 AS c1, is_gift AS c2, CAST(created_at AS date) AS c3 FROM orders WHERE dt > '2024-03-01' AND ((discount <> discount OR NOT (note NOT LIKE '%\_%' ESCAPE '\')) AND customer_id > customer_id)
+SELECT DISTINCT lpad(dt, 6, '-') AS c1 FROM orders WHERE dt > '2024-03-09' AND priority IS NULL
 
 query g_distinct_013 g_distinct
-SELECT DISTINCT signup_date AS c1 FROM customers WHERE is_active IS NULL
+SELECT DISTINCT signup_date IS NOT NULL AS c1, CAST(customer_id AS varchar) AS c2, round(credit_limit, 0) AS c3 FROM customers WHERE NOT (city > name)
 
 query g_distinct_014 g_distinct
-SELECT DISTINCT (qty < 2 OR false) AS c1, round(unit_price, 2) AS c2 FROM orders WHERE '' >= 'Paris'
+SELECT DISTINCT name <> 'Paris' AS c1, substr(city, 5, 0) AS c2 FROM customers WHERE NOT ((starts_with(name, '') AND 2 IS DISTINCT FROM -1))
 
 query g_distinct_015 g_distinct
-SELECT DISTINCT signup_date NOT IN (DATE '2023-12-31', DATE '2024-03-01', DATE '2024-01-01', DATE '2024-03-01') AS c1, customer_key * -2 AS c2 FROM customers WHERE (CAST(tier AS varchar) = '3' OR last_login <= TIMESTAMP '2023-10-01 08:15:00')
+SELECT DISTINCT CASE WHEN stock <> product_id THEN 250.5 ELSE price END AS c1 FROM products WHERE product_id IS DISTINCT FROM 5
 
 query g_distinct_016 g_distinct
-SELECT DISTINCT credit_limit * customer_id AS c1, tier AS c2 FROM customers WHERE customer_key IS NOT DISTINCT FROM 5
+SELECT DISTINCT order_date IS DISTINCT FROM DATE '2022-06-15' AS c1, discount NOT BETWEEN -1.25e0 AND 10e0 AS c2, CASE WHEN (starts_with(status, '') AND starts_with(status, 's')) THEN priority ELSE 0 END AS c3 FROM orders WHERE (NOT (dt = '2024-02-27') OR created_at >= created_at) AND customer_id IS DISTINCT FROM 5
 
 query g_distinct_017 g_distinct
-SELECT DISTINCT substr(country, 3, 1) AS c1 FROM customers WHERE (CAST(tier AS varchar) = '3' OR 2e0 IS NOT NULL) AND tier IS DISTINCT FROM 25
+SELECT DISTINCT signup_date AS c1, is_active AS c2 FROM customers WHERE customer_key NOT IN (-3, 2, 12)
 
 query g_distinct_018 g_distinct
-SELECT DISTINCT date_add('year', -13, order_date) AS c1 FROM orders WHERE dt IS NOT NULL
----- duckdb
-SELECT DISTINCT CAST(order_date + to_years(-13) AS DATE) AS c1 FROM orders WHERE dt IS NOT NULL
+SELECT DISTINCT last_day_of_month(DATE '2024-03-01') AS c1 FROM events WHERE region NOT LIKE '%a%'
 
 query g_distinct_019 g_distinct
-SELECT DISTINCT date_add('month', -11, signup_date) AS c1, CAST(customer_id AS decimal(12,2)) AS c2, lower(name) AS c3 FROM customers WHERE (tier = 2 OR customer_id IS DISTINCT FROM 12)
----- duckdb
-SELECT DISTINCT CAST(signup_date + to_months(-11) AS DATE) AS c1, CAST(customer_id AS decimal(12,2)) AS c2, lower(name) AS c3 FROM customers WHERE (tier = 2 OR customer_id IS DISTINCT FROM 12)
+SELECT DISTINCT customer_id - priority AS c1, rtrim(note) AS c2, week(created_at) AS c3 FROM orders WHERE starts_with(note, 's')
 
 query g_distinct_020 g_distinct
-SELECT DISTINCT date_add('year', 13, order_date) AS c1, status AS c2 FROM orders WHERE unit_price IS NOT NULL
----- duckdb
-SELECT DISTINCT CAST(order_date + to_years(13) AS DATE) AS c1, status AS c2 FROM orders WHERE unit_price IS NOT NULL
+SELECT DISTINCT substr(region, 5, 1) AS c1 FROM events WHERE region = 'us' AND false
 
 query g_subquery_from_001 g_subquery_from
-SELECT * FROM (SELECT discount AS c1, strpos(lower(status), 'sh') AS c2 FROM orders WHERE dt BETWEEN '2024-02-28' AND '2024-03-09') s ORDER BY 1, 2 DESC NULLS FIRST LIMIT 16
+SELECT * FROM (SELECT customer_id AS c1, starts_with(name, 'P') AS c2 FROM customers WHERE is_active) s WHERE s.c1 IS NOT NULL
 
 query g_subquery_from_002 g_subquery_from
-SELECT s.c1, count(*), count(s.c1) FROM (SELECT created_at IS NOT DISTINCT FROM TIMESTAMP '2024-02-29 00:00:00' AS c1, created_at AS c2 FROM orders WHERE dt IS NOT NULL) s GROUP BY s.c1
+SELECT s.c1, count(*), sum(s.c3), max(s.c3) FROM (SELECT status IS NULL AS c1, ln(abs(discount / nullif(discount, 0)) + 1) AS c2, unit_price AS c3, note AS c4 FROM orders WHERE dt IS NOT DISTINCT FROM 'toys') s GROUP BY s.c1
 
 query g_subquery_from_003 g_subquery_from
-SELECT s.c1, count(*), count(s.c1) FROM (SELECT status AS c1, DATE '2024-02-29' AS c2 FROM orders WHERE ((is_gift OR is_gift) AND qty IS DISTINCT FROM 1)) s GROUP BY s.c1
+SELECT * FROM (SELECT CASE WHEN discontinued THEN CASE WHEN (category LIKE '_u%' OR category < name) THEN DATE '2024-02-29' ELSE launched END ELSE date_add('day', 30, launched) END AS c1, name AS c2, CAST(TIMESTAMP '2023-10-01 08:15:00' AS date) AS c3, name AS c4 FROM products WHERE product_id IS NOT NULL) s WHERE s.c3 IS NOT NULL
+---- duckdb
+SELECT * FROM (SELECT CASE WHEN discontinued THEN CASE WHEN (category LIKE '_u%' OR category < name) THEN DATE '2024-02-29' ELSE launched END ELSE (launched + 30) END AS c1, name AS c2, CAST(TIMESTAMP '2023-10-01 08:15:00' AS date) AS c3, name AS c4 FROM products WHERE product_id IS NOT NULL) s WHERE s.c3 IS NOT NULL
 
 query g_subquery_from_004 g_subquery_from
-SELECT s.c1, count(*), sum(s.c3), max(s.c3) FROM (SELECT stock AS c1, CAST(last_day_of_month(DATE '2024-01-01') AS timestamp) AS c2, CAST(strpos(name, 'sh') AS decimal(12,2)) AS c3, price IS NOT DISTINCT FROM 1.05 AS c4 FROM products WHERE (DATE '2022-06-15' BETWEEN DATE '2023-12-31' AND DATE '2024-01-01' AND starts_with(category, 'r'))) s GROUP BY s.c1
+SELECT * FROM (SELECT CASE WHEN product_id > product_id THEN weight ELSE weight END / nullif(0.125e0, 0) AS c1, price + price AS c2, rtrim(reverse(name)) AS c3 FROM products WHERE stock < 2) s ORDER BY 1, 2, 3 LIMIT 13
 
 query g_subquery_from_005 g_subquery_from
-SELECT s.c1, count(*), sum(s.c1), max(s.c1) FROM (SELECT CAST(floor(weight) AS bigint) AS c1, product_id AS c2, substr(name, 5, 0) || split_part(name, ' ', 3) AS c3, coalesce(ln(abs(weight) + 1), 1e0) AS c4 FROM products WHERE 25 < 12) s GROUP BY s.c1
+SELECT * FROM (SELECT CAST(amount * 3 AS bigint) AS c1, nullif(region, '') AS c2, coalesce(ts, TIMESTAMP '2024-02-29 00:00:00') AS c3 FROM events WHERE yr = 2024 AND region IN ('eu', 'us')) s WHERE s.c1 IS NOT NULL
 
 query g_subquery_from_006 g_subquery_from
-SELECT s.c2, count(*), sum(s.c3), max(s.c3) FROM (SELECT CASE WHEN 'toys' IS NOT NULL THEN note ELSE note END AS c1, substr(nullif(dt, ''), -2) AS c2, CAST(coalesce(unit_price, 0.50) AS bigint) AS c3 FROM orders WHERE is_gift) s GROUP BY s.c2
+SELECT s.c1, count(*), sum(s.c3), max(s.c3) FROM (SELECT week(DATE '2024-01-01') - strpos(note, ' ') AS c1, discount AS c2, priority AS c3, 'x y' NOT LIKE '_u%' AS c4 FROM orders WHERE note NOT LIKE '% %') s GROUP BY s.c1
 
 query g_subquery_from_007 g_subquery_from
-SELECT * FROM (SELECT CAST(customer_id AS decimal(12,2)) AS c1, month(order_date) AS c2, CASE WHEN status NOT LIKE '%' THEN CASE WHEN status LIKE '_u%' THEN order_date ELSE order_date END ELSE order_date END AS c3 FROM orders WHERE (status <= 'x y' OR dt = 'toys')) s WHERE s.c1 IS NOT NULL
+SELECT * FROM (SELECT launched AS c1, abs(abs(stock)) AS c2, weight AS c3, price AS c4 FROM products WHERE true) s WHERE s.c2 IS NOT NULL
 
 query g_subquery_from_008 g_subquery_from
-SELECT s.c1, count(*), sum(s.c2), max(s.c2) FROM (SELECT product_id AS c1, coalesce(coalesce(2e0, 2e0), 0.5e0) AS c2 FROM products WHERE discontinued) s GROUP BY s.c1
+SELECT s.c1, count(*), count(s.c1) FROM (SELECT coalesce(date_add('month', -11, launched), DATE '2022-06-15') AS c1, coalesce(date_add('second', -21, TIMESTAMP '2024-03-01 12:00:00'), TIMESTAMP '2024-02-29 00:00:00') AS c2 FROM products WHERE (launched IN (DATE '2024-03-01', DATE '2024-01-01', NULL) OR TIMESTAMP '2024-03-04 18:30:00.5' IS NULL)) s GROUP BY s.c1
+---- duckdb
+SELECT s.c1, count(*), count(s.c1) FROM (SELECT coalesce(CAST(launched + to_months(-11) AS DATE), DATE '2022-06-15') AS c1, coalesce((TIMESTAMP '2024-03-01 12:00:00' + to_seconds(-21)), TIMESTAMP '2024-02-29 00:00:00') AS c2 FROM products WHERE (launched IN (DATE '2024-03-01', DATE '2024-01-01', NULL) OR TIMESTAMP '2024-03-04 18:30:00.5' IS NULL)) s GROUP BY s.c1
 
 query g_subquery_from_009 g_subquery_from
-SELECT * FROM (SELECT name AS c1, country AS c2, score AS c3 FROM customers WHERE score >= 10e0) s WHERE s.c2 IS NOT NULL
+SELECT s.c3, count(*), sum(s.c3), max(s.c3) FROM (SELECT stock AS c1, category AS c2, stock AS c3 FROM products WHERE launched NOT BETWEEN DATE '2024-01-01' AND DATE '2024-02-29') s GROUP BY s.c3
 
 query g_subquery_from_010 g_subquery_from
-SELECT * FROM (SELECT ceil(CAST(priority AS decimal(12,2))) AS c1, order_date AS c2, customer_id AS c3, created_at AS c4 FROM orders WHERE CAST(dt AS date) < DATE '2024-03-02') s WHERE s.c4 IS NOT NULL
+SELECT * FROM (SELECT yr AS c1, hour(ts) AS c2 FROM events WHERE (yr = 2024 OR flag) AND flag) s WHERE s.c2 IS NOT NULL
 
 query g_subquery_from_011 g_subquery_from
-SELECT s.c1, count(*), sum(s.c1), max(s.c1) FROM (SELECT least(least(priority, product_id), CAST(1.05 AS bigint)) AS c1, customer_id AS c2, note AS c3, TIMESTAMP '2023-10-01 08:15:00' AS c4 FROM orders WHERE dt IS NOT NULL) s GROUP BY s.c1
+SELECT * FROM (SELECT created_at AS c1, coalesce(CAST(DATE '2023-12-31' AS timestamp), TIMESTAMP '2024-03-01 12:00:00') AS c2, created_at AS c3 FROM orders WHERE dt NOT IN ('2024-03-04', '2024-02-27') AND order_date < DATE '2024-02-29') s ORDER BY 1 DESC, 2 DESC, 3 LIMIT 14
 
 query g_subquery_from_012 g_subquery_from
-SELECT * FROM (SELECT city AS c1, 'toys' NOT IN ('pending', '', 'a', 'Paris') AS c2 FROM customers WHERE (tier IS NULL OR country IS NOT DISTINCT FROM 'a')) s WHERE s.c2 IS NOT NULL
+SELECT * FROM (SELECT strpos(rtrim('x y'), 'a') AS c1, signup_date AS c2, tier AS c3, customer_id AS c4 FROM customers WHERE is_active) s ORDER BY 1 DESC NULLS LAST, 2, 3, 4 DESC LIMIT 20
 
 query g_subquery_from_013 g_subquery_from
-SELECT * FROM (SELECT score AS c1, customer_id AS c2, last_login AS c3, is_active AS c4 FROM customers WHERE customer_key NOT IN (3, 10, 12)) s WHERE s.c1 IS NOT NULL
+SELECT s.c2, count(*), count(s.c1) FROM (SELECT TIMESTAMP '2023-10-01 08:15:00' AS c1, is_active AS c2 FROM customers WHERE starts_with(city, '')) s GROUP BY s.c2
 
 query g_subquery_from_014 g_subquery_from
-SELECT s.c1, count(*), sum(s.c3), max(s.c3) FROM (SELECT status AS c1, floor(round(unit_price, 2)) AS c2, abs(40) - nullif(priority, -1) AS c3, CASE WHEN true THEN discount - 10e0 ELSE coalesce(discount, 10e0) END AS c4 FROM orders WHERE starts_with(status, 'r')) s GROUP BY s.c1
+SELECT * FROM (SELECT kind AS c1, ts AS c2 FROM events WHERE yr IS NOT NULL AND region IS NULL AND TIMESTAMP '2024-03-01 12:00:00' <= TIMESTAMP '2024-03-04 18:30:00.5') s WHERE s.c1 IS NOT NULL
 
 query g_subquery_from_015 g_subquery_from
-SELECT * FROM (SELECT CAST(CAST(order_date AS timestamp) AS date) AS c1, priority BETWEEN -1 AND 2 AS c2 FROM orders WHERE (dt = '__HIVE_DEFAULT_PARTITION__' OR is_gift)) s WHERE s.c1 IS NOT NULL
+SELECT * FROM (SELECT note AS c1, 7 AS c2 FROM orders WHERE (coalesce(dt, 'none') = 'none' OR dt NOT LIKE '% %') AND starts_with(note, 's')) s ORDER BY 1 DESC NULLS FIRST, 2 DESC LIMIT 11
 
 query g_subquery_from_016 g_subquery_from
-SELECT * FROM (SELECT tier AS c1, coalesce(date_trunc('day', last_login), TIMESTAMP '2024-03-01 12:00:00') AS c2, date_add('month', -11, coalesce(signup_date, DATE '2024-03-01')) AS c3 FROM customers WHERE (tier NOT IN (2, 5) OR starts_with(country, 's')) AND TIMESTAMP '2024-03-01 12:00:00' > TIMESTAMP '2023-10-01 08:15:00') s WHERE s.c2 IS NOT NULL
----- duckdb
-SELECT * FROM (SELECT tier AS c1, coalesce(date_trunc('day', last_login), TIMESTAMP '2024-03-01 12:00:00') AS c2, CAST(coalesce(signup_date, DATE '2024-03-01') + to_months(-11) AS DATE) AS c3 FROM customers WHERE (tier NOT IN (2, 5) OR starts_with(country, 's')) AND TIMESTAMP '2024-03-01 12:00:00' > TIMESTAMP '2023-10-01 08:15:00') s WHERE s.c2 IS NOT NULL
+SELECT * FROM (SELECT 'toys' AS c1, flag AS c2, amount AS c3, coalesce(CASE WHEN flag THEN 'toys' ELSE region END, 'shipped') AS c4 FROM events WHERE yr = 2024 AND region IN ('eu', 'us') AND region NOT LIKE '% %') s WHERE s.c1 IS NOT NULL
 
 query g_subquery_from_017 g_subquery_from
-SELECT * FROM (SELECT tier AS c1, replace(CAST(credit_limit AS varchar), ' ', '') AS c2, substr(name, 5, 1) AS c3 FROM customers WHERE CAST(tier AS varchar) = '3') s ORDER BY 1 DESC NULLS FIRST, 2 DESC, 3 NULLS LAST LIMIT 13
+SELECT * FROM (SELECT score / nullif(score, 0) AS c1, score AS c2, name NOT LIKE '%' AS c3, power(score, 2) / nullif(score, 0) AS c4 FROM customers WHERE country <= 'toys') s WHERE s.c3 IS NOT NULL
 
 query g_subquery_from_018 g_subquery_from
-SELECT * FROM (SELECT created_at IS NOT NULL AS c1, unit_price AS c2, lower(CAST(order_date AS varchar)) AS c3, strpos(split_part(dt, ' ', 1), 'a') AS c4 FROM orders WHERE is_gift) s WHERE s.c2 IS NOT NULL
+SELECT * FROM (SELECT unit_price AS c1, status AS c2, is_gift AS c3 FROM orders WHERE dt BETWEEN '2024-02-28' AND '2024-03-01' AND status LIKE '% %') s WHERE s.c3 IS NOT NULL
 
 query g_subquery_from_019 g_subquery_from
-SELECT s.c2, count(*), sum(s.c4), max(s.c4) FROM (SELECT concat(substr(name, 1, 1), '-', country) AS c1, substr(substr(name, -2), 1, 4) AS c2, customer_id AS c3, round(credit_limit, 1) AS c4 FROM customers WHERE tier > 1) s GROUP BY s.c2
+SELECT * FROM (SELECT yr AS c1, concat(region, '-', split_part(kind, ' ', 3)) AS c2 FROM events WHERE event_id NOT BETWEEN -3 AND 10) s WHERE s.c1 IS NOT NULL
 
 query g_subquery_from_020 g_subquery_from
-SELECT s.c2, count(*), sum(s.c1), max(s.c1) FROM (SELECT power(score, 2) AS c1, NOT (signup_date BETWEEN DATE '2024-02-29' AND DATE '2024-02-29') AS c2 FROM customers WHERE name NOT IN ('rush', 'shipped', 'pending')) s GROUP BY s.c2
+SELECT s.c3, count(*), sum(s.c2), max(s.c2) FROM (SELECT amount AS c1, power(ratio, 2) AS c2, event_id IS NOT DISTINCT FROM -1 AS c3, amount * customer_id AS c4 FROM events WHERE ts < TIMESTAMP '2024-03-04 18:30:00.5') s GROUP BY s.c3
 
 query g_subquery_from_021 g_subquery_from
-SELECT * FROM (SELECT credit_limit + abs(credit_limit) AS c1, concat(city, '-', city) AS c2 FROM customers WHERE is_active) s WHERE s.c1 IS NOT NULL
+SELECT s.c1, count(*), sum(s.c3), max(s.c3) FROM (SELECT greatest(stock / -3, least(stock, product_id)) AS c1, TIMESTAMP '2024-03-01 12:00:00' AS c2, price * 3 AS c3 FROM products WHERE weight IS DISTINCT FROM 1e0) s GROUP BY s.c1
 
 query g_subquery_from_022 g_subquery_from
-SELECT * FROM (SELECT price - price AS c1, CASE WHEN TIMESTAMP '2024-03-04 18:30:00.5' <> TIMESTAMP '2024-03-01 12:00:00' THEN nullif(product_id, 5) ELSE millisecond(TIMESTAMP '2024-03-04 18:30:00.5') END AS c2 FROM products WHERE starts_with(category, '')) s ORDER BY 1 DESC, 2 LIMIT 1
+SELECT s.c1, count(*), sum(s.c1), max(s.c1) FROM (SELECT customer_key AS c1, city AS c2 FROM customers WHERE starts_with(city, 'r')) s GROUP BY s.c1
 
 query g_subquery_from_023 g_subquery_from
-SELECT * FROM (SELECT CASE WHEN weight IS DISTINCT FROM 0.5e0 THEN lpad('rush', 2, '*') ELSE 'a' END AS c1, discontinued AS c2, category AS c3 FROM products WHERE (name IS NULL AND product_id >= 0)) s WHERE s.c1 IS NOT NULL
+SELECT * FROM (SELECT ((price NOT BETWEEN 12.25 AND 100.00 AND 10e0 NOT BETWEEN 0.125e0 AND 2e0) AND weight = 1e0) AS c1, weight * -1.25e0 AS c2, round(price * 2, 1) AS c3 FROM products WHERE weight = 0.5e0) s ORDER BY 1 NULLS FIRST, 2 DESC NULLS FIRST, 3 LIMIT 14
 
 query g_subquery_from_024 g_subquery_from
-SELECT * FROM (SELECT order_date NOT IN (DATE '2024-02-29', DATE '2022-06-15') AS c1, created_at AS c2 FROM orders WHERE order_date <= DATE '2024-02-29') s WHERE s.c1 IS NOT NULL
+SELECT s.c1, count(*), sum(s.c1), max(s.c1) FROM (SELECT customer_key - 40 - nullif(tier, -1) AS c1, CASE WHEN true THEN score - 10e0 ELSE coalesce(score, 10e0) END AS c2 FROM customers WHERE starts_with(name, 'r')) s GROUP BY s.c1
 
 query g_subquery_from_025 g_subquery_from
-SELECT * FROM (SELECT truncate(CAST(product_id AS decimal(12,2))) AS c1, -1.25e0 AS c2 FROM products WHERE category NOT LIKE '%a%') s ORDER BY 1 DESC, 2 DESC NULLS LAST LIMIT 12
+SELECT * FROM (SELECT CAST(CAST(order_date AS timestamp) AS date) AS c1, priority BETWEEN -1 AND 2 AS c2 FROM orders WHERE (dt = '__HIVE_DEFAULT_PARTITION__' OR is_gift)) s WHERE s.c1 IS NOT NULL
 
 query g_subquery_from_026 g_subquery_from
-SELECT * FROM (SELECT ('x y' <= 'pending' OR false) AS c1, coalesce(launched, DATE '2023-12-31') AS c2, category AS c3, stock AS c4 FROM products WHERE 'shipped' LIKE '%e') s ORDER BY 1 DESC, 2, 3, 4 LIMIT 16
+SELECT * FROM (SELECT stock AS c1, coalesce(date_trunc('day', TIMESTAMP '2024-03-04 18:30:00.5'), TIMESTAMP '2024-03-01 12:00:00') AS c2, date_add('month', -11, coalesce(launched, DATE '2024-03-01')) AS c3 FROM products WHERE TIMESTAMP '2024-03-01 12:00:00' > TIMESTAMP '2023-10-01 08:15:00') s ORDER BY 1 DESC NULLS LAST, 2, 3 DESC LIMIT 9
+---- duckdb
+SELECT * FROM (SELECT stock AS c1, coalesce(date_trunc('day', TIMESTAMP '2024-03-04 18:30:00.5'), TIMESTAMP '2024-03-01 12:00:00') AS c2, CAST(coalesce(launched, DATE '2024-03-01') + to_months(-11) AS DATE) AS c3 FROM products WHERE TIMESTAMP '2024-03-01 12:00:00' > TIMESTAMP '2023-10-01 08:15:00') s ORDER BY 1 DESC NULLS LAST, 2, 3 DESC LIMIT 9
 
 query g_subquery_from_027 g_subquery_from
-SELECT * FROM (SELECT coalesce(dt, 'a') AS c1, date_add('year', 5, DATE '2024-01-01') AS c2, CAST(CASE WHEN NOT (note NOT LIKE 'R%') THEN order_date ELSE order_date END AS varchar) AS c3 FROM orders WHERE (NOT (is_gift IS NOT NULL) OR NOT (status IN ('toys', 'shipped', 'pending')))) s WHERE s.c3 IS NOT NULL
----- duckdb
-SELECT * FROM (SELECT coalesce(dt, 'a') AS c1, CAST(DATE '2024-01-01' + to_years(5) AS DATE) AS c2, CAST(CASE WHEN NOT (note NOT LIKE 'R%') THEN order_date ELSE order_date END AS varchar) AS c3 FROM orders WHERE (NOT (is_gift IS NOT NULL) OR NOT (status IN ('toys', 'shipped', 'pending')))) s WHERE s.c3 IS NOT NULL
+SELECT s.c1, count(*), count(s.c1) FROM (SELECT name AS c1, last_login AS c2, last_login AS c3, country AS c4 FROM customers WHERE customer_id <> 0) s GROUP BY s.c1
 
 query g_subquery_from_028 g_subquery_from
-SELECT * FROM (SELECT reverse(lower(status)) AS c1, status AS c2 FROM orders WHERE (dt LIKE '2024-03%' OR starts_with(dt, 'P')) AND is_gift) s WHERE s.c2 IS NOT NULL
+SELECT s.c2, count(*), sum(s.c1), max(s.c1) FROM (SELECT price AS c1, launched AS c2 FROM products WHERE weight NOT BETWEEN 0.5e0 AND 1e0) s GROUP BY s.c2
 
 query g_subquery_from_029 g_subquery_from
-SELECT * FROM (SELECT 0 AS c1, date_add('hour', -26, date_add('minute', -9, TIMESTAMP '2024-03-01 12:00:00')) AS c2, category <= name AS c3 FROM products WHERE ((TIMESTAMP '2024-02-29 00:00:00' >= TIMESTAMP '2024-03-01 12:00:00' OR starts_with(category, '')) AND (category LIKE '%a%' AND category IS NOT DISTINCT FROM 'toys'))) s WHERE s.c1 IS NOT NULL
----- duckdb
-SELECT * FROM (SELECT 0 AS c1, ((TIMESTAMP '2024-03-01 12:00:00' + to_minutes(-9)) + to_hours(-26)) AS c2, category <= name AS c3 FROM products WHERE ((TIMESTAMP '2024-02-29 00:00:00' >= TIMESTAMP '2024-03-01 12:00:00' OR starts_with(category, '')) AND (category LIKE '%a%' AND category IS NOT DISTINCT FROM 'toys'))) s WHERE s.c1 IS NOT NULL
+SELECT s.c3, count(*), sum(s.c1), max(s.c1) FROM (SELECT coalesce(1.05, 250.5) AS c1, last_login AS c2, name AS c3 FROM customers WHERE (city > 'Paris' OR city < 'shipped')) s GROUP BY s.c3
 
 query g_subquery_from_030 g_subquery_from
-SELECT * FROM (SELECT order_date AS c1, created_at IS DISTINCT FROM TIMESTAMP '2024-03-01 12:00:00' AS c2 FROM orders WHERE coalesce(dt, 'none') = 'none') s WHERE s.c1 IS NOT NULL
-
-query g_join_outer_001 g_join_outer
-SELECT c.name AS c1, bool_or(o.status <= o.status) AS c2, max(coalesce(o.created_at, TIMESTAMP '2024-02-29 00:00:00')) AS c3 FROM customers c RIGHT JOIN orders o ON c.customer_id = o.customer_id WHERE NOT (NOT (c.credit_limit IS DISTINCT FROM -3.75)) GROUP BY 1
-
-query g_join_inner_001 g_join_inner
-SELECT p.product_id AS c1, o.order_id AS c2, CASE WHEN o.discount NOT BETWEEN -1.25e0 AND 2e0 THEN o.dt ELSE p.name END AS c3, p.category AS c4, p.price NOT BETWEEN 12.25 AND 999.99 AS c5 FROM products p JOIN orders o ON p.product_id = o.product_id AND o.note IS NULL ORDER BY 1, 2 NULLS LAST, 3 DESC, 4, 5 DESC LIMIT 20
-
-query g_join_outer_002 g_join_outer
-SELECT o.is_gift AS c1, min(date_trunc('day', c.last_login)) AS c2 FROM customers c LEFT JOIN orders o ON c.customer_id = o.customer_id WHERE ((NOT (c.country IS DISTINCT FROM 'toys') OR o.discount <= c.score) OR NOT ((o.order_id < 7 OR o.order_date BETWEEN DATE '2024-01-01' AND DATE '2024-03-01'))) GROUP BY 1
+SELECT * FROM (SELECT day(CAST(order_date AS timestamp)) AS c1, order_date AS c2 FROM orders WHERE product_id IS NOT NULL) s ORDER BY 1 DESC, 2 NULLS FIRST LIMIT 18
 
 query g_join_using_001 g_join_using
-SELECT o.qty AS c1, max(CAST(DATE '2024-03-01' AS varchar)) AS c2, var_pop(c.score - c.score) AS c3 FROM orders o JOIN customers c USING (customer_id) WHERE c.country <= 'Paris' GROUP BY 1
+SELECT o.order_id AS c1, p.product_id AS c2, o.dt AS c3, CAST(o.created_at AS date) AS c4 FROM orders o JOIN products p USING (product_id) WHERE (o.unit_price IS DISTINCT FROM -3.75 AND (o.note LIKE '_u%' AND p.launched <> DATE '2024-02-29')) ORDER BY 1 NULLS FIRST, 2, 3, 4 DESC NULLS FIRST LIMIT 39
 
-query g_join_using_002 g_join_using
-SELECT o.order_id AS c1, p.product_id AS c2, floor(p.weight) AS c3, o.created_at AS c4, year(p.launched) AS c5 FROM orders o LEFT JOIN products p USING (product_id) WHERE o.dt LIKE '%e'
-
-query g_join_outer_003 g_join_outer
-SELECT o.order_id AS c1, c.customer_key AS c2, o.qty * -1 AS c3 FROM orders o RIGHT JOIN customers c ON o.customer_id = c.customer_id WHERE ((o.qty IS NOT DISTINCT FROM -1 AND o.order_date >= DATE '2023-12-31') AND o.status LIKE '%e')
-
-query g_join_outer_004 g_join_outer
-SELECT o.order_id AS c1, c.customer_key AS c2, c.last_login AS c3, last_day_of_month(c.signup_date) AS c4, o.product_id % 4 AS c5 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id AND c.score NOT BETWEEN 1e0 AND 10e0 WHERE c.is_active
+query g_join_inner_001 g_join_inner
+SELECT c.customer_key AS c1, o.order_id AS c2, o.order_id AS c3 FROM customers c JOIN orders o ON c.customer_id = o.customer_id WHERE o.note LIKE 's%'
 
 query g_join_inner_002 g_join_inner
-SELECT p.product_id AS c1, o.order_id AS c2, date_trunc('day', o.created_at) AS c3, o.qty - p.stock AS c4, o.order_id AS c5 FROM products p INNER JOIN orders o ON p.product_id = o.product_id
+SELECT o.order_id AS c1, p.product_id AS c2, 'pending' AS c3 FROM orders o JOIN products p ON o.product_id = p.product_id
 
-query g_join_outer_005 g_join_outer
-SELECT p.product_id AS c1, o.order_id AS c2, p.discontinued AS c3 FROM products p FULL JOIN orders o ON p.product_id = o.product_id WHERE p.name LIKE '% %'
+query g_join_outer_001 g_join_outer
+SELECT p.product_id AS c1, o.order_id AS c2, p.weight AS c3 FROM products p LEFT JOIN orders o ON p.product_id = o.product_id WHERE p.name LIKE '%e'
 
 query g_join_inner_003 g_join_inner
-SELECT o.is_gift AS c1, sum(p.price + p.price) AS c2, count(date_diff('month', p.launched, p.launched)) AS c3, count(TIMESTAMP '2024-02-29 00:00:00') AS c4 FROM products p JOIN orders o ON p.product_id = o.product_id WHERE p.name NOT LIKE '% %' GROUP BY 1
+SELECT o.order_id AS c1, e.event_id AS c2, e.ts AS c3 FROM orders o JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar) AND NOT (o.note <= 'rush') WHERE o.order_date NOT BETWEEN DATE '2022-06-15' AND DATE '2024-03-01'
 
-query g_join_outer_006 g_join_outer
-SELECT p.product_id AS c1, o.order_id AS c2, o.unit_price * p.stock AS c3, power(o.discount, 2) AS c4, upper(o.status) AS c5 FROM products p RIGHT JOIN orders o ON p.product_id = o.product_id WHERE o.note IS DISTINCT FROM ''
-
-query g_join_outer_007 g_join_outer
-SELECT c.is_active AS c1, sum(DISTINCT o.discount / nullif(o.discount, 0)) AS c2 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id AND starts_with(o.status, 'r') WHERE o.status <= 'rush' GROUP BY 1
-
-query g_join_outer_008 g_join_outer
-SELECT p.product_id AS c1, o.order_id AS c2, lower('toys') AS c3 FROM products p LEFT JOIN orders o ON p.product_id = o.product_id WHERE NOT (o.discount NOT BETWEEN 1e0 AND 10e0) ORDER BY 1 DESC, 2 NULLS LAST, 3 DESC LIMIT 31
-
-query g_join_outer_009 g_join_outer
-SELECT o.dt AS c1, every(2 = 2) AS c2, min(CAST(c.tier AS decimal(12,2))) AS c3 FROM customers c RIGHT JOIN orders o ON c.customer_id = o.customer_id AND c.credit_limit IS NOT NULL WHERE o.order_date NOT BETWEEN DATE '2024-02-29' AND DATE '2024-03-01' GROUP BY 1
-
-query g_join_outer_010 g_join_outer
-SELECT p.product_id AS c1, o.order_id AS c2, o.order_id AS c3, 'pending' AS c4, o.unit_price AS c5 FROM products p RIGHT JOIN orders o ON p.product_id = o.product_id
-
-query g_join_outer_011 g_join_outer
-SELECT o.customer_id AS c1, avg(CAST(p.price AS double)) AS c2 FROM products p RIGHT JOIN orders o ON p.product_id = o.product_id WHERE p.weight <> -1.25e0 GROUP BY 1
-
-query g_join_using_003 g_join_using
-SELECT p.discontinued AS c1, count(substr(o.status, 1, 2)) AS c2, sum(DISTINCT p.weight) AS c3, min(o.unit_price) AS c4 FROM orders o JOIN products p USING (product_id) GROUP BY 1
-
-query g_join_outer_012 g_join_outer
-SELECT o.order_id AS c1, count(DISTINCT coalesce(c.score, 2e0)) AS c2 FROM orders o RIGHT JOIN customers c ON o.customer_id = c.customer_id AND o.dt >= 'pending' WHERE ((starts_with(o.status, 'P') OR starts_with(c.city, 's')) AND (o.created_at < TIMESTAMP '2023-10-01 08:15:00' AND o.discount BETWEEN -1.25e0 AND 0.5e0)) GROUP BY 1
-
-query g_join_outer_013 g_join_outer
-SELECT p.discontinued AS c1, max(coalesce(TIMESTAMP '2024-03-01 12:00:00', TIMESTAMP '2024-02-29 00:00:00')) AS c2, min(date_add('hour', 3, o.created_at)) AS c3, count(p.weight) AS c4 FROM products p LEFT JOIN orders o ON p.product_id = o.product_id WHERE (p.weight NOT BETWEEN 0.125e0 AND 0.5e0 AND NOT (starts_with('a', ''))) GROUP BY 1
----- duckdb
-SELECT p.discontinued AS c1, max(coalesce(TIMESTAMP '2024-03-01 12:00:00', TIMESTAMP '2024-02-29 00:00:00')) AS c2, min((o.created_at + to_hours(3))) AS c3, count(p.weight) AS c4 FROM products p LEFT JOIN orders o ON p.product_id = o.product_id WHERE (p.weight NOT BETWEEN 0.125e0 AND 0.5e0 AND NOT (starts_with('a', ''))) GROUP BY 1
+query g_join_using_002 g_join_using
+SELECT o.order_id AS c1, c.customer_key AS c2, o.unit_price AS c3, truncate(c.credit_limit) AS c4, o.priority AS c5 FROM orders o LEFT JOIN customers c USING (customer_id) ORDER BY 1, 2, 3 NULLS FIRST, 4, 5 DESC NULLS LAST LIMIT 22
 
 query g_join_inner_004 g_join_inner
-SELECT o.is_gift AS c1, avg(c.score / nullif(o.discount, 0)) AS c2, sum(DISTINCT date_diff('year', c.signup_date, o.order_date)) AS c3 FROM customers c JOIN orders o ON c.customer_id = o.customer_id WHERE starts_with(c.country, 'r') GROUP BY 1
+SELECT o.is_gift AS c1, bool_and(NOT (o.discount = 1e0)) AS c2 FROM customers c JOIN orders o ON c.customer_id = o.customer_id AND c.city NOT LIKE '%e' WHERE o.unit_price NOT BETWEEN 1.05 AND 12.25 GROUP BY 1
+
+query g_join_outer_002 g_join_outer
+SELECT o.order_id AS c1, count(CASE WHEN o.created_at > o.created_at THEN p.launched ELSE o.order_date END) AS c2, count(DISTINCT p.launched) AS c3 FROM orders o FULL JOIN products p ON o.product_id = p.product_id WHERE o.order_date NOT BETWEEN DATE '2024-01-01' AND DATE '2024-03-01' GROUP BY 1
 
 query g_join_inner_005 g_join_inner
-SELECT c.customer_key AS c1, o.order_id AS c2, o.unit_price AS c3, o.created_at AS c4, c.city AS c5 FROM customers c INNER JOIN orders o ON c.customer_id = o.customer_id AND c.signup_date NOT IN (DATE '2024-02-29', DATE '2024-02-29', DATE '2022-06-15') WHERE (NOT (c.is_active) OR o.discount < 10e0)
-
-query g_join_outer_014 g_join_outer
-SELECT o.order_id AS c1, p.product_id AS c2, o.dt AS c3, date_add('hour', 2, o.created_at) AS c4 FROM orders o RIGHT JOIN products p ON o.product_id = p.product_id AND o.dt NOT LIKE '_u%' WHERE p.category IS NOT DISTINCT FROM 'x y'
----- duckdb
-SELECT o.order_id AS c1, p.product_id AS c2, o.dt AS c3, (o.created_at + to_hours(2)) AS c4 FROM orders o RIGHT JOIN products p ON o.product_id = p.product_id AND o.dt NOT LIKE '_u%' WHERE p.category IS NOT DISTINCT FROM 'x y'
+SELECT c.customer_key AS c1, o.order_id AS c2, CAST(c.last_login AS date) AS c3, o.order_id * 4 AS c4 FROM customers c INNER JOIN orders o ON c.customer_id = o.customer_id
 
 query g_join_inner_006 g_join_inner
-SELECT o.order_id AS c1, c.customer_key AS c2, second(o.created_at) AS c3 FROM orders o JOIN customers c ON o.customer_id = c.customer_id AND 12 IS DISTINCT FROM 1 WHERE NOT ('rush' NOT LIKE 'R%')
+SELECT o.customer_id AS c1, count(o.order_date) AS c2, bool_and(o.discount BETWEEN -1.25e0 AND 10e0) AS c3 FROM customers c INNER JOIN orders o ON c.customer_id = o.customer_id GROUP BY 1
 
 query g_join_inner_007 g_join_inner
+SELECT o.order_id AS c1, e.event_id AS c2, o.qty AS c3, o.discount + o.discount AS c4, 'pending' AS c5 FROM orders o INNER JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar) ORDER BY 1, 2 NULLS FIRST, 3 NULLS LAST, 4, 5 LIMIT 37
+
+query g_join_inner_008 g_join_inner
+SELECT c.customer_key AS c1, o.order_id AS c2, -1 AS c3, c.name AS c4 FROM customers c JOIN orders o ON c.customer_id = o.customer_id AND o.is_gift WHERE o.is_gift
+
+query g_join_inner_009 g_join_inner
+SELECT o.qty AS c1, count(CAST(e.ts AS date)) AS c2, sum(round(e.amount, 1)) AS c3, max(o.unit_price) AS c4 FROM orders o INNER JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar) AND ((o.created_at >= TIMESTAMP '2024-03-01 12:00:00' OR starts_with(e.note, '')) AND (e.region LIKE '%a%' AND e.region IS NOT DISTINCT FROM 'toys')) GROUP BY 1
+
+query g_join_inner_010 g_join_inner
+SELECT o.priority AS c1, bool_or(-1 IS NOT DISTINCT FROM 7) AS c2, count(DISTINCT CASE WHEN o.discount = 1e0 THEN c.name ELSE o.status END) AS c3 FROM customers c JOIN orders o ON c.customer_id = o.customer_id WHERE o.note <> o.status GROUP BY 1
+
+query g_join_inner_011 g_join_inner
+SELECT o.is_gift AS c1, count(DISTINCT o.dt || e.region) AS c2, min(last_day_of_month(o.order_date)) AS c3, stddev(o.discount) AS c4 FROM orders o INNER JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar) WHERE (e.yr IN (-1, 7, 25, 2) OR false) GROUP BY 1
+
+query g_join_using_003 g_join_using
+SELECT e.event_id AS c1, c.customer_key AS c2, greatest(3, customer_id) AS c3, CAST(c.last_login AS date) AS c4 FROM events e JOIN customers c USING (customer_id) WHERE starts_with(e.kind, 's')
+
+query g_join_using_004 g_join_using
+SELECT o.order_id AS c1, bool_and((c.country NOT LIKE '%' AND starts_with('x y', 'P'))) AS c2, count(power(c.score, 2)) AS c3 FROM orders o JOIN customers c USING (customer_id) WHERE o.note NOT LIKE '%e' GROUP BY 1
+
+query g_join_outer_003 g_join_outer
+SELECT e.event_id AS c1, c.customer_key AS c2, DATE '2023-12-31' AS c3 FROM events e LEFT JOIN customers c ON e.customer_id = c.customer_id WHERE c.signup_date IS NOT NULL ORDER BY 1 DESC NULLS LAST, 2 NULLS LAST, 3 LIMIT 27
+
+query g_join_outer_004 g_join_outer
+SELECT e.region AS c1, count(e.customer_id) AS c2, count(e.ratio) AS c3 FROM events e RIGHT JOIN customers c ON e.customer_id = c.customer_id AND c.last_login < c.last_login WHERE c.credit_limit <> 12.25 GROUP BY 1
+
+query g_join_inner_012 g_join_inner
+SELECT o.order_id AS c1, c.customer_key AS c2, starts_with(o.dt, 'P') AS c3, CASE WHEN o.dt NOT IN ('shipped', 'toys', 'rush', 'a') THEN c.credit_limit ELSE c.credit_limit END AS c4 FROM orders o JOIN customers c ON o.customer_id = c.customer_id ORDER BY 1, 2, 3 NULLS FIRST, 4 NULLS LAST LIMIT 38
+
+query g_join_outer_005 g_join_outer
+SELECT p.stock AS c1, sum(p.product_id - o.customer_id) AS c2, count(p.weight / nullif(o.discount, 0)) AS c3 FROM orders o FULL JOIN products p ON o.product_id = p.product_id WHERE starts_with(p.category, '') GROUP BY 1
+
+query g_join_comma_001 g_join_comma
+SELECT o.status AS c1, count(DISTINCT coalesce(o.priority, c.customer_key)) AS c2, count(o.dt) AS c3, sum(c.credit_limit + c.credit_limit) AS c4 FROM customers c, orders o WHERE c.customer_id = o.customer_id GROUP BY 1
+
+query g_join_comma_002 g_join_comma
+SELECT o.order_id AS c1, c.customer_key AS c2, c.is_active AS c3, c.city AS c4, power(c.score, 2) AS c5 FROM orders o, customers c WHERE o.customer_id = c.customer_id
+
+query g_join_inner_013 g_join_inner
+SELECT e.event_id AS c1, c.customer_key AS c2, e.flag AS c3, e.code + e.event_id AS c4 FROM events e INNER JOIN customers c ON e.customer_id = c.customer_id WHERE c.signup_date NOT IN (DATE '2024-02-29', DATE '2024-01-01', DATE '2023-12-31', DATE '2023-12-31')
+
+query g_join_inner_014 g_join_inner
+SELECT o.order_id AS c1, c.customer_key AS c2, lower('toys') AS c3 FROM orders o JOIN customers c ON o.customer_id = c.customer_id AND (NOT ('rush' < 'pending') AND o.dt NOT LIKE 'R%') WHERE NOT (c.score NOT BETWEEN 1e0 AND 10e0) ORDER BY 1 DESC, 2 NULLS LAST, 3 DESC LIMIT 31
+
+query g_join_outer_006 g_join_outer
+SELECT c.country AS c1, every(2 = 2) AS c2, min(CAST(e.code AS decimal(12,2))) AS c3 FROM events e RIGHT JOIN customers c ON e.customer_id = c.customer_id AND e.amount IS NOT NULL WHERE c.signup_date NOT BETWEEN DATE '2024-02-29' AND DATE '2024-03-01' GROUP BY 1
+
+query g_join_outer_007 g_join_outer
+SELECT o.order_id AS c1, e.event_id AS c2, o.qty AS c3, 'pending' AS c4, e.amount AS c5 FROM orders o RIGHT JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar)
+
+query g_join_outer_008 g_join_outer
+SELECT o.qty AS c1, avg(CAST(o.unit_price AS double)) AS c2 FROM orders o RIGHT JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar) WHERE o.discount <> -1.25e0 GROUP BY 1
+
+query g_join_using_005 g_join_using
+SELECT p.discontinued AS c1, count(substr(o.status, 1, 2)) AS c2, sum(DISTINCT p.weight) AS c3, min(o.unit_price) AS c4 FROM orders o JOIN products p USING (product_id) GROUP BY 1
+
+query g_join_outer_009 g_join_outer
+SELECT o.order_id AS c1, count(DISTINCT coalesce(c.score, 2e0)) AS c2 FROM orders o RIGHT JOIN customers c ON o.customer_id = c.customer_id AND o.dt >= 'pending' WHERE ((starts_with(o.status, 'P') OR starts_with(c.city, 's')) AND (o.created_at < TIMESTAMP '2023-10-01 08:15:00' AND o.discount BETWEEN -1.25e0 AND 0.5e0)) GROUP BY 1
+
+query g_join_outer_010 g_join_outer
+SELECT o.is_gift AS c1, max(coalesce(TIMESTAMP '2024-03-01 12:00:00', TIMESTAMP '2024-02-29 00:00:00')) AS c2, min(date_add('hour', 3, e.ts)) AS c3, count(o.discount) AS c4 FROM orders o LEFT JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar) WHERE (o.discount NOT BETWEEN 0.125e0 AND 0.5e0 AND NOT (starts_with('a', ''))) GROUP BY 1
+---- duckdb
+SELECT o.is_gift AS c1, max(coalesce(TIMESTAMP '2024-03-01 12:00:00', TIMESTAMP '2024-02-29 00:00:00')) AS c2, min((e.ts + to_hours(3))) AS c3, count(o.discount) AS c4 FROM orders o LEFT JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar) WHERE (o.discount NOT BETWEEN 0.125e0 AND 0.5e0 AND NOT (starts_with('a', ''))) GROUP BY 1
+
+query g_join_inner_015 g_join_inner
+SELECT o.is_gift AS c1, avg(p.weight / nullif(o.discount, 0)) AS c2, sum(DISTINCT date_diff('year', p.launched, o.order_date)) AS c3 FROM products p JOIN orders o ON p.product_id = o.product_id WHERE starts_with(o.status, 'r') GROUP BY 1
+
+query g_join_inner_016 g_join_inner
+SELECT e.event_id AS c1, c.customer_key AS c2, c.credit_limit AS c3, c.last_login AS c4, e.note AS c5 FROM events e INNER JOIN customers c ON e.customer_id = c.customer_id AND c.signup_date NOT IN (DATE '2024-02-29', DATE '2024-02-29', DATE '2022-06-15') WHERE (NOT (e.flag) OR c.score < 10e0)
+
+query g_join_outer_011 g_join_outer
+SELECT c.customer_key AS c1, o.order_id AS c2, o.status AS c3, date_add('hour', 2, o.created_at) AS c4 FROM customers c RIGHT JOIN orders o ON c.customer_id = o.customer_id AND c.country NOT LIKE '_u%' WHERE o.dt IS NOT DISTINCT FROM 'x y'
+---- duckdb
+SELECT c.customer_key AS c1, o.order_id AS c2, o.status AS c3, (o.created_at + to_hours(2)) AS c4 FROM customers c RIGHT JOIN orders o ON c.customer_id = o.customer_id AND c.country NOT LIKE '_u%' WHERE o.dt IS NOT DISTINCT FROM 'x y'
+
+query g_join_inner_017 g_join_inner
+SELECT o.order_id AS c1, c.customer_key AS c2, second(o.created_at) AS c3 FROM orders o JOIN customers c ON o.customer_id = c.customer_id AND 12 IS DISTINCT FROM 1 WHERE NOT ('rush' NOT LIKE 'R%')
+
+query g_join_inner_018 g_join_inner
 SELECT c.is_active AS c1, count(DISTINCT date_add('day', -3, c.signup_date)) AS c2, max(o.unit_price * o.customer_id) AS c3, max(CASE WHEN c.is_active THEN 'shipped' ELSE o.dt END) AS c4 FROM orders o JOIN customers c ON o.customer_id = c.customer_id AND c.signup_date NOT BETWEEN DATE '2022-06-15' AND DATE '2024-01-01' WHERE o.status < 'rush' GROUP BY 1
 ---- duckdb
 SELECT c.is_active AS c1, count(DISTINCT (c.signup_date + -3)) AS c2, max(o.unit_price * o.customer_id) AS c3, max(CASE WHEN c.is_active THEN 'shipped' ELSE o.dt END) AS c4 FROM orders o JOIN customers c ON o.customer_id = c.customer_id AND c.signup_date NOT BETWEEN DATE '2022-06-15' AND DATE '2024-01-01' WHERE o.status < 'rush' GROUP BY 1
 
-query g_join_outer_015 g_join_outer
-SELECT c.tier AS c1, count(sqrt(abs(c.score))) AS c2, count(1.05) AS c3, count(DISTINCT last_day_of_month(c.signup_date)) AS c4 FROM customers c LEFT JOIN orders o ON c.customer_id = o.customer_id WHERE o.priority <> o.customer_id GROUP BY 1
-
-query g_join_inner_008 g_join_inner
-SELECT o.priority AS c1, bool_and(c.country < 'x y') AS c2, sum(CAST(o.customer_id AS decimal(12,2))) AS c3, bool_and(o.created_at < TIMESTAMP '2024-03-04 18:30:00.5') AS c4 FROM customers c JOIN orders o ON c.customer_id = o.customer_id WHERE o.is_gift GROUP BY 1
-
-query g_join_outer_016 g_join_outer
-SELECT o.order_id AS c1, c.customer_key AS c2, greatest(c.customer_id, o.priority) AS c3 FROM orders o FULL JOIN customers c ON o.customer_id = c.customer_id WHERE starts_with(o.status, '')
-
-query g_join_inner_009 g_join_inner
-SELECT o.order_id AS c1, p.product_id AS c2, nullif(p.name, '') AS c3, date_diff('week', p.launched, DATE '2023-12-31') AS c4, o.created_at AS c5 FROM orders o JOIN products p ON o.product_id = p.product_id WHERE p.price NOT BETWEEN 100.00 AND 999.99
-
-query g_join_outer_017 g_join_outer
-SELECT o.order_id AS c1, p.product_id AS c2, o.customer_id AS c3, o.unit_price * p.product_id AS c4, CAST(o.created_at AS date) AS c5 FROM orders o LEFT JOIN products p ON o.product_id = p.product_id AND p.price >= o.unit_price
-
-query g_join_inner_010 g_join_inner
-SELECT p.product_id AS c1, o.order_id AS c2, abs(10) AS c3, rtrim(o.status) AS c4, o.unit_price * p.stock AS c5 FROM products p JOIN orders o ON p.product_id = o.product_id WHERE starts_with(p.name, 'P')
-
-query g_join_outer_018 g_join_outer
-SELECT o.order_id AS c1, c.customer_key AS c2, split_part(o.status, ' ', 2) AS c3, o.qty - c.tier AS c4, o.is_gift AS c5 FROM orders o RIGHT JOIN customers c ON o.customer_id = c.customer_id WHERE o.is_gift
-
-query g_join_outer_019 g_join_outer
-SELECT p.discontinued AS c1, min(o.unit_price * o.product_id) AS c2 FROM orders o LEFT JOIN products p ON o.product_id = p.product_id WHERE o.created_at IS NULL GROUP BY 1
-
-query g_join_inner_011 g_join_inner
-SELECT c.customer_key AS c1, o.order_id AS c2, o.discount / nullif(c.score, 0) AS c3 FROM customers c INNER JOIN orders o ON c.customer_id = o.customer_id AND c.name <> o.note WHERE o.created_at >= TIMESTAMP '2024-02-29 00:00:00'
-
-query g_join_using_004 g_join_using
-SELECT o.product_id AS c1, min(o.qty - o.qty) AS c2 FROM orders o LEFT JOIN customers c USING (customer_id) WHERE NOT (c.credit_limit > c.credit_limit) GROUP BY 1
-
-query g_join_inner_012 g_join_inner
-SELECT p.product_id AS c1, o.order_id AS c2, o.dt NOT LIKE '%' AS c3, o.qty * 4 AS c4, o.created_at AS c5 FROM products p JOIN orders o ON p.product_id = o.product_id WHERE NOT (p.launched = p.launched) ORDER BY 1 DESC NULLS LAST, 2 DESC, 3 DESC, 4 DESC, 5 LIMIT 33
-
-query g_join_outer_020 g_join_outer
-SELECT c.customer_key AS c1, o.order_id AS c2, c.signup_date AS c3, o.created_at AS c4 FROM customers c FULL JOIN orders o ON c.customer_id = o.customer_id WHERE c.country IN ('a', 'toys', '')
-
-query g_join_inner_013 g_join_inner
-SELECT p.category AS c1, min(o.status || p.category) AS c2, sum(o.unit_price) AS c3, max(o.created_at) AS c4 FROM products p JOIN orders o ON p.product_id = o.product_id WHERE 7 NOT BETWEEN -1 AND 7 GROUP BY 1
-
-query g_join_outer_021 g_join_outer
-SELECT c.customer_key AS c1, o.order_id AS c2, 0.50 * 3 AS c3 FROM customers c FULL JOIN orders o ON c.customer_id = o.customer_id
-
-query g_join_inner_014 g_join_inner
-SELECT o.order_id AS c1, c.customer_key AS c2, c.is_active AS c3, c.score BETWEEN 0.5e0 AND 1e0 AS c4, substr(o.note, 2, 1) AS c5 FROM orders o JOIN customers c ON o.customer_id = c.customer_id AND (c.is_active AND o.order_id >= o.customer_id) WHERE o.order_date <= DATE '2023-12-31'
-
-query g_join_outer_022 g_join_outer
-SELECT p.category AS c1, min(o.created_at) AS c2 FROM products p LEFT JOIN orders o ON p.product_id = o.product_id GROUP BY 1
-
-query g_join_outer_023 g_join_outer
-SELECT c.customer_key AS c1, sum(round(c.score, 0)) AS c2, count(CAST(o.created_at AS date)) AS c3, count(c.customer_id * 2) AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id AND (c.name LIKE '%' AND c.city < 'Paris') WHERE o.qty <= 5 GROUP BY 1
-
-query g_join_using_005 g_join_using
-SELECT o.customer_id AS c1, min(p.price) AS c2, max(coalesce(o.created_at, TIMESTAMP '2024-03-01 12:00:00')) AS c3 FROM products p LEFT JOIN orders o USING (product_id) WHERE starts_with(p.name, 's') GROUP BY 1
-
-query g_join_comma_001 g_join_comma
-SELECT p.product_id AS c1, o.order_id AS c2, CAST(p.launched AS timestamp) AS c3, p.price AS c4 FROM products p, orders o WHERE p.product_id = o.product_id AND p.name = 'a'
-
-query g_join_comma_002 g_join_comma
-SELECT p.category AS c1, count(DISTINCT o.qty) AS c2 FROM orders o, products p WHERE o.product_id = p.product_id AND o.is_gift GROUP BY 1
-
-query g_join_outer_024 g_join_outer
-SELECT c.name AS c1, sum(DISTINCT CAST(floor(-1.25e0) AS bigint)) AS c2 FROM orders o FULL JOIN customers c ON o.customer_id = c.customer_id WHERE c.city NOT LIKE '%' GROUP BY 1
-
-query g_join_using_006 g_join_using
-SELECT o.order_id AS c1, c.customer_key AS c2, date_add('month', 9, DATE '2024-02-29') AS c3, coalesce(o.created_at, TIMESTAMP '2024-02-29 00:00:00') AS c4 FROM orders o LEFT JOIN customers c USING (customer_id) WHERE c.tier BETWEEN 2 AND 25
----- duckdb
-SELECT o.order_id AS c1, c.customer_key AS c2, CAST(DATE '2024-02-29' + to_months(9) AS DATE) AS c3, coalesce(o.created_at, TIMESTAMP '2024-02-29 00:00:00') AS c4 FROM orders o LEFT JOIN customers c USING (customer_id) WHERE c.tier BETWEEN 2 AND 25
-
-query g_join_outer_025 g_join_outer
-SELECT o.product_id AS c1, min(c.score) AS c2, count(DISTINCT c.last_login) AS c3 FROM customers c FULL JOIN orders o ON c.customer_id = o.customer_id WHERE (999.99 IS NOT NULL AND o.priority NOT IN (1, 40, 0)) GROUP BY 1
-
-query g_join_using_007 g_join_using
-SELECT o.priority AS c1, min(coalesce(p.price, 250.5)) AS c2 FROM orders o LEFT JOIN products p USING (product_id) GROUP BY 1
-
-query g_join_outer_026 g_join_outer
-SELECT c.is_active AS c1, min(o.dt || c.city) AS c2, min(floor(c.credit_limit)) AS c3, min(nullif(o.priority, 3)) AS c4 FROM customers c RIGHT JOIN orders o ON c.customer_id = o.customer_id WHERE c.last_login IS NULL GROUP BY 1
-
-query g_join_inner_015 g_join_inner
-SELECT c.customer_key AS c1, o.order_id AS c2, c.is_active AS c3, lower(c.name) AS c4, o.qty AS c5 FROM customers c INNER JOIN orders o ON c.customer_id = o.customer_id AND o.order_id IS NOT DISTINCT FROM 10 WHERE c.city IS NOT DISTINCT FROM 'Paris'
-
-query g_join_outer_027 g_join_outer
-SELECT c.tier AS c1, max(c.credit_limit) AS c2, count(DISTINCT o.created_at) AS c3, sum(abs(0.50)) AS c4 FROM customers c LEFT JOIN orders o ON c.customer_id = o.customer_id GROUP BY 1
-
-query g_join_inner_016 g_join_inner
-SELECT o.dt AS c1, min(date_add('day', 2, o.order_date)) AS c2, max(reverse(c.name)) AS c3 FROM customers c JOIN orders o ON c.customer_id = o.customer_id GROUP BY 1
----- duckdb
-SELECT o.dt AS c1, min((o.order_date + 2)) AS c2, max(reverse(c.name)) AS c3 FROM customers c JOIN orders o ON c.customer_id = o.customer_id GROUP BY 1
-
-query g_join_inner_017 g_join_inner
-SELECT o.note AS c1, stddev(month(DATE '2024-01-01')) AS c2 FROM orders o INNER JOIN customers c ON o.customer_id = c.customer_id WHERE o.note IS NULL GROUP BY 1
-
-query g_join_using_008 g_join_using
-SELECT o.note AS c1, count(DISTINCT coalesce(o.created_at, TIMESTAMP '2023-10-01 08:15:00')) AS c2 FROM customers c JOIN orders o USING (customer_id) GROUP BY 1
-
-query g_join_outer_028 g_join_outer
-SELECT o.order_id AS c1, p.product_id AS c2, p.weight AS c3 FROM orders o FULL JOIN products p ON o.product_id = p.product_id WHERE starts_with(o.note, 'P') ORDER BY 1 DESC, 2 DESC NULLS FIRST, 3 DESC NULLS FIRST LIMIT 38
-
-query g_join_outer_029 g_join_outer
-SELECT o.is_gift AS c1, count(DISTINCT c.last_login) AS c2, count(c.last_login) AS c3 FROM orders o RIGHT JOIN customers c ON o.customer_id = c.customer_id WHERE (o.qty <> c.customer_id OR 'x y' >= c.country) GROUP BY 1
-
-query g_join_inner_018 g_join_inner
-SELECT o.order_id AS c1, p.product_id AS c2, abs(o.unit_price) AS c3, CAST(o.created_at AS date) AS c4, round(o.discount, 1) AS c5 FROM orders o JOIN products p ON o.product_id = p.product_id WHERE (p.discontinued AND o.created_at IS NULL)
-
-query g_join_outer_030 g_join_outer
-SELECT p.stock AS c1, max(o.note) AS c2 FROM orders o FULL JOIN products p ON o.product_id = p.product_id WHERE p.launched IS DISTINCT FROM DATE '2024-01-01' GROUP BY 1
-
-query g_join_outer_031 g_join_outer
-SELECT p.product_id AS c1, o.order_id AS c2, nullif(o.status, '') AS c3 FROM products p LEFT JOIN orders o ON p.product_id = o.product_id WHERE o.created_at > TIMESTAMP '2024-02-29 00:00:00' ORDER BY 1 DESC, 2, 3 DESC LIMIT 18
-
-query g_join_outer_032 g_join_outer
-SELECT c.customer_key AS c1, o.order_id AS c2, sign(25) AS c3, c.last_login AS c4 FROM customers c RIGHT JOIN orders o ON c.customer_id = o.customer_id ORDER BY 1 NULLS FIRST, 2 NULLS LAST, 3, 4 LIMIT 23
-
-query g_join_outer_033 g_join_outer
-SELECT p.product_id AS c1, o.order_id AS c2, o.order_date > p.launched AS c3 FROM products p LEFT JOIN orders o ON p.product_id = o.product_id AND o.dt NOT IN ('toys', '') WHERE o.created_at = TIMESTAMP '2024-03-04 18:30:00.5'
-
-query g_join_using_009 g_join_using
-SELECT o.order_id AS c1, c.customer_key AS c2, o.order_date AS c3, c.tier AS c4 FROM orders o JOIN customers c USING (customer_id) WHERE c.is_active
+query g_join_outer_012 g_join_outer
+SELECT p.stock AS c1, count(sqrt(abs(p.weight))) AS c2, count(1.05) AS c3, count(DISTINCT last_day_of_month(p.launched)) AS c4 FROM products p LEFT JOIN orders o ON p.product_id = o.product_id WHERE o.priority <> o.product_id GROUP BY 1
 
 query g_join_inner_019 g_join_inner
+SELECT o.priority AS c1, bool_and(p.category < 'x y') AS c2, sum(CAST(o.product_id AS decimal(12,2))) AS c3, bool_and(o.created_at < TIMESTAMP '2024-03-04 18:30:00.5') AS c4 FROM products p JOIN orders o ON p.product_id = o.product_id WHERE o.is_gift GROUP BY 1
+
+query g_join_outer_013 g_join_outer
+SELECT o.order_id AS c1, c.customer_key AS c2, greatest(c.customer_id, o.priority) AS c3 FROM orders o FULL JOIN customers c ON o.customer_id = c.customer_id WHERE starts_with(o.status, '')
+
+query g_join_inner_020 g_join_inner
+SELECT c.customer_key AS c1, o.order_id AS c2, nullif(o.note, '') AS c3, date_diff('week', o.order_date, DATE '2023-12-31') AS c4, o.created_at AS c5 FROM customers c JOIN orders o ON c.customer_id = o.customer_id WHERE o.unit_price NOT BETWEEN 100.00 AND 999.99
+
+query g_join_outer_014 g_join_outer
+SELECT c.customer_key AS c1, o.order_id AS c2, c.customer_id AS c3, c.credit_limit * o.qty AS c4, CAST(c.last_login AS date) AS c5 FROM customers c LEFT JOIN orders o ON c.customer_id = o.customer_id AND o.unit_price >= c.credit_limit
+
+query g_join_inner_021 g_join_inner
+SELECT o.order_id AS c1, e.event_id AS c2, abs(10) AS c3, rtrim(o.dt) AS c4, e.amount * o.product_id AS c5 FROM orders o JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar) WHERE starts_with(o.status, 'P')
+
+query g_join_outer_015 g_join_outer
+SELECT o.order_id AS c1, p.product_id AS c2, split_part(o.status, ' ', 2) AS c3, o.product_id - p.stock AS c4, o.is_gift AS c5 FROM orders o RIGHT JOIN products p ON o.product_id = p.product_id WHERE o.is_gift
+
+query g_join_outer_016 g_join_outer
+SELECT o.is_gift AS c1, min(c.credit_limit * c.tier) AS c2 FROM customers c LEFT JOIN orders o ON c.customer_id = o.customer_id WHERE c.last_login IS NULL GROUP BY 1
+
+query g_join_inner_022 g_join_inner
+SELECT p.product_id AS c1, o.order_id AS c2, o.discount / nullif(p.weight, 0) AS c3 FROM products p INNER JOIN orders o ON p.product_id = o.product_id AND p.name <> o.note WHERE o.created_at >= TIMESTAMP '2024-02-29 00:00:00'
+
+query g_join_using_006 g_join_using
+SELECT o.product_id AS c1, min(o.qty - o.qty) AS c2 FROM orders o LEFT JOIN customers c USING (customer_id) WHERE NOT (c.credit_limit > c.credit_limit) GROUP BY 1
+
+query g_join_inner_023 g_join_inner
+SELECT o.order_id AS c1, e.event_id AS c2, e.region NOT LIKE '%' AS c3, e.code * 4 AS c4, e.ts AS c5 FROM orders o JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar) WHERE NOT (o.order_date = o.order_date) ORDER BY 1 DESC NULLS LAST, 2 DESC, 3 DESC, 4 DESC, 5 LIMIT 33
+
+query g_join_outer_017 g_join_outer
+SELECT e.event_id AS c1, c.customer_key AS c2, c.signup_date AS c3, c.last_login AS c4 FROM events e FULL JOIN customers c ON e.customer_id = c.customer_id WHERE e.region IN ('a', 'toys', '')
+
+query g_join_inner_024 g_join_inner
+SELECT o.note AS c1, min(o.dt || o.dt) AS c2, sum(e.amount) AS c3, max(e.ts) AS c4 FROM orders o JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar) WHERE 7 NOT BETWEEN -1 AND 7 GROUP BY 1
+
+query g_join_outer_018 g_join_outer
+SELECT p.product_id AS c1, o.order_id AS c2, 0.50 * 3 AS c3 FROM products p FULL JOIN orders o ON p.product_id = o.product_id
+
+query g_join_inner_025 g_join_inner
+SELECT o.order_id AS c1, p.product_id AS c2, p.discontinued AS c3, p.weight BETWEEN 0.5e0 AND 1e0 AS c4, substr(o.note, 2, 1) AS c5 FROM orders o JOIN products p ON o.product_id = p.product_id AND (p.discontinued AND o.order_id >= o.order_id) WHERE o.order_date <= DATE '2023-12-31'
+
+query g_join_outer_019 g_join_outer
+SELECT o.dt AS c1, min(e.ts) AS c2 FROM orders o LEFT JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar) GROUP BY 1
+
+query g_join_outer_020 g_join_outer
+SELECT c.customer_key AS c1, sum(round(c.score, 0)) AS c2, count(CAST(o.created_at AS date)) AS c3, count(c.customer_id * 2) AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id AND (c.name LIKE '%' AND c.city < 'Paris') WHERE o.qty <= 5 GROUP BY 1
+
+query g_join_outer_021 g_join_outer
+SELECT e.yr AS c1, count_if(e.event_id IS NULL) AS c2 FROM orders o LEFT JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar) WHERE (starts_with(o.status, 's') OR ((o.priority <= o.priority OR o.customer_id NOT IN (-3, -3, -1)) AND (((e.flag OR o.customer_id IS NULL) AND DATE '2023-12-31' BETWEEN DATE '2024-01-01' AND DATE '2024-03-01') AND 'shipped' LIKE '%e'))) GROUP BY 1
+---- duckdb
+SELECT e.yr AS c1, count(CASE WHEN e.event_id IS NULL THEN 1 END) AS c2 FROM orders o LEFT JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar) WHERE (starts_with(o.status, 's') OR ((o.priority <= o.priority OR o.customer_id NOT IN (-3, -3, -1)) AND (((e.flag OR o.customer_id IS NULL) AND DATE '2023-12-31' BETWEEN DATE '2024-01-01' AND DATE '2024-03-01') AND 'shipped' LIKE '%e'))) GROUP BY 1
+
+query g_join_using_007 g_join_using
+SELECT c.customer_key AS c1, o.order_id AS c2, o.qty - o.qty AS c3 FROM customers c JOIN orders o USING (customer_id) WHERE o.created_at > TIMESTAMP '2024-02-29 00:00:00'
+
+query g_join_comma_003 g_join_comma
+SELECT o.order_id AS c1, c.customer_key AS c2, last_day_of_month(o.order_date) AS c3, CAST(o.customer_id AS decimal(12,2)) AS c4, o.discount AS c5 FROM orders o, customers c WHERE o.customer_id = c.customer_id AND c.last_login > TIMESTAMP '2024-03-01 12:00:00'
+
+query g_join_outer_022 g_join_outer
+SELECT o.status AS c1, count(DISTINCT o.created_at) AS c2 FROM orders o RIGHT JOIN customers c ON o.customer_id = c.customer_id WHERE NOT (c.customer_key IS NOT NULL) GROUP BY 1
+
+query g_join_using_008 g_join_using
+SELECT o.priority AS c1, min(coalesce(p.price, 250.5)) AS c2 FROM orders o LEFT JOIN products p USING (product_id) GROUP BY 1
+
+query g_join_outer_023 g_join_outer
+SELECT p.discontinued AS c1, min(o.dt || p.category) AS c2, min(floor(p.price)) AS c3, min(nullif(o.priority, 3)) AS c4 FROM products p RIGHT JOIN orders o ON p.product_id = o.product_id WHERE o.created_at IS NULL GROUP BY 1
+
+query g_join_inner_026 g_join_inner
+SELECT p.product_id AS c1, o.order_id AS c2, p.discontinued AS c3, lower(p.name) AS c4, o.qty AS c5 FROM products p INNER JOIN orders o ON p.product_id = o.product_id AND o.customer_id IS NOT DISTINCT FROM 10 WHERE p.name IS NOT DISTINCT FROM 'Paris'
+
+query g_join_outer_024 g_join_outer
+SELECT o.order_id AS c1, max(p.price) AS c2, count(DISTINCT o.created_at) AS c3, sum(abs(0.50)) AS c4 FROM products p LEFT JOIN orders o ON p.product_id = o.product_id GROUP BY 1
+
+query g_join_inner_027 g_join_inner
+SELECT c.country AS c1, min(date_add('day', 2, c.signup_date)) AS c2, max(reverse(e.kind)) AS c3 FROM events e JOIN customers c ON e.customer_id = c.customer_id GROUP BY 1
+---- duckdb
+SELECT c.country AS c1, min((c.signup_date + 2)) AS c2, max(reverse(e.kind)) AS c3 FROM events e JOIN customers c ON e.customer_id = c.customer_id GROUP BY 1
+
+query g_join_inner_028 g_join_inner
+SELECT o.note AS c1, stddev(month(DATE '2024-01-01')) AS c2 FROM orders o INNER JOIN products p ON o.product_id = p.product_id WHERE o.note IS NULL GROUP BY 1
+
+query g_join_using_009 g_join_using
+SELECT o.note AS c1, count(DISTINCT coalesce(o.created_at, TIMESTAMP '2023-10-01 08:15:00')) AS c2 FROM products p JOIN orders o USING (product_id) GROUP BY 1
+
+query g_join_outer_025 g_join_outer
+SELECT c.customer_key AS c1, o.order_id AS c2, o.discount AS c3 FROM customers c FULL JOIN orders o ON c.customer_id = o.customer_id WHERE starts_with(c.city, 'P') ORDER BY 1 DESC, 2 DESC NULLS FIRST, 3 DESC NULLS FIRST LIMIT 38
+
+query g_join_outer_026 g_join_outer
+SELECT o.is_gift AS c1, count(DISTINCT c.last_login) AS c2, count(c.last_login) AS c3 FROM orders o RIGHT JOIN customers c ON o.customer_id = c.customer_id WHERE (o.qty <> c.customer_id OR 'x y' >= c.country) GROUP BY 1
+
+query g_join_inner_029 g_join_inner
+SELECT c.customer_key AS c1, o.order_id AS c2, abs(c.credit_limit) AS c3, CAST(c.last_login AS date) AS c4, round(c.score, 1) AS c5 FROM customers c JOIN orders o ON c.customer_id = o.customer_id WHERE (o.is_gift AND o.created_at IS NULL)
+
+query g_join_outer_027 g_join_outer
+SELECT p.stock AS c1, max(o.note) AS c2 FROM orders o FULL JOIN products p ON o.product_id = p.product_id WHERE p.launched IS DISTINCT FROM DATE '2024-01-01' GROUP BY 1
+
+query g_join_outer_028 g_join_outer
+SELECT e.event_id AS c1, c.customer_key AS c2, nullif(e.region, '') AS c3 FROM events e LEFT JOIN customers c ON e.customer_id = c.customer_id WHERE e.ts > TIMESTAMP '2024-02-29 00:00:00' ORDER BY 1 DESC, 2, 3 DESC LIMIT 18
+
+query g_join_outer_029 g_join_outer
+SELECT p.product_id AS c1, o.order_id AS c2, sign(25) AS c3, o.created_at AS c4 FROM products p RIGHT JOIN orders o ON p.product_id = o.product_id ORDER BY 1 NULLS FIRST, 2 NULLS LAST, 3, 4 LIMIT 23
+
+query g_join_outer_030 g_join_outer
+SELECT e.event_id AS c1, c.customer_key AS c2, c.signup_date > c.signup_date AS c3 FROM events e LEFT JOIN customers c ON e.customer_id = c.customer_id AND c.city NOT IN ('toys', '') WHERE e.ts = TIMESTAMP '2024-03-04 18:30:00.5'
+
+query g_join_using_010 g_join_using
+SELECT o.order_id AS c1, p.product_id AS c2, o.order_date AS c3, p.stock AS c4 FROM orders o JOIN products p USING (product_id) WHERE p.discontinued
+
+query g_join_inner_030 g_join_inner
 SELECT c.is_active AS c1, min(c.city) AS c2, count_if(c.tier IN (-3, 25, 25, 5)) AS c3, count_if((o.order_date NOT IN (DATE '2024-02-29', DATE '2023-12-31', DATE '2024-01-01', DATE '2024-01-01', NULL) OR o.is_gift)) AS c4 FROM orders o JOIN customers c ON o.customer_id = c.customer_id AND o.discount BETWEEN 2e0 AND 10e0 WHERE c.city IN ('shipped', 'rush', 'toys', 'x y') GROUP BY 1
 ---- duckdb
 SELECT c.is_active AS c1, min(c.city) AS c2, count(CASE WHEN c.tier IN (-3, 25, 25, 5) THEN 1 END) AS c3, count(CASE WHEN (o.order_date NOT IN (DATE '2024-02-29', DATE '2023-12-31', DATE '2024-01-01', DATE '2024-01-01', NULL) OR o.is_gift) THEN 1 END) AS c4 FROM orders o JOIN customers c ON o.customer_id = c.customer_id AND o.discount BETWEEN 2e0 AND 10e0 WHERE c.city IN ('shipped', 'rush', 'toys', 'x y') GROUP BY 1
 
-query g_join_outer_034 g_join_outer
-SELECT c.city AS c1, min(o.order_date) AS c2 FROM customers c LEFT JOIN orders o ON c.customer_id = o.customer_id AND o.dt LIKE '%a%' WHERE c.name NOT IN ('shipped', 'toys', 'pending', NULL) GROUP BY 1
+query g_join_outer_031 g_join_outer
+SELECT p.category AS c1, min(o.order_date) AS c2 FROM products p LEFT JOIN orders o ON p.product_id = o.product_id AND o.dt LIKE '%a%' WHERE p.name NOT IN ('shipped', 'toys', 'pending', NULL) GROUP BY 1
 
-query g_join_outer_035 g_join_outer
+query g_join_outer_032 g_join_outer
 SELECT c.city AS c1, min(o.dt) AS c2, count(DISTINCT reverse(o.dt)) AS c3, count(o.created_at) AS c4 FROM orders o FULL JOIN customers c ON o.customer_id = c.customer_id WHERE o.status < o.note GROUP BY 1
 
-query g_join_outer_036 g_join_outer
-SELECT p.product_id AS c1, bool_or(p.stock NOT IN (25, 10, NULL)) AS c2, count(DISTINCT CASE WHEN o.order_date <= DATE '2024-01-01' THEN o.order_date ELSE p.launched END) AS c3, sum(DISTINCT p.weight * o.discount) AS c4 FROM orders o LEFT JOIN products p ON o.product_id = p.product_id AND (o.order_date NOT IN (DATE '2024-03-01', DATE '2023-12-31') OR o.is_gift) WHERE p.launched IS NOT NULL GROUP BY 1
+query g_join_outer_033 g_join_outer
+SELECT o.product_id AS c1, bool_or(o.priority NOT IN (25, 10, NULL)) AS c2, count(DISTINCT CASE WHEN c.signup_date <= DATE '2024-01-01' THEN c.signup_date ELSE o.order_date END) AS c3, sum(DISTINCT o.discount * c.score) AS c4 FROM customers c LEFT JOIN orders o ON c.customer_id = o.customer_id AND (c.signup_date NOT IN (DATE '2024-03-01', DATE '2023-12-31') OR c.is_active) WHERE o.order_date IS NOT NULL GROUP BY 1
 
-query g_join_outer_037 g_join_outer
-SELECT p.product_id AS c1, o.order_id AS c2, power(p.weight, 2) AS c3 FROM products p LEFT JOIN orders o ON p.product_id = o.product_id WHERE p.name >= 'x y'
+query g_join_outer_034 g_join_outer
+SELECT o.order_id AS c1, e.event_id AS c2, power(o.discount, 2) AS c3 FROM orders o LEFT JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar) WHERE o.status >= 'x y'
 
-query g_join_outer_038 g_join_outer
+query g_join_outer_035 g_join_outer
 SELECT o.order_id AS c1, every(DATE '2023-12-31' < DATE '2024-03-01') AS c2, min(coalesce(c.city, 'shipped')) AS c3, count(o.status) AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id GROUP BY 1
 
-query g_join_outer_039 g_join_outer
+query g_join_outer_036 g_join_outer
 SELECT o.order_id AS c1, c.customer_key AS c2, CAST(c.credit_limit AS bigint) AS c3 FROM orders o RIGHT JOIN customers c ON o.customer_id = c.customer_id WHERE c.is_active ORDER BY 1, 2, 3 DESC LIMIT 37
 
-query g_join_using_010 g_join_using
-SELECT c.customer_key AS c1, o.order_id AS c2, o.unit_price * 3 AS c3, o.is_gift AS c4 FROM customers c JOIN orders o USING (customer_id) WHERE c.credit_limit IS DISTINCT FROM 250.5 ORDER BY 1 DESC NULLS LAST, 2 DESC, 3 DESC, 4 DESC NULLS FIRST LIMIT 26
-
-query g_join_inner_020 g_join_inner
-SELECT c.customer_key AS c1, o.order_id AS c2, true AS c3 FROM customers c JOIN orders o ON c.customer_id = o.customer_id WHERE DATE '2024-01-01' IN (DATE '2024-01-01', DATE '2024-03-01', DATE '2022-06-15')
-
 query g_join_using_011 g_join_using
+SELECT p.product_id AS c1, o.order_id AS c2, o.unit_price * 3 AS c3, o.is_gift AS c4 FROM products p JOIN orders o USING (product_id) WHERE p.price IS DISTINCT FROM 250.5 ORDER BY 1 DESC NULLS LAST, 2 DESC, 3 DESC, 4 DESC NULLS FIRST LIMIT 26
+
+query g_join_inner_031 g_join_inner
+SELECT p.product_id AS c1, o.order_id AS c2, true AS c3 FROM products p JOIN orders o ON p.product_id = o.product_id WHERE DATE '2024-01-01' IN (DATE '2024-01-01', DATE '2024-03-01', DATE '2022-06-15')
+
+query g_join_using_012 g_join_using
 SELECT o.order_id AS c1, c.customer_key AS c2, o.unit_price - c.credit_limit AS c3, c.signup_date AS c4 FROM orders o LEFT JOIN customers c USING (customer_id)
 
-query g_join_outer_040 g_join_outer
-SELECT p.stock AS c1, max(o.discount) AS c2 FROM products p RIGHT JOIN orders o ON p.product_id = o.product_id WHERE starts_with(p.category, 's') GROUP BY 1
+query g_join_outer_037 g_join_outer
+SELECT o.product_id AS c1, max(e.ratio) AS c2 FROM orders o RIGHT JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar) WHERE starts_with(o.note, 's') GROUP BY 1
 
-query g_join_inner_021 g_join_inner
-SELECT o.order_id AS c1, p.product_id AS c2, o.created_at AS c3 FROM orders o INNER JOIN products p ON o.product_id = p.product_id WHERE NOT (NOT (o.dt LIKE '_u%'))
+query g_join_inner_032 g_join_inner
+SELECT c.customer_key AS c1, o.order_id AS c2, o.created_at AS c3 FROM customers c INNER JOIN orders o ON c.customer_id = o.customer_id WHERE NOT (NOT (c.country LIKE '_u%'))
 
-query g_join_outer_041 g_join_outer
-SELECT o.order_id AS c1, c.customer_key AS c2, o.created_at AS c3 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id WHERE (o.order_date NOT BETWEEN DATE '2024-02-29' AND DATE '2024-02-29' AND o.order_date <> DATE '2024-02-29')
+query g_join_outer_038 g_join_outer
+SELECT o.order_id AS c1, p.product_id AS c2, o.created_at AS c3 FROM orders o LEFT JOIN products p ON o.product_id = p.product_id WHERE (o.order_date NOT BETWEEN DATE '2024-02-29' AND DATE '2024-02-29' AND o.order_date <> DATE '2024-02-29')
 
-query g_join_inner_022 g_join_inner
-SELECT p.product_id AS c1, var_pop(strpos(o.status, 'e')) AS c2 FROM products p JOIN orders o ON p.product_id = o.product_id AND starts_with(o.dt, 'r') WHERE o.order_date IS NOT DISTINCT FROM DATE '2024-03-01' GROUP BY 1
+query g_join_inner_033 g_join_inner
+SELECT e.event_id AS c1, var_pop(strpos(c.name, 'e')) AS c2 FROM events e JOIN customers c ON e.customer_id = c.customer_id AND starts_with(c.country, 'r') WHERE c.signup_date IS NOT DISTINCT FROM DATE '2024-03-01' GROUP BY 1
 
-query g_join_inner_023 g_join_inner
-SELECT p.product_id AS c1, o.order_id AS c2, o.dt AS c3 FROM products p INNER JOIN orders o ON p.product_id = o.product_id
+query g_join_inner_034 g_join_inner
+SELECT o.order_id AS c1, e.event_id AS c2, e.region AS c3 FROM orders o INNER JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar)
 
-query g_join_outer_042 g_join_outer
-SELECT c.customer_key AS c1, min(o.dt) AS c2 FROM customers c RIGHT JOIN orders o ON c.customer_id = o.customer_id GROUP BY 1
+query g_join_outer_039 g_join_outer
+SELECT p.product_id AS c1, min(o.dt) AS c2 FROM products p RIGHT JOIN orders o ON p.product_id = o.product_id GROUP BY 1
 
-query g_join_inner_024 g_join_inner
+query g_join_inner_035 g_join_inner
 SELECT o.order_id AS c1, c.customer_key AS c2, CAST(c.last_login AS date) AS c3, o.order_date AS c4 FROM orders o JOIN customers c ON o.customer_id = c.customer_id WHERE o.unit_price >= c.credit_limit
 
-query g_join_outer_043 g_join_outer
-SELECT o.is_gift AS c1, min(o.order_id) AS c2, min(CAST(o.order_date AS timestamp)) AS c3 FROM customers c LEFT JOIN orders o ON c.customer_id = o.customer_id WHERE (NOT (false) OR o.note IS NOT NULL) GROUP BY 1
-
-query g_join_inner_025 g_join_inner
-SELECT c.customer_key AS c1, o.order_id AS c2, o.note AS c3, c.signup_date AS c4 FROM customers c JOIN orders o ON c.customer_id = o.customer_id
-
-query g_join_inner_026 g_join_inner
-SELECT o.order_id AS c1, p.product_id AS c2, o.dt AS c3, CAST(floor(o.discount) AS bigint) AS c4, o.created_at AS c5 FROM orders o JOIN products p ON o.product_id = p.product_id AND DATE '2024-02-29' >= DATE '2024-02-29' WHERE p.price IS NULL
-
-query g_join_inner_027 g_join_inner
-SELECT c.customer_key AS c1, o.order_id AS c2, CASE WHEN (c.credit_limit NOT BETWEEN 250.5 AND 999.99 AND o.order_id IS DISTINCT FROM 12) THEN c.city ELSE c.name END AS c3, o.customer_id + o.qty AS c4 FROM customers c JOIN orders o ON c.customer_id = o.customer_id WHERE o.created_at = TIMESTAMP '2024-03-01 12:00:00' ORDER BY 1, 2 NULLS FIRST, 3 NULLS FIRST, 4 NULLS FIRST LIMIT 17
-
-query g_join_inner_028 g_join_inner
-SELECT o.is_gift AS c1, max(ceil(o.unit_price)) AS c2, min(o.note || p.name) AS c3 FROM products p INNER JOIN orders o ON p.product_id = o.product_id WHERE o.discount NOT BETWEEN 0.125e0 AND 2e0 GROUP BY 1
-
-query g_join_outer_044 g_join_outer
-SELECT o.order_id AS c1, c.customer_key AS c2, c.credit_limit - c.credit_limit AS c3, o.order_date AS c4, c.score AS c5 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id AND c.city LIKE '% %' WHERE (c.credit_limit NOT BETWEEN 0.50 AND 100.00 AND c.credit_limit <> o.unit_price)
-
-query g_join_comma_003 g_join_comma
-SELECT p.discontinued AS c1, min(o.unit_price * o.priority) AS c2 FROM orders o, products p WHERE o.product_id = p.product_id AND DATE '2024-03-01' NOT BETWEEN DATE '2023-12-31' AND DATE '2024-03-01' GROUP BY 1
-
-query g_join_outer_045 g_join_outer
-SELECT o.order_id AS c1, c.customer_key AS c2, o.note IS NOT NULL AS c3, date_add('minute', 29, c.last_login) AS c4, '' >= c.city AS c5 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id WHERE (o.dt < c.city AND NOT (c.customer_key NOT BETWEEN 2 AND 3))
----- duckdb
-SELECT o.order_id AS c1, c.customer_key AS c2, o.note IS NOT NULL AS c3, (c.last_login + to_minutes(29)) AS c4, '' >= c.city AS c5 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id WHERE (o.dt < c.city AND NOT (c.customer_key NOT BETWEEN 2 AND 3))
-
-query g_join_comma_004 g_join_comma
-SELECT o.dt AS c1, max('rush') AS c2, stddev(p.stock + -3) AS c3 FROM orders o, products p WHERE o.product_id = p.product_id GROUP BY 1
-
-query g_join_outer_046 g_join_outer
-SELECT o.order_id AS c1, p.product_id AS c2, CAST(o.customer_id AS double) AS c3, substr(o.status, 1, 4) AS c4, o.created_at AS c5 FROM orders o LEFT JOIN products p ON o.product_id = p.product_id WHERE (p.name NOT LIKE '%a%' AND (starts_with(o.note, 'P') AND p.weight NOT BETWEEN 0.125e0 AND 2e0)) ORDER BY 1 DESC NULLS FIRST, 2 DESC, 3, 4 DESC, 5 LIMIT 10
-
-query g_join_outer_047 g_join_outer
-SELECT o.is_gift AS c1, count(split_part(p.category, ' ', 1)) AS c2, max(o.created_at) AS c3 FROM orders o FULL JOIN products p ON o.product_id = p.product_id WHERE (starts_with(p.name, '') AND o.discount IS NOT DISTINCT FROM 0.125e0) GROUP BY 1
+query g_join_outer_040 g_join_outer
+SELECT o.is_gift AS c1, min(o.order_id) AS c2, min(CAST(o.order_date AS timestamp)) AS c3 FROM products p LEFT JOIN orders o ON p.product_id = o.product_id WHERE (NOT (false) OR o.note IS NOT NULL) GROUP BY 1
 
 query g_join_multi_001 g_join_multi
-SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, NOT (p.weight NOT BETWEEN 0.125e0 AND 10e0) AS c4 FROM orders o JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id
+SELECT o.dt AS c1, count_if(o.unit_price NOT BETWEEN 1.05 AND 12.25) AS c2 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id GROUP BY 1
+---- duckdb
+SELECT o.dt AS c1, count(CASE WHEN o.unit_price NOT BETWEEN 1.05 AND 12.25 THEN 1 END) AS c2 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id GROUP BY 1
 
 query g_join_multi_002 g_join_multi
-SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, date_trunc('minute', o.created_at) AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id RIGHT JOIN products p ON o.product_id = p.product_id
+SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, p.name IN ('toys', 'toys') AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id FULL JOIN products p ON o.product_id = p.product_id WHERE o.product_id <> c.customer_key
 
 query g_join_multi_003 g_join_multi
-SELECT p.category AS c1, max(c.name) AS c2, max(CASE WHEN c.signup_date NOT BETWEEN DATE '2023-12-31' AND DATE '2024-01-01' THEN p.price ELSE o.unit_price END) AS c3 FROM orders o JOIN customers c ON o.customer_id = c.customer_id FULL JOIN products p ON o.product_id = p.product_id GROUP BY 1
+SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, date_diff('day', c.signup_date, o.order_date) AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id LEFT JOIN products p ON o.product_id = p.product_id
 
 query g_join_multi_004 g_join_multi
-SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, date_add('month', 8, o.order_date) AS c4 FROM orders o JOIN customers c ON o.customer_id = c.customer_id RIGHT JOIN products p ON o.product_id = p.product_id WHERE c.country > ''
----- duckdb
-SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, CAST(o.order_date + to_months(8) AS DATE) AS c4 FROM orders o JOIN customers c ON o.customer_id = c.customer_id RIGHT JOIN products p ON o.product_id = p.product_id WHERE c.country > ''
+SELECT c.tier AS c1, count(p.launched) AS c2, sum(round(c.score, 1)) AS c3 FROM orders o JOIN customers c ON o.customer_id = c.customer_id LEFT JOIN products p ON o.product_id = p.product_id GROUP BY 1
 
 query g_join_multi_005 g_join_multi
-SELECT o.dt AS c1, min(o.note) AS c2 FROM orders o JOIN customers c ON o.customer_id = c.customer_id RIGHT JOIN products p ON o.product_id = p.product_id GROUP BY 1
+SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, p.product_id AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id RIGHT JOIN products p ON o.product_id = p.product_id WHERE c.name <> 'pending'
 
 query g_join_multi_006 g_join_multi
-SELECT o.status AS c1, stddev(o.discount / nullif(o.discount, 0)) AS c2, max(CAST(c.customer_key AS decimal(12,2))) AS c3, count(DISTINCT c.signup_date) AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id FULL JOIN products p ON o.product_id = p.product_id GROUP BY 1
+SELECT o.dt AS c1, min(c.last_login) AS c2 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id WHERE NOT (o.order_date BETWEEN DATE '2024-01-01' AND DATE '2024-02-29') GROUP BY 1
 
 query g_join_multi_007 g_join_multi
-SELECT p.category AS c1, max(o.note) AS c2, stddev(sign(o.qty)) AS c3, max(round(o.unit_price, 2)) AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id LEFT JOIN products p ON o.product_id = p.product_id WHERE o.is_gift GROUP BY 1
+SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, p.category AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id WHERE c.country <> 'pending'
 
 query g_join_multi_008 g_join_multi
-SELECT p.category AS c1, count(c.signup_date) AS c2, max(date_trunc('month', DATE '2024-02-29')) AS c3, min(trim(p.name)) AS c4 FROM orders o JOIN customers c ON o.customer_id = c.customer_id LEFT JOIN products p ON o.product_id = p.product_id WHERE c.customer_id BETWEEN 10 AND 12 GROUP BY 1
----- duckdb
-SELECT p.category AS c1, count(c.signup_date) AS c2, max(CAST(date_trunc('month', DATE '2024-02-29') AS DATE)) AS c3, min(trim(p.name)) AS c4 FROM orders o JOIN customers c ON o.customer_id = c.customer_id LEFT JOIN products p ON o.product_id = p.product_id WHERE c.customer_id BETWEEN 10 AND 12 GROUP BY 1
+SELECT c.tier AS c1, max(o.order_date) AS c2, max(abs(12.25)) AS c3, stddev(CASE WHEN p.price NOT BETWEEN 0.50 AND 100.00 THEN o.product_id ELSE o.order_id END) AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id RIGHT JOIN products p ON o.product_id = p.product_id GROUP BY 1
 
 query g_join_multi_009 g_join_multi
-SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, lpad(c.city, 10, '*') AS c4 FROM orders o JOIN customers c ON o.customer_id = c.customer_id LEFT JOIN products p ON o.product_id = p.product_id WHERE starts_with(o.note, 'P')
+SELECT p.category AS c1, count(DISTINCT p.launched) AS c2 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id WHERE (c.name NOT LIKE '%\_%' ESCAPE '\' AND o.note NOT LIKE 'R%') GROUP BY 1
 
 query g_join_multi_010 g_join_multi
-SELECT o.dt AS c1, min(nullif('toys', '')) AS c2, min(o.created_at) AS c3 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id LEFT JOIN products p ON o.product_id = p.product_id GROUP BY 1
+SELECT o.status AS c1, max(date_trunc('quarter', p.launched)) AS c2, min(o.unit_price * c.customer_id) AS c3, max(coalesce(c.customer_key, o.customer_id)) AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id RIGHT JOIN products p ON o.product_id = p.product_id GROUP BY 1
+---- duckdb
+SELECT o.status AS c1, max(CAST(date_trunc('quarter', p.launched) AS DATE)) AS c2, min(o.unit_price * c.customer_id) AS c3, max(coalesce(c.customer_key, o.customer_id)) AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id RIGHT JOIN products p ON o.product_id = p.product_id GROUP BY 1
 
 query g_join_multi_011 g_join_multi
-SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, o.is_gift AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id WHERE starts_with(c.country, 's')
+SELECT o.status AS c1, bool_or(p.price >= 1.05) AS c2, count(DISTINCT coalesce(o.created_at, TIMESTAMP '2024-02-29 00:00:00')) AS c3, every(true) AS c4 FROM orders o JOIN customers c ON o.customer_id = c.customer_id LEFT JOIN products p ON o.product_id = p.product_id GROUP BY 1
 
 query g_join_multi_012 g_join_multi
-SELECT o.status AS c1, count(DISTINCT nullif(o.note, '')) AS c2 FROM orders o JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id WHERE NOT (o.status LIKE '%e') GROUP BY 1
+SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, NOT (c.score < 1e0) AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id FULL JOIN products p ON o.product_id = p.product_id WHERE p.discontinued
 
 query g_join_multi_013 g_join_multi
-SELECT o.status AS c1, min(substr(c.name, 2, 2)) AS c2, every(o.unit_price <> c.credit_limit) AS c3 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id FULL JOIN products p ON o.product_id = p.product_id GROUP BY 1
+SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, p.launched NOT IN (DATE '2023-12-31', DATE '2024-02-29', DATE '2024-01-01', NULL) AS c4 FROM orders o JOIN customers c ON o.customer_id = c.customer_id LEFT JOIN products p ON o.product_id = p.product_id WHERE p.discontinued
 
 query g_join_multi_014 g_join_multi
-SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, date_add('day', -33, p.launched) AS c4 FROM orders o JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id WHERE (c.signup_date IN (DATE '2024-01-01', DATE '2024-02-29', DATE '2024-03-01', DATE '2022-06-15') OR c.score <= p.weight)
----- duckdb
-SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, (p.launched + -33) AS c4 FROM orders o JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id WHERE (c.signup_date IN (DATE '2024-01-01', DATE '2024-02-29', DATE '2024-03-01', DATE '2022-06-15') OR c.score <= p.weight)
+SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, c.name AS c4 FROM orders o JOIN customers c ON o.customer_id = c.customer_id RIGHT JOIN products p ON o.product_id = p.product_id
 
 query g_join_multi_015 g_join_multi
-SELECT p.category AS c1, count(floor(o.unit_price)) AS c2 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id RIGHT JOIN products p ON o.product_id = p.product_id WHERE p.stock IS DISTINCT FROM 40 GROUP BY 1
+SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, c.signup_date AS c4 FROM orders o JOIN customers c ON o.customer_id = c.customer_id RIGHT JOIN products p ON o.product_id = p.product_id WHERE starts_with(p.name, 'r')
 
 query g_join_multi_016 g_join_multi
-SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, o.order_date AS c4 FROM orders o JOIN customers c ON o.customer_id = c.customer_id RIGHT JOIN products p ON o.product_id = p.product_id
+SELECT c.country AS c1, max(o.unit_price) AS c2 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id WHERE o.status <= o.note GROUP BY 1
 
 query g_join_multi_017 g_join_multi
-SELECT o.status AS c1, max(TIMESTAMP '2024-02-29 00:00:00') AS c2, min(CASE WHEN c.customer_key <> 12 THEN p.price ELSE o.unit_price END) AS c3 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id LEFT JOIN products p ON o.product_id = p.product_id GROUP BY 1
+SELECT o.status AS c1, max(o.unit_price * o.order_id) AS c2, count(split_part(p.name, ' ', 1)) AS c3 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id RIGHT JOIN products p ON o.product_id = p.product_id WHERE (p.name < 'a' OR starts_with(c.country, '')) GROUP BY 1
 
 query g_join_multi_018 g_join_multi
-SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, coalesce(7, o.qty) AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id LEFT JOIN products p ON o.product_id = p.product_id WHERE o.status < c.country
+SELECT p.category AS c1, sum(DISTINCT CAST(c.credit_limit AS bigint)) AS c2 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id LEFT JOIN products p ON o.product_id = p.product_id GROUP BY 1
 
 query g_join_multi_019 g_join_multi
-SELECT o.dt AS c1, min(p.category) AS c2 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id WHERE starts_with(c.country, 'P') GROUP BY 1
+SELECT p.category AS c1, stddev(sqrt(abs(o.discount))) AS c2, count_if((((o.created_at <> o.created_at AND c.customer_id IS DISTINCT FROM 10) AND NOT (p.launched = DATE '2024-02-29')) AND p.name IS NOT DISTINCT FROM 'shipped')) AS c3 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id WHERE NOT (NOT ((o.order_date BETWEEN DATE '2022-06-15' AND DATE '2022-06-15' AND NOT (o.is_gift)))) GROUP BY 1
+---- duckdb
+SELECT p.category AS c1, stddev(sqrt(abs(o.discount))) AS c2, count(CASE WHEN (((o.created_at <> o.created_at AND c.customer_id IS DISTINCT FROM 10) AND NOT (p.launched = DATE '2024-02-29')) AND p.name IS NOT DISTINCT FROM 'shipped') THEN 1 END) AS c3 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id WHERE NOT (NOT ((o.order_date BETWEEN DATE '2022-06-15' AND DATE '2022-06-15' AND NOT (o.is_gift)))) GROUP BY 1
 
 query g_join_multi_020 g_join_multi
-SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, o.discount AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id RIGHT JOIN products p ON o.product_id = p.product_id WHERE (starts_with(c.country, 'P') OR (o.qty > -3 OR c.tier IN (7, -1, 3, 7)))
+SELECT p.category AS c1, var_pop(o.discount) AS c2 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id WHERE NOT ('rush' NOT LIKE '%\_%' ESCAPE '\') GROUP BY 1
 
 query g_join_multi_021 g_join_multi
-SELECT p.category AS c1, count(DISTINCT date_add('second', -21, c.last_login)) AS c2 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id RIGHT JOIN products p ON o.product_id = p.product_id WHERE o.is_gift GROUP BY 1
----- duckdb
-SELECT p.category AS c1, count(DISTINCT (c.last_login + to_seconds(-21))) AS c2 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id RIGHT JOIN products p ON o.product_id = p.product_id WHERE o.is_gift GROUP BY 1
+SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, CASE WHEN 'shipped' IS NULL THEN c.city ELSE o.note END AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id WHERE (o.status IN ('Paris', '', 'a', 'toys') OR ((p.stock NOT BETWEEN 0 AND 7 AND (o.dt IN ('rush', 'toys') AND c.customer_id BETWEEN 10 AND 12)) OR c.score IS NULL))
 
 query g_join_multi_022 g_join_multi
-SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, p.category AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id FULL JOIN products p ON o.product_id = p.product_id
+SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, c.customer_id AS c4 FROM orders o JOIN customers c ON o.customer_id = c.customer_id FULL JOIN products p ON o.product_id = p.product_id WHERE o.order_id IS NOT NULL
 
 query g_join_multi_023 g_join_multi
-SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, o.priority + o.priority AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id WHERE false
+SELECT c.tier AS c1, count(p.launched) AS c2, min(date_add('second', -8, o.created_at)) AS c3, sum(DISTINCT length(o.note)) AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id FULL JOIN products p ON o.product_id = p.product_id WHERE (NOT (starts_with(p.name, 'P')) AND (p.weight NOT BETWEEN 1e0 AND 10e0 AND (o.priority <= -1 AND NOT (((o.is_gift AND p.weight = 2e0) OR o.dt NOT LIKE '%a%'))))) GROUP BY 1
+---- duckdb
+SELECT c.tier AS c1, count(p.launched) AS c2, min((o.created_at + to_seconds(-8))) AS c3, sum(DISTINCT length(o.note)) AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id FULL JOIN products p ON o.product_id = p.product_id WHERE (NOT (starts_with(p.name, 'P')) AND (p.weight NOT BETWEEN 1e0 AND 10e0 AND (o.priority <= -1 AND NOT (((o.is_gift AND p.weight = 2e0) OR o.dt NOT LIKE '%a%'))))) GROUP BY 1
 
 query g_join_multi_024 g_join_multi
-SELECT p.category AS c1, min(CAST(o.order_date AS timestamp)) AS c2 FROM orders o JOIN customers c ON o.customer_id = c.customer_id RIGHT JOIN products p ON o.product_id = p.product_id WHERE o.qty <= 5 GROUP BY 1
+SELECT o.dt AS c1, every(o.unit_price NOT BETWEEN 999.99 AND 999.99) AS c2 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id WHERE starts_with('rush', 's') GROUP BY 1
 
 query g_join_multi_025 g_join_multi
-SELECT c.tier AS c1, max(p.product_id) AS c2, count(DISTINCT last_day_of_month(c.signup_date)) AS c3 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id FULL JOIN products p ON o.product_id = p.product_id WHERE c.name >= 'pending' GROUP BY 1
+SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, CASE WHEN c.country LIKE '%a%' THEN c.country ELSE o.status END AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id FULL JOIN products p ON o.product_id = p.product_id WHERE c.name NOT LIKE '%a%'
 
 query g_join_self_001 g_join_self
-SELECT a.product_id, count(b.product_id), count(a.price * b.product_id) FROM products a JOIN products b ON a.launched = b.launched AND a.product_id < b.product_id GROUP BY a.product_id
+SELECT a.product_id, count(b.product_id), stddev(b.product_id) FROM products a JOIN products b ON a.launched = b.launched AND a.product_id < b.product_id GROUP BY a.product_id
 
 query g_join_self_002 g_join_self
-SELECT a.product_id, count(b.product_id), min(CAST(a.stock AS decimal(12,2))) FROM products a LEFT JOIN products b ON a.launched = b.launched AND a.product_id < b.product_id GROUP BY a.product_id
+SELECT a.order_id, b.order_id, date_add('month', 9, a.order_date) FROM orders a JOIN orders b ON a.customer_id = b.customer_id AND a.order_id < b.order_id WHERE a.dt = '2024-03-01'
+---- duckdb
+SELECT a.order_id, b.order_id, CAST(a.order_date + to_months(9) AS DATE) FROM orders a JOIN orders b ON a.customer_id = b.customer_id AND a.order_id < b.order_id WHERE a.dt = '2024-03-01'
 
 query g_join_self_003 g_join_self
-SELECT a.customer_key, count(b.customer_key), stddev(coalesce(b.score, 10e0)) FROM customers a LEFT JOIN customers b ON a.signup_date = b.signup_date AND a.customer_key < b.customer_key GROUP BY a.customer_key
+SELECT a.customer_key, count(b.customer_key), min(a.credit_limit) FROM customers a LEFT JOIN customers b ON a.signup_date = b.signup_date AND a.customer_key < b.customer_key GROUP BY a.customer_key
 
 query g_join_self_004 g_join_self
-SELECT a.customer_key, b.customer_key, b.signup_date FROM customers a LEFT JOIN customers b ON a.city = b.city AND a.customer_key < b.customer_key
+SELECT a.product_id, b.product_id, b.product_id % 3 FROM products a JOIN products b ON a.category = b.category AND a.product_id < b.product_id
 
 query g_join_self_005 g_join_self
-SELECT a.customer_key, count(b.customer_key), min(b.score) FROM customers a JOIN customers b ON a.city = b.city AND a.customer_key < b.customer_key GROUP BY a.customer_key
+SELECT a.customer_key, count(b.customer_key), sum(b.score - b.score) FROM customers a LEFT JOIN customers b ON a.customer_id = b.customer_id AND a.customer_key < b.customer_key GROUP BY a.customer_key
 
 query g_join_self_006 g_join_self
-SELECT a.product_id, count(b.product_id), count(b.price * 4) FROM products a JOIN products b ON a.launched = b.launched AND a.product_id < b.product_id GROUP BY a.product_id
+SELECT a.customer_key, count(b.customer_key), count(b.credit_limit) FROM customers a JOIN customers b ON a.signup_date = b.signup_date AND a.customer_key < b.customer_key GROUP BY a.customer_key
 
 query g_join_self_007 g_join_self
-SELECT a.order_id, count(b.order_id), min(a.unit_price) FROM orders a JOIN orders b ON a.customer_id = b.customer_id AND a.order_id < b.order_id WHERE a.dt = '2024-03-03' GROUP BY a.order_id
+SELECT a.customer_key, count(b.customer_key), avg(b.score) FROM customers a LEFT JOIN customers b ON a.city = b.city AND a.customer_key < b.customer_key GROUP BY a.customer_key
 
 query g_join_self_008 g_join_self
-SELECT a.order_id, b.order_id, coalesce(a.created_at, TIMESTAMP '2024-02-29 00:00:00') FROM orders a LEFT JOIN orders b ON a.product_id = b.product_id AND a.order_id < b.order_id WHERE a.dt = '2024-03-03'
+SELECT a.customer_key, count(b.customer_key), sum(coalesce(b.credit_limit, 250.5)) FROM customers a LEFT JOIN customers b ON a.customer_id = b.customer_id AND a.customer_key < b.customer_key GROUP BY a.customer_key
 
 query g_join_self_009 g_join_self
-SELECT a.order_id, b.order_id, b.status LIKE 'R%' FROM orders a LEFT JOIN orders b ON a.product_id = b.product_id AND a.order_id < b.order_id WHERE a.dt = '2024-02-28'
+SELECT a.order_id, b.order_id, a.discount FROM orders a JOIN orders b ON a.product_id = b.product_id AND a.order_id < b.order_id WHERE a.dt = '2024-03-03'
 
 query g_join_self_010 g_join_self
-SELECT a.order_id, count(b.order_id), count(coalesce(b.unit_price, 12.25)) FROM orders a JOIN orders b ON a.product_id = b.product_id AND a.order_id < b.order_id WHERE a.dt = '2024-03-03' GROUP BY a.order_id
+SELECT a.product_id, b.product_id, day(b.launched) FROM products a JOIN products b ON a.launched = b.launched AND a.product_id < b.product_id
 
 query g_join_self_011 g_join_self
-SELECT a.customer_key, b.customer_key, a.customer_id FROM customers a JOIN customers b ON a.customer_id = b.customer_id AND a.customer_key < b.customer_key
+SELECT a.product_id, count(b.product_id), count(b.stock) FROM products a LEFT JOIN products b ON a.launched = b.launched AND a.product_id < b.product_id GROUP BY a.product_id
 
 query g_join_self_012 g_join_self
-SELECT a.customer_key, b.customer_key, round(a.score, 0) FROM customers a JOIN customers b ON a.signup_date = b.signup_date AND a.customer_key < b.customer_key
+SELECT a.order_id, b.order_id, a.unit_price BETWEEN 1.05 AND 250.5 FROM orders a JOIN orders b ON a.customer_id = b.customer_id AND a.order_id < b.order_id WHERE a.dt = '2024-03-03'
 
 query g_join_self_013 g_join_self
-SELECT a.customer_key, b.customer_key, 10 NOT IN (0, -1, 2) FROM customers a LEFT JOIN customers b ON a.customer_id = b.customer_id AND a.customer_key < b.customer_key
+SELECT a.product_id, count(b.product_id), stddev(a.weight) FROM products a LEFT JOIN products b ON a.launched = b.launched AND a.product_id < b.product_id GROUP BY a.product_id
 
 query g_join_self_014 g_join_self
-SELECT a.customer_key, count(b.customer_key), max(CASE WHEN b.customer_id <> 40 THEN b.credit_limit ELSE b.credit_limit END) FROM customers a LEFT JOIN customers b ON a.city = b.city AND a.customer_key < b.customer_key GROUP BY a.customer_key
+SELECT a.customer_key, count(b.customer_key), count(sqrt(abs(a.score))) FROM customers a JOIN customers b ON a.city = b.city AND a.customer_key < b.customer_key GROUP BY a.customer_key
 
 query g_join_self_015 g_join_self
-SELECT a.product_id, count(b.product_id), count(a.price) FROM products a JOIN products b ON a.launched = b.launched AND a.product_id < b.product_id GROUP BY a.product_id
+SELECT a.customer_key, count(b.customer_key), min(b.tier) FROM customers a JOIN customers b ON a.signup_date = b.signup_date AND a.customer_key < b.customer_key GROUP BY a.customer_key
 
 query g_exists_001 g_exists
-SELECT o.order_id, o.unit_price - o.priority FROM orders o WHERE EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id AND c.country NOT IN ('shipped', 'a', '', NULL)) AND o.dt = '2024-02-27'
+SELECT o.order_id, o.discount FROM orders o WHERE NOT EXISTS (SELECT 1 FROM products p WHERE p.product_id = o.product_id AND p.discontinued) AND o.dt = '2024-03-02'
 
 query g_in_subquery_001 g_in_subquery
-SELECT o.order_id, o.product_id IN (SELECT p.product_id FROM products p WHERE starts_with(p.name, 'P')) FROM orders o WHERE true AND o.dt = '2024-03-04'
+SELECT o.order_id, o.product_id IN (SELECT p.product_id FROM products p WHERE p.name NOT LIKE '%\_%' ESCAPE '\') FROM orders o WHERE true AND o.dt = '2024-02-27'
 
 query g_in_subquery_002 g_in_subquery
-SELECT o.order_id, 2e0 FROM orders o WHERE o.customer_id NOT IN (SELECT c.customer_id FROM customers c WHERE c.country NOT LIKE '%') AND o.dt = '2024-02-27'
+SELECT c.customer_key, c.customer_id IN (SELECT e.customer_id FROM events e WHERE starts_with(e.note, 'P')) FROM customers c WHERE true
 
 query g_in_subquery_003 g_in_subquery
-SELECT c.customer_key, CAST(c.customer_id AS decimal(12,2)) FROM customers c WHERE c.customer_id IN (SELECT o.customer_id FROM orders o WHERE (10e0 < 2e0 AND o.discount IS NULL) AND o.customer_id IS NOT NULL)
+SELECT c.customer_key, last_day_of_month(DATE '2024-03-01') FROM customers c WHERE c.customer_id NOT IN (SELECT e.customer_id FROM events e WHERE starts_with(e.note, 'P'))
 
 query g_exists_002 g_exists
-SELECT p.product_id, p.product_id + p.stock FROM products p WHERE EXISTS (SELECT 1 FROM orders o WHERE o.product_id = p.product_id AND o.note NOT IN ('Paris', 'pending', 'pending'))
+SELECT o.order_id, o.order_date FROM orders o WHERE NOT EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id AND (c.city < '' OR c.name IS NOT NULL)) AND o.dt = '2024-03-04'
 
 query g_exists_003 g_exists
-SELECT o.order_id, sign(o.customer_id) FROM orders o WHERE EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id AND (c.is_active AND c.score IS NOT DISTINCT FROM 0.5e0)) AND o.dt = '2024-02-27'
-
-query g_exists_004 g_exists
-SELECT o.order_id, strpos(o.status, 'e') FROM orders o WHERE EXISTS (SELECT 1 FROM products p WHERE p.product_id = o.product_id AND NOT ((p.discontinued OR p.launched IS NOT NULL))) AND o.dt = '2024-03-04'
-
-query g_exists_005 g_exists
-SELECT o.order_id, o.unit_price FROM orders o WHERE EXISTS (SELECT 1 FROM products p WHERE p.product_id = o.product_id AND p.discontinued) AND o.dt = '2024-03-04'
-
-query g_exists_006 g_exists
-SELECT o.order_id, o.dt FROM orders o WHERE NOT EXISTS (SELECT 1 FROM products p WHERE p.product_id = o.product_id AND p.discontinued) AND o.dt = '2024-03-02'
+SELECT c.customer_key, CAST(c.credit_limit AS varchar) FROM customers c WHERE EXISTS (SELECT 1 FROM events e WHERE e.customer_id = c.customer_id AND starts_with(e.kind, 'P'))
 
 query g_in_subquery_004 g_in_subquery
-SELECT o.order_id, o.order_date FROM orders o WHERE o.customer_id NOT IN (SELECT c.customer_id FROM customers c WHERE c.country LIKE '%a%') AND o.dt = '2024-03-02'
+SELECT p.product_id, p.product_id IN (SELECT o.product_id FROM orders o WHERE starts_with(o.status, '')) FROM products p WHERE true
 
 query g_in_subquery_005 g_in_subquery
-SELECT o.order_id, o.product_id IN (SELECT p.product_id FROM products p WHERE p.name NOT LIKE '_u%') FROM orders o WHERE true AND o.dt = '2024-03-02'
+SELECT c.customer_key, c.last_login FROM customers c WHERE c.customer_id NOT IN (SELECT o.customer_id FROM orders o WHERE 'toys' = 'shipped')
 
-query g_exists_007 g_exists
-SELECT o.order_id, -1.25e0 / nullif(o.discount, 0) FROM orders o WHERE EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id AND c.signup_date <= DATE '2024-03-01') AND o.dt = '2024-02-27'
-
-query g_exists_008 g_exists
-SELECT o.order_id, 0.125e0 FROM orders o WHERE EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id AND (c.tier <= c.tier OR c.is_active)) AND o.dt = '2024-03-02'
-
-query g_exists_009 g_exists
-SELECT p.product_id, date_trunc('hour', TIMESTAMP '2024-02-29 00:00:00') FROM products p WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.product_id = p.product_id AND o.unit_price > -3.75)
+query g_exists_004 g_exists
+SELECT p.product_id, replace(p.category, 'e', '_') FROM products p WHERE EXISTS (SELECT 1 FROM orders o WHERE o.product_id = p.product_id AND (o.priority <> 2 OR o.dt LIKE '_u%'))
 
 query g_in_subquery_006 g_in_subquery
-SELECT o.order_id, o.order_date FROM orders o WHERE o.product_id NOT IN (SELECT p.product_id FROM products p WHERE NOT (p.stock IS NOT DISTINCT FROM 40)) AND o.dt = '2024-03-04'
-
-query g_exists_010 g_exists
-SELECT o.order_id, sqrt(abs(o.discount)) FROM orders o WHERE EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id AND c.is_active) AND o.dt = '2024-03-04'
+SELECT c.customer_key, 10 NOT IN (0, -1, 2) FROM customers c WHERE c.customer_id NOT IN (SELECT o.customer_id FROM orders o WHERE o.is_gift)
 
 query g_in_subquery_007 g_in_subquery
-SELECT p.product_id, p.price + p.price FROM products p WHERE p.product_id NOT IN (SELECT o.product_id FROM orders o WHERE 7 > -3)
+SELECT p.product_id, CASE WHEN p.weight IS NOT DISTINCT FROM -1.25e0 THEN p.price ELSE p.price END FROM products p WHERE p.product_id NOT IN (SELECT o.product_id FROM orders o WHERE o.order_date > DATE '2024-02-29' AND o.product_id IS NOT NULL)
+
+query g_exists_005 g_exists
+SELECT c.customer_key, floor(c.credit_limit) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.customer_id = c.customer_id AND e.yr IS NOT NULL)
+
+query g_in_subquery_008 g_in_subquery
+SELECT o.order_id, nullif(o.priority, 0) FROM orders o WHERE o.customer_id IN (SELECT c.customer_id FROM customers c WHERE starts_with(c.country, 's')) AND o.dt = '2024-02-27'
+
+query g_in_subquery_009 g_in_subquery
+SELECT c.customer_key, c.is_active FROM customers c WHERE c.customer_id NOT IN (SELECT e.customer_id FROM events e WHERE e.region LIKE '%\_%' ESCAPE '\' AND e.customer_id IS NOT NULL)
+
+query g_exists_006 g_exists
+SELECT o.order_id, o.discount FROM orders o WHERE EXISTS (SELECT 1 FROM products p WHERE p.product_id = o.product_id AND (p.product_id NOT IN (2, 3, 10, 3) OR 10e0 < 2e0)) AND o.dt = '2024-03-02'
+
+query g_exists_007 g_exists
+SELECT c.customer_key, split_part(c.country, ' ', 1) FROM customers c WHERE EXISTS (SELECT 1 FROM events e WHERE e.customer_id = c.customer_id AND e.kind LIKE '_u%')
+
+query g_in_subquery_010 g_in_subquery
+SELECT c.customer_key, c.signup_date FROM customers c WHERE c.customer_id IN (SELECT e.customer_id FROM events e WHERE e.customer_id BETWEEN 0 AND 7)
+
+query g_exists_008 g_exists
+SELECT c.customer_key, c.signup_date FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND o.product_id < 0)
+
+query g_exists_009 g_exists
+SELECT c.customer_key, DATE '2023-12-31' FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND 1e0 IS DISTINCT FROM 10e0)
+
+query g_exists_010 g_exists
+SELECT p.product_id, coalesce(p.price, 1.05) FROM products p WHERE EXISTS (SELECT 1 FROM orders o WHERE o.product_id = p.product_id AND o.unit_price <= 250.5)
 
 query g_exists_011 g_exists
-SELECT o.order_id, substr(o.note, 4) FROM orders o WHERE EXISTS (SELECT 1 FROM products p WHERE p.product_id = o.product_id AND (p.weight IS NOT NULL AND p.launched NOT IN (DATE '2022-06-15', DATE '2024-02-29', DATE '2023-12-31'))) AND o.dt = '2024-02-27'
+SELECT p.product_id, DATE '2022-06-15' FROM products p WHERE EXISTS (SELECT 1 FROM orders o WHERE o.product_id = p.product_id AND o.dt IS NOT NULL)
+
+query g_in_subquery_011 g_in_subquery
+SELECT c.customer_key, c.last_login FROM customers c WHERE c.customer_id IN (SELECT e.customer_id FROM events e WHERE (((e.customer_id > 5 OR e.flag) AND e.kind <= e.region) AND e.code IN (-3, 3, NULL)) AND e.customer_id IS NOT NULL)
+
+query g_in_subquery_012 g_in_subquery
+SELECT o.order_id, o.product_id FROM orders o WHERE o.product_id NOT IN (SELECT p.product_id FROM products p WHERE NOT (starts_with(p.name, 'r')) AND p.product_id IS NOT NULL) AND o.dt = '2024-03-02'
 
 query g_exists_012 g_exists
-SELECT p.product_id, substr(p.category, 3, 2) FROM products p WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.product_id = p.product_id AND true)
+SELECT o.order_id, o.is_gift FROM orders o WHERE EXISTS (SELECT 1 FROM products p WHERE p.product_id = o.product_id AND starts_with(p.name, '')) AND o.dt = '2024-03-02'
+
+query g_in_subquery_013 g_in_subquery
+SELECT o.order_id, o.customer_id IN (SELECT c.customer_id FROM customers c WHERE c.score > 10e0) FROM orders o WHERE true AND o.dt = '2024-03-04'
+
+query g_in_subquery_014 g_in_subquery
+SELECT c.customer_key, CAST(c.credit_limit AS bigint) FROM customers c WHERE c.customer_id IN (SELECT o.customer_id FROM orders o WHERE o.status NOT LIKE 's%')
+
+query g_in_subquery_015 g_in_subquery
+SELECT o.order_id, 'toys' FROM orders o WHERE o.product_id IN (SELECT p.product_id FROM products p WHERE p.price <> 999.99 AND p.product_id IS NOT NULL) AND o.dt = '2024-03-04'
+
+query g_in_subquery_016 g_in_subquery
+SELECT o.order_id, o.dt FROM orders o WHERE o.product_id IN (SELECT p.product_id FROM products p WHERE p.discontinued) AND o.dt = '2024-03-04'
+
+query g_in_subquery_017 g_in_subquery
+SELECT p.product_id, p.product_id IN (SELECT o.product_id FROM orders o WHERE o.note <= o.status) FROM products p WHERE true
+
+query g_in_subquery_018 g_in_subquery
+SELECT c.customer_key, c.customer_id IN (SELECT o.customer_id FROM orders o WHERE o.customer_id NOT IN (-3, 12, 25)) FROM customers c WHERE true
 
 query g_exists_013 g_exists
-SELECT o.order_id, nullif(o.note, '') FROM orders o WHERE EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id AND c.score NOT BETWEEN 0.5e0 AND 0.5e0) AND o.dt = '2024-03-02'
+SELECT c.customer_key, CASE WHEN c.tier = 12 THEN c.credit_limit ELSE c.credit_limit END FROM customers c WHERE EXISTS (SELECT 1 FROM events e WHERE e.customer_id = c.customer_id AND e.kind NOT IN ('pending', '', 'Paris', ''))
 
 query g_exists_014 g_exists
 SELECT c.customer_key, coalesce(c.last_login, TIMESTAMP '2024-03-04 18:30:00.5') FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND o.order_date NOT IN (DATE '2024-01-01', DATE '2024-01-01', DATE '2024-01-01', NULL))
 
 query g_exists_015 g_exists
-SELECT c.customer_key, c.name FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND -1 IS NOT DISTINCT FROM 2)
+SELECT p.product_id, p.name FROM products p WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.product_id = p.product_id AND -1 IS NOT DISTINCT FROM 2)
 
 query g_exists_016 g_exists
 SELECT o.order_id, o.qty * -1 FROM orders o WHERE EXISTS (SELECT 1 FROM products p WHERE p.product_id = o.product_id AND p.stock NOT BETWEEN -1 AND 1) AND o.dt = '2024-03-04'
 
 query g_exists_017 g_exists
-SELECT o.order_id, ln(abs(o.discount) + 1) FROM orders o WHERE NOT EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id AND 'shipped' IN ('x y', '', '', 'shipped')) AND o.dt = '2024-03-04'
+SELECT o.order_id, ln(abs(o.discount) + 1) FROM orders o WHERE NOT EXISTS (SELECT 1 FROM products p WHERE p.product_id = o.product_id AND 'shipped' IN ('x y', '', '', 'shipped')) AND o.dt = '2024-03-04'
 
-query g_in_subquery_008 g_in_subquery
+query g_in_subquery_019 g_in_subquery
 SELECT c.customer_key, DATE '2024-02-29' FROM customers c WHERE c.customer_id IN (SELECT o.customer_id FROM orders o WHERE ((o.qty IS DISTINCT FROM 10 OR starts_with(o.status, '')) OR NOT ((o.discount BETWEEN 0.125e0 AND 10e0 OR (starts_with(o.status, 'r') OR (o.note >= 'pending' AND o.discount IS NOT NULL))))))
 
 query g_exists_018 g_exists
 SELECT c.customer_key, lower(c.city) FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND o.product_id IS NOT DISTINCT FROM -1)
 
-query g_in_subquery_009 g_in_subquery
-SELECT p.product_id, p.price + p.price FROM products p WHERE p.product_id NOT IN (SELECT o.product_id FROM orders o WHERE o.order_date NOT IN (DATE '2022-06-15', DATE '2024-01-01') AND o.product_id IS NOT NULL)
-
-query g_in_subquery_010 g_in_subquery
-SELECT p.product_id, p.product_id / 3 FROM products p WHERE p.product_id NOT IN (SELECT o.product_id FROM orders o WHERE starts_with(o.status, 'r'))
-
-query g_in_subquery_011 g_in_subquery
-SELECT c.customer_key, c.is_active FROM customers c WHERE c.customer_id NOT IN (SELECT o.customer_id FROM orders o WHERE o.discount IS DISTINCT FROM 10e0 AND o.customer_id IS NOT NULL)
-
-query g_in_subquery_012 g_in_subquery
-SELECT o.order_id, o.product_id IN (SELECT p.product_id FROM products p WHERE p.price NOT BETWEEN 250.5 AND 250.5) FROM orders o WHERE true AND o.dt = '2024-02-27'
+query g_in_subquery_020 g_in_subquery
+SELECT o.order_id, o.unit_price + o.unit_price FROM orders o WHERE o.customer_id NOT IN (SELECT c.customer_id FROM customers c WHERE c.signup_date NOT IN (DATE '2022-06-15', DATE '2024-01-01') AND c.customer_id IS NOT NULL) AND o.dt = '2024-03-02'
 
 query g_exists_019 g_exists
-SELECT o.order_id, nullif('x y', '') FROM orders o WHERE EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id AND (c.credit_limit IS NOT DISTINCT FROM 250.5 OR c.city NOT LIKE '%')) AND o.dt = '2024-03-04'
+SELECT c.customer_key, c.city FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND starts_with(o.status, 's'))
 
-query g_in_subquery_013 g_in_subquery
-SELECT o.order_id, o.product_id IN (SELECT p.product_id FROM products p WHERE p.product_id = p.stock) FROM orders o WHERE true AND o.dt = '2024-03-02'
+query g_in_subquery_021 g_in_subquery
+SELECT o.order_id, o.customer_id IN (SELECT c.customer_id FROM customers c WHERE c.last_login < TIMESTAMP '2024-03-04 18:30:00.5') FROM orders o WHERE true AND o.dt = '2024-03-02'
 
-query g_exists_020 g_exists
-SELECT p.product_id, p.product_id FROM products p WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.product_id = p.product_id AND starts_with(o.dt, ''))
+query g_in_subquery_022 g_in_subquery
+SELECT p.product_id, NOT (p.category IS NOT DISTINCT FROM 'shipped') FROM products p WHERE p.product_id NOT IN (SELECT o.product_id FROM orders o WHERE o.dt NOT LIKE '%')
 
-query g_in_subquery_014 g_in_subquery
-SELECT o.order_id, o.dt FROM orders o WHERE o.product_id IN (SELECT p.product_id FROM products p WHERE -1.25e0 NOT BETWEEN -1.25e0 AND 10e0 AND p.product_id IS NOT NULL) AND o.dt = '2024-02-27'
+query g_in_subquery_023 g_in_subquery
+SELECT c.customer_key, floor(c.credit_limit) FROM customers c WHERE c.customer_id IN (SELECT o.customer_id FROM orders o WHERE o.note NOT LIKE 'R%')
 
-query g_in_subquery_015 g_in_subquery
-SELECT o.order_id, false FROM orders o WHERE o.product_id IN (SELECT p.product_id FROM products p WHERE p.weight = 0.125e0) AND o.dt = '2024-03-04'
+query g_in_subquery_024 g_in_subquery
+SELECT o.order_id, concat(o.dt, '-', 'Paris') FROM orders o WHERE o.customer_id IN (SELECT c.customer_id FROM customers c WHERE c.customer_id IS NOT DISTINCT FROM 5 AND c.customer_id IS NOT NULL) AND o.dt = '2024-02-27'
 
-query g_in_subquery_016 g_in_subquery
-SELECT p.product_id, lower(p.name) FROM products p WHERE p.product_id IN (SELECT o.product_id FROM orders o WHERE o.unit_price NOT BETWEEN 250.5 AND 999.99 AND o.product_id IS NOT NULL)
-
-query g_in_subquery_017 g_in_subquery
-SELECT o.order_id, o.product_id IN (SELECT p.product_id FROM products p WHERE DATE '2023-12-31' IS NULL) FROM orders o WHERE true AND o.dt = '2024-03-02'
-
-query g_in_subquery_018 g_in_subquery
-SELECT o.order_id, strpos(o.status, 'e') FROM orders o WHERE o.customer_id NOT IN (SELECT c.customer_id FROM customers c WHERE c.signup_date IN (DATE '2024-01-01', DATE '2024-02-29') AND c.customer_id IS NOT NULL) AND o.dt = '2024-03-04'
-
-query g_in_subquery_019 g_in_subquery
-SELECT o.order_id, o.qty / 3 FROM orders o WHERE o.product_id IN (SELECT p.product_id FROM products p WHERE p.stock IS NOT DISTINCT FROM -1 AND p.product_id IS NOT NULL) AND o.dt = '2024-02-27'
-
-query g_exists_021 g_exists
-SELECT p.product_id, p.name FROM products p WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.product_id = p.product_id AND o.qty NOT IN (0, 1, 25, 40))
-
-query g_exists_022 g_exists
-SELECT c.customer_key, last_day_of_month(c.signup_date) FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND starts_with(o.status, 's'))
-
-query g_exists_023 g_exists
-SELECT o.order_id, CAST(floor(o.discount) AS bigint) FROM orders o WHERE NOT EXISTS (SELECT 1 FROM products p WHERE p.product_id = o.product_id AND p.discontinued) AND o.dt = '2024-03-04'
-
-query g_exists_024 g_exists
-SELECT p.product_id, length(p.category) FROM products p WHERE EXISTS (SELECT 1 FROM orders o WHERE o.product_id = p.product_id AND o.order_date IS DISTINCT FROM DATE '2022-06-15')
-
-query g_in_subquery_020 g_in_subquery
-SELECT o.order_id, o.product_id * -2 FROM orders o WHERE o.customer_id NOT IN (SELECT c.customer_id FROM customers c WHERE c.customer_id = c.customer_key) AND o.dt = '2024-02-27'
-
-query g_exists_025 g_exists
-SELECT o.order_id, o.discount FROM orders o WHERE NOT EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id AND c.signup_date NOT BETWEEN DATE '2024-03-01' AND DATE '2024-03-01') AND o.dt = '2024-03-04'
-
-query g_subquery_scalar_001 g_subquery_scalar
-SELECT order_id, DATE '2023-12-31' FROM orders WHERE DATE '2023-12-31' = (SELECT max(date_add('day', 10, signup_date)) FROM customers)
+query g_in_subquery_025 g_in_subquery
+SELECT p.product_id, date_trunc('month', p.launched) FROM products p WHERE p.product_id IN (SELECT o.product_id FROM orders o WHERE (o.is_gift OR ((o.unit_price < o.unit_price OR o.order_date BETWEEN DATE '2022-06-15' AND DATE '2024-02-29') OR o.unit_price >= 100.00)) AND o.product_id IS NOT NULL)
 ---- duckdb
-SELECT order_id, DATE '2023-12-31' FROM orders WHERE DATE '2023-12-31' = (SELECT max((signup_date + 10)) FROM customers)
+SELECT p.product_id, CAST(date_trunc('month', p.launched) AS DATE) FROM products p WHERE p.product_id IN (SELECT o.product_id FROM orders o WHERE (o.is_gift OR ((o.unit_price < o.unit_price OR o.order_date BETWEEN DATE '2022-06-15' AND DATE '2024-02-29') OR o.unit_price >= 100.00)) AND o.product_id IS NOT NULL)
+
+query g_in_subquery_026 g_in_subquery
+SELECT o.order_id, o.product_id IN (SELECT p.product_id FROM products p WHERE p.launched >= DATE '2022-06-15') FROM orders o WHERE true AND o.dt = '2024-03-04'
 
 query g_subquery_correlated_001 g_subquery_correlated
-SELECT o.order_id, (SELECT min(sqrt(abs(p.weight))) FROM products p WHERE p.product_id = o.product_id) FROM orders o WHERE o.dt = '2024-02-29'
+SELECT c.customer_key, (SELECT count(coalesce(e.note, 'Paris')) FROM events e WHERE e.customer_id = c.customer_id) FROM customers c
 
 query g_subquery_correlated_002 g_subquery_correlated
-SELECT o.order_id, (SELECT min(c.customer_id) FROM customers c WHERE c.customer_id = o.customer_id) FROM orders o WHERE o.dt = '2024-03-01'
+SELECT o.order_id, (SELECT min(date_trunc('week', p.launched)) FROM products p WHERE p.product_id = o.product_id) FROM orders o WHERE o.dt = '2024-02-29'
+---- duckdb
+SELECT o.order_id, (SELECT min(CAST(date_trunc('week', p.launched) AS DATE)) FROM products p WHERE p.product_id = o.product_id) FROM orders o WHERE o.dt = '2024-02-29'
 
 query g_subquery_correlated_003 g_subquery_correlated
-SELECT p.product_id, (SELECT count(last_day_of_month(o.order_date)) FROM orders o WHERE o.product_id = p.product_id) FROM products p
+SELECT o.order_id, (SELECT count(DISTINCT c.signup_date) FROM customers c WHERE c.customer_id = o.customer_id) FROM orders o WHERE o.dt = '2024-03-01'
+
+query g_subquery_scalar_001 g_subquery_scalar
+SELECT customer_key, customer_id FROM customers WHERE customer_id > (SELECT min(stock % 5) FROM products)
 
 query g_subquery_correlated_004 g_subquery_correlated
-SELECT o.order_id, (SELECT var_pop(10e0) FROM products p WHERE p.product_id = o.product_id) FROM orders o WHERE o.dt = '2024-02-29'
-
-query g_subquery_scalar_002 g_subquery_scalar
-SELECT product_id, truncate(100.00) FROM products WHERE truncate(100.00) = (SELECT min(abs(unit_price)) FROM orders)
-
-query g_subquery_scalar_003 g_subquery_scalar
-SELECT order_id, qty FROM orders WHERE qty >= (SELECT count(nullif(tier, 1)) FROM customers)
-
-query g_subquery_scalar_004 g_subquery_scalar
-SELECT product_id, 100.00 FROM products WHERE 100.00 > (SELECT max(unit_price * 3) FROM orders)
+SELECT p.product_id, (SELECT count(DISTINCT date_add('day', -27, o.order_date)) FROM orders o WHERE o.product_id = p.product_id) FROM products p
+---- duckdb
+SELECT p.product_id, (SELECT count(DISTINCT (o.order_date + -27)) FROM orders o WHERE o.product_id = p.product_id) FROM products p
 
 query g_subquery_correlated_005 g_subquery_correlated
-SELECT o.order_id, (SELECT max(day_of_week(c.last_login)) FROM customers c WHERE c.customer_id = o.customer_id) FROM orders o WHERE o.dt = '2024-03-01'
+SELECT c.customer_key, (SELECT count(date_add('day', -26, DATE '2024-01-01')) FROM events e WHERE e.customer_id = c.customer_id) FROM customers c
+---- duckdb
+SELECT c.customer_key, (SELECT count((DATE '2024-01-01' + -26)) FROM events e WHERE e.customer_id = c.customer_id) FROM customers c
 
 query g_subquery_correlated_006 g_subquery_correlated
-SELECT p.product_id, (SELECT avg(strpos(o.status, 'a')) FROM orders o WHERE o.product_id = p.product_id) FROM products p
-
-query g_subquery_scalar_005 g_subquery_scalar
-SELECT order_id, discount FROM orders WHERE discount = (SELECT min(weight) FROM products)
-
-query g_subquery_scalar_006 g_subquery_scalar
-SELECT order_id, round(discount, 0) FROM orders WHERE round(discount, 0) > (SELECT avg(sqrt(abs(score))) FROM customers)
+SELECT c.customer_key, (SELECT count(o.unit_price + o.unit_price) FROM orders o WHERE o.customer_id = c.customer_id) FROM customers c
 
 query g_subquery_correlated_007 g_subquery_correlated
-SELECT c.customer_key, (SELECT sum(o.unit_price + o.unit_price) FROM orders o WHERE o.customer_id = c.customer_id) FROM customers c
-
-query g_subquery_scalar_007 g_subquery_scalar
-SELECT order_id, discount FROM orders WHERE discount < (SELECT count(weight * weight) FROM products)
-
-query g_subquery_scalar_008 g_subquery_scalar
-SELECT customer_key, ceil(score) FROM customers WHERE ceil(score) < (SELECT var_pop(score - score) FROM customers)
-
-query g_subquery_scalar_009 g_subquery_scalar
-SELECT order_id, product_id / 3 FROM orders WHERE product_id / 3 = (SELECT max(product_id) FROM orders)
-
-query g_subquery_scalar_010 g_subquery_scalar
-SELECT product_id, last_day_of_month(launched) FROM products WHERE last_day_of_month(launched) > (SELECT min(coalesce(order_date, DATE '2023-12-31')) FROM orders)
-
-query g_subquery_scalar_011 g_subquery_scalar
-SELECT order_id, year(order_date) FROM orders WHERE year(order_date) >= (SELECT min(customer_id) FROM customers)
+SELECT c.customer_key, (SELECT count(rpad(o.dt, 7, '*')) FROM orders o WHERE o.customer_id = c.customer_id) FROM customers c
 
 query g_subquery_correlated_008 g_subquery_correlated
-SELECT o.order_id, (SELECT sum(round(c.credit_limit, 2)) FROM customers c WHERE c.customer_id = o.customer_id) FROM orders o WHERE o.dt = '2024-03-01'
+SELECT c.customer_key, (SELECT avg(o.discount) FROM orders o WHERE o.customer_id = c.customer_id) FROM customers c
+
+query g_subquery_scalar_002 g_subquery_scalar
+SELECT product_id, CAST(floor(weight) AS bigint) FROM products WHERE CAST(floor(weight) AS bigint) >= (SELECT sum(greatest(customer_id, customer_key)) FROM customers)
 
 query g_subquery_correlated_009 g_subquery_correlated
-SELECT o.order_id, (SELECT sum(DISTINCT p.stock) FROM products p WHERE p.product_id = o.product_id) FROM orders o WHERE o.dt = '2024-03-01'
+SELECT o.order_id, (SELECT max(p.name) FROM products p WHERE p.product_id = o.product_id) FROM orders o WHERE o.dt = '2024-02-29'
 
-query g_subquery_scalar_012 g_subquery_scalar
-SELECT customer_key, tier FROM customers WHERE tier > (SELECT min(month(created_at)) FROM orders)
+query g_subquery_scalar_003 g_subquery_scalar
+SELECT customer_key, abs(credit_limit) FROM customers WHERE abs(credit_limit) > (SELECT max(price) FROM products)
 
 query g_subquery_correlated_010 g_subquery_correlated
-SELECT c.customer_key, (SELECT max(o.customer_id / 7) FROM orders o WHERE o.customer_id = c.customer_id) FROM customers c
+SELECT c.customer_key, (SELECT max(o.priority) FROM orders o WHERE o.customer_id = c.customer_id) FROM customers c
 
-query g_subquery_scalar_013 g_subquery_scalar
-SELECT customer_key, CAST(last_login AS date) FROM customers WHERE CAST(last_login AS date) > (SELECT min(CASE WHEN score <= 0.125e0 THEN signup_date ELSE signup_date END) FROM customers)
-
-query g_subquery_scalar_014 g_subquery_scalar
-SELECT customer_key, coalesce(signup_date, DATE '2022-06-15') FROM customers WHERE coalesce(signup_date, DATE '2022-06-15') < (SELECT max(date_trunc('month', signup_date)) FROM customers)
----- duckdb
-SELECT customer_key, coalesce(signup_date, DATE '2022-06-15') FROM customers WHERE coalesce(signup_date, DATE '2022-06-15') < (SELECT max(CAST(date_trunc('month', signup_date) AS DATE)) FROM customers)
+query g_subquery_scalar_004 g_subquery_scalar
+SELECT customer_key, abs(credit_limit) FROM customers WHERE abs(credit_limit) = (SELECT sum(credit_limit) FROM customers)
 
 query g_subquery_correlated_011 g_subquery_correlated
-SELECT o.order_id, (SELECT min(c.credit_limit) FROM customers c WHERE c.customer_id = o.customer_id) FROM orders o WHERE o.dt = '2024-03-01'
-
-query g_subquery_scalar_015 g_subquery_scalar
-SELECT customer_key, DATE '2024-02-29' FROM customers WHERE DATE '2024-02-29' < (SELECT max(date_add('year', 9, signup_date)) FROM customers)
----- duckdb
-SELECT customer_key, DATE '2024-02-29' FROM customers WHERE DATE '2024-02-29' < (SELECT max(CAST(signup_date + to_years(9) AS DATE)) FROM customers)
+SELECT c.customer_key, (SELECT max(power(o.discount, 2)) FROM orders o WHERE o.customer_id = c.customer_id) FROM customers c
 
 query g_subquery_correlated_012 g_subquery_correlated
-SELECT o.order_id, (SELECT max(coalesce(c.score, 0.125e0)) FROM customers c WHERE c.customer_id = o.customer_id) FROM orders o WHERE o.dt = '2024-03-01'
+SELECT c.customer_key, (SELECT count(DISTINCT date_add('day', -6, DATE '2023-12-31')) FROM events e WHERE e.customer_id = c.customer_id) FROM customers c
+---- duckdb
+SELECT c.customer_key, (SELECT count(DISTINCT (DATE '2023-12-31' + -6)) FROM events e WHERE e.customer_id = c.customer_id) FROM customers c
+
+query g_subquery_scalar_005 g_subquery_scalar
+SELECT product_id, DATE '2024-03-01' FROM products WHERE DATE '2024-03-01' = (SELECT max(date_trunc('month', order_date)) FROM orders)
+---- duckdb
+SELECT product_id, DATE '2024-03-01' FROM products WHERE DATE '2024-03-01' = (SELECT max(CAST(date_trunc('month', order_date) AS DATE)) FROM orders)
+
+query g_subquery_scalar_006 g_subquery_scalar
+SELECT product_id, weight FROM products WHERE weight = (SELECT avg(CAST(unit_price AS double)) FROM orders)
+
+query g_subquery_scalar_007 g_subquery_scalar
+SELECT order_id, length(dt) FROM orders WHERE length(dt) = (SELECT max(day_of_week(TIMESTAMP '2023-10-01 08:15:00')) FROM products)
 
 query g_subquery_correlated_013 g_subquery_correlated
-SELECT o.order_id, (SELECT max(date_trunc('year', p.launched)) FROM products p WHERE p.product_id = o.product_id) FROM orders o WHERE o.dt = '2024-02-29'
+SELECT o.order_id, (SELECT max(-3.75) FROM customers c WHERE c.customer_id = o.customer_id) FROM orders o WHERE o.dt = '2024-02-29'
+
+query g_subquery_correlated_014 g_subquery_correlated
+SELECT p.product_id, (SELECT sum(o.order_id) FROM orders o WHERE o.product_id = p.product_id) FROM products p
+
+query g_subquery_scalar_008 g_subquery_scalar
+SELECT order_id, date_add('month', -9, order_date) FROM orders WHERE date_add('month', -9, order_date) = (SELECT max(coalesce(order_date, DATE '2024-01-01')) FROM orders)
 ---- duckdb
-SELECT o.order_id, (SELECT max(CAST(date_trunc('year', p.launched) AS DATE)) FROM products p WHERE p.product_id = o.product_id) FROM orders o WHERE o.dt = '2024-02-29'
+SELECT order_id, CAST(order_date + to_months(-9) AS DATE) FROM orders WHERE CAST(order_date + to_months(-9) AS DATE) = (SELECT max(coalesce(order_date, DATE '2024-01-01')) FROM orders)
 
-query g_subquery_scalar_016 g_subquery_scalar
-SELECT customer_key, credit_limit * 1 FROM customers WHERE credit_limit * 1 < (SELECT max(CASE WHEN '' NOT LIKE '%a%' THEN price ELSE price END) FROM products)
+query g_subquery_correlated_015 g_subquery_correlated
+SELECT c.customer_key, (SELECT count(round(o.discount, 2)) FROM orders o WHERE o.customer_id = c.customer_id) FROM customers c
 
-query g_subquery_scalar_017 g_subquery_scalar
-SELECT customer_key, score FROM customers WHERE score = (SELECT sum(abs(weight)) FROM products)
+query g_subquery_correlated_016 g_subquery_correlated
+SELECT o.order_id, (SELECT min(round(c.score, 2)) FROM customers c WHERE c.customer_id = o.customer_id) FROM orders o WHERE o.dt = '2024-02-29'
+
+query g_subquery_scalar_009 g_subquery_scalar
+SELECT product_id, round(price, 1) FROM products WHERE round(price, 1) >= (SELECT sum(credit_limit) FROM customers)
+
+query g_subquery_correlated_017 g_subquery_correlated
+SELECT c.customer_key, (SELECT min(ln(abs(e.ratio) + 1)) FROM events e WHERE e.customer_id = c.customer_id) FROM customers c
+
+query g_subquery_correlated_018 g_subquery_correlated
+SELECT c.customer_key, (SELECT sum(o.unit_price) FROM orders o WHERE o.customer_id = c.customer_id) FROM customers c
+
+query g_subquery_scalar_010 g_subquery_scalar
+SELECT product_id, abs(product_id) FROM products WHERE abs(product_id) < (SELECT sum(sign(customer_id)) FROM orders)
+
+query g_subquery_scalar_011 g_subquery_scalar
+SELECT product_id, abs(price) FROM products WHERE abs(price) > (SELECT sum(price) FROM products)
+
+query g_subquery_scalar_012 g_subquery_scalar
+SELECT customer_key, power(score, 2) FROM customers WHERE power(score, 2) >= (SELECT max(10e0 / nullif(discount, 0)) FROM orders)
 
 query g_cte_001 g_cte
-WITH s AS (SELECT status AS k, min(unit_price + unit_price) AS v, count(discount) AS w FROM orders WHERE product_id IS NOT NULL GROUP BY 1) SELECT k, v, w FROM s WHERE v IS NOT NULL
+WITH s AS (SELECT signup_date AS k, sum(0.50) AS v, avg(CAST(floor(2e0) AS bigint)) AS w FROM customers WHERE (last_login IS NOT NULL OR score IS NULL) GROUP BY 1) SELECT k FROM s WHERE v IS NULL UNION ALL SELECT k FROM s WHERE w IS NULL
 
 query g_cte_002 g_cte
-WITH s AS (SELECT launched AS k, min(CAST(product_id AS decimal(12,2))) AS v, bool_and(stock <= product_id) AS w FROM products WHERE 'shipped' NOT LIKE '%\_%' ESCAPE '\' GROUP BY 1) SELECT a.k, a.v, b.v FROM s a FULL JOIN s b ON a.k = b.k AND a.v <= b.v
+WITH s AS (SELECT signup_date AS k, sum(DISTINCT coalesce(tier, customer_key)) AS v, count_if((signup_date NOT IN (DATE '2024-01-01', DATE '2024-02-29') OR signup_date NOT BETWEEN DATE '2023-12-31' AND DATE '2023-12-31')) AS w FROM customers WHERE credit_limit <= credit_limit GROUP BY 1) SELECT a.k, a.v, b.v FROM s a FULL JOIN s b ON a.k = b.k AND a.v <> b.v
+---- duckdb
+WITH s AS (SELECT signup_date AS k, sum(DISTINCT coalesce(tier, customer_key)) AS v, count(CASE WHEN (signup_date NOT IN (DATE '2024-01-01', DATE '2024-02-29') OR signup_date NOT BETWEEN DATE '2023-12-31' AND DATE '2023-12-31') THEN 1 END) AS w FROM customers WHERE credit_limit <= credit_limit GROUP BY 1) SELECT a.k, a.v, b.v FROM s a FULL JOIN s b ON a.k = b.k AND a.v <> b.v
 
 query g_cte_003 g_cte
-WITH s AS (SELECT name AS k, max(power(weight, 2)) AS v, max(DATE '2024-02-29') AS w FROM products WHERE starts_with(name, '') GROUP BY 1) SELECT k FROM s WHERE v IS NULL UNION ALL SELECT k FROM s WHERE w IS NULL
+WITH s AS (SELECT customer_id AS k, count(CASE WHEN (NOT (customer_id <> 0) AND (NOT (country NOT LIKE 'R%') AND false)) THEN score ELSE score END) AS v, sum(DISTINCT ln(abs(score) + 1)) AS w FROM customers WHERE is_active GROUP BY 1) SELECT a.k, a.v, b.v FROM s a LEFT JOIN s b ON a.k = b.k AND a.v <= b.v
 
 query g_cte_004 g_cte
-WITH s AS (SELECT dt AS k, count(qty % 4) AS v, every(created_at IS DISTINCT FROM TIMESTAMP '2024-03-01 12:00:00') AS w FROM orders WHERE unit_price BETWEEN -3.75 AND 1.05 GROUP BY 1) SELECT a.k, a.v, b.v FROM s a LEFT JOIN s b ON a.k = b.k AND a.v < b.v
+WITH s AS (SELECT dt AS k, avg(length(dt)) AS v, max(created_at) AS w FROM orders WHERE dt LIKE '%' GROUP BY 1) SELECT k, v, w FROM s WHERE v IS NOT NULL
 
 query g_cte_005 g_cte
-WITH s AS (SELECT note AS k, stddev(customer_id) AS v, count(abs(12.25)) AS w FROM orders WHERE order_date BETWEEN DATE '2024-01-01' AND DATE '2024-01-01' GROUP BY 1) SELECT k FROM s WHERE v IS NULL UNION ALL SELECT k FROM s WHERE w IS NULL
+WITH s AS (SELECT order_date AS k, stddev(-1) AS v, stddev(customer_id / 7) AS w FROM orders WHERE dt NOT LIKE '%\_%' ESCAPE '\' GROUP BY 1) SELECT k, v, w FROM s WHERE v IS NOT NULL
 
 query g_cte_006 g_cte
-WITH s AS (SELECT order_date AS k, min(round(unit_price, 1)) AS v, bool_and((dt IS NULL AND true)) AS w FROM orders WHERE (unit_price IS NULL OR qty IS DISTINCT FROM 10) GROUP BY 1) SELECT count(*), max(v), (SELECT min(v) FROM s) FROM s WHERE v > (SELECT avg(CAST(v AS double)) FROM s)
+WITH s AS (SELECT city AS k, count(credit_limit) AS v, sum(CAST(customer_key AS decimal(12,2))) AS w FROM customers WHERE NOT (is_active) GROUP BY 1) SELECT k, v, w FROM s WHERE v IS NOT NULL
 
 query g_cte_007 g_cte
-WITH s AS (SELECT stock AS k, sum(DISTINCT weight + weight) AS v, max(price) AS w FROM products WHERE stock > stock GROUP BY 1) SELECT count(*), max(v), (SELECT min(v) FROM s) FROM s WHERE v > (SELECT avg(CAST(v AS double)) FROM s)
+WITH s AS (SELECT tier AS k, max(abs(score)) AS v, count(DISTINCT concat(name, '-', name)) AS w FROM customers WHERE NOT (credit_limit < 1.05) GROUP BY 1) SELECT k FROM s WHERE v IS NULL UNION ALL SELECT k FROM s WHERE w IS NULL
 
 query g_cte_008 g_cte
-WITH s AS (SELECT signup_date AS k, max(hour(last_login)) AS v, min(DATE '2023-12-31') AS w FROM customers WHERE starts_with(city, 'r') GROUP BY 1) SELECT k FROM s WHERE v IS NULL UNION ALL SELECT k FROM s WHERE w IS NULL
+WITH s AS (SELECT name AS k, sum(DISTINCT weight) AS v, max(reverse(name)) AS w FROM products WHERE weight NOT BETWEEN 0.125e0 AND 1e0 GROUP BY 1) SELECT k, v, w FROM s WHERE v IS NOT NULL
 
 query g_cte_009 g_cte
-WITH s AS (SELECT product_id AS k, stddev(round(weight, 0)) AS v, sum(price - price) AS w FROM products WHERE product_id >= 12 GROUP BY 1) SELECT a.k, a.v, b.v FROM s a LEFT JOIN s b ON a.k = b.k AND a.v <= b.v
+WITH s AS (SELECT tier AS k, sum(score) AS v, count(abs(credit_limit)) AS w FROM customers WHERE city <> country GROUP BY 1) SELECT k FROM s WHERE v IS NULL UNION ALL SELECT k FROM s WHERE w IS NULL
 
 query g_cte_010 g_cte
-WITH s AS (SELECT dt AS k, count(order_id % 4) AS v, stddev(abs(discount)) AS w FROM orders WHERE (customer_id <= -1 OR order_date BETWEEN DATE '2024-03-01' AND DATE '2024-03-01') GROUP BY 1) SELECT k, v, w FROM s WHERE v IS NOT NULL
+WITH s AS (SELECT signup_date AS k, count(credit_limit) AS v, count(DISTINCT date_add('day', 14, signup_date)) AS w FROM customers WHERE customer_id <> -1 GROUP BY 1) SELECT k FROM s WHERE v IS NULL UNION ALL SELECT k FROM s WHERE w IS NULL
+---- duckdb
+WITH s AS (SELECT signup_date AS k, count(credit_limit) AS v, count(DISTINCT (signup_date + 14)) AS w FROM customers WHERE customer_id <> -1 GROUP BY 1) SELECT k FROM s WHERE v IS NULL UNION ALL SELECT k FROM s WHERE w IS NULL
 
 query g_cte_011 g_cte
-WITH s AS (SELECT stock AS k, var_pop(sign(stock)) AS v, count(price - 250.5) AS w FROM products WHERE (TIMESTAMP '2023-10-01 08:15:00' IS NULL OR NOT (category LIKE '%e')) GROUP BY 1) SELECT count(*), max(v), (SELECT min(v) FROM s) FROM s WHERE v > (SELECT avg(CAST(v AS double)) FROM s)
+WITH s AS (SELECT note AS k, sum(discount) AS v, every(product_id NOT BETWEEN 0 AND 5) AS w FROM orders WHERE note LIKE '% %' GROUP BY 1) SELECT k FROM s WHERE v IS NULL UNION ALL SELECT k FROM s WHERE w IS NULL
 
 query g_cte_012 g_cte
-WITH s AS (SELECT name AS k, sum(price + price) AS v, sum(price * 0) AS w FROM products WHERE discontinued GROUP BY 1) SELECT count(*), max(v), (SELECT min(v) FROM s) FROM s WHERE v > (SELECT avg(CAST(v AS double)) FROM s)
+WITH s AS (SELECT customer_id AS k, sum(12.25) AS v, count(DISTINCT last_day_of_month(DATE '2024-02-29')) AS w FROM events WHERE customer_id IS DISTINCT FROM 12 GROUP BY 1) SELECT a.k, a.v, b.v FROM s a FULL JOIN s b ON a.k = b.k AND a.v < b.v
 
 query g_cte_013 g_cte
-WITH s AS (SELECT customer_id AS k, avg(CAST(floor(score) AS bigint)) AS v, every(last_login < TIMESTAMP '2024-03-01 12:00:00') AS w FROM customers WHERE name NOT LIKE '%\_%' ESCAPE '\' GROUP BY 1) SELECT k, v, w FROM s WHERE v IS NOT NULL
+WITH s AS (SELECT category AS k, min(coalesce(weight, -1.25e0)) AS v, sum(DISTINCT length(name)) AS w FROM products WHERE (name NOT IN ('pending', 'x y', 'a', 'a') AND price >= 999.99) GROUP BY 1) SELECT count(*), max(v), (SELECT min(v) FROM s) FROM s WHERE v > (SELECT avg(CAST(v AS double)) FROM s)
 
 query g_cte_014 g_cte
-WITH s AS (SELECT city AS k, sum(length(city)) AS v, var_pop(score / nullif(score, 0)) AS w FROM customers WHERE tier >= 10 GROUP BY 1) SELECT a.k, a.v, b.v FROM s a JOIN s b ON a.k = b.k AND a.v <> b.v
+WITH s AS (SELECT name AS k, stddev(score) AS v, count(coalesce(score, 0.125e0)) AS w FROM customers WHERE 1e0 BETWEEN 0.5e0 AND 0.5e0 GROUP BY 1) SELECT a.k, a.v, b.v FROM s a FULL JOIN s b ON a.k = b.k AND a.v <= b.v
 
 query g_cte_015 g_cte
-WITH s AS (SELECT launched AS k, max(price) AS v, every(name LIKE '%\_%' ESCAPE '\') AS w FROM products WHERE product_id IS NULL GROUP BY 1) SELECT k, v, w FROM s WHERE v IS NOT NULL
+WITH s AS (SELECT customer_key AS k, sum(score - score) AS v, min(date_add('day', 13, signup_date)) AS w FROM customers WHERE (last_login IS DISTINCT FROM TIMESTAMP '2024-03-01 12:00:00' AND NOT (tier > tier)) GROUP BY 1) SELECT count(*), max(v), (SELECT min(v) FROM s) FROM s WHERE v > (SELECT avg(CAST(v AS double)) FROM s)
+---- duckdb
+WITH s AS (SELECT customer_key AS k, sum(score - score) AS v, min((signup_date + 13)) AS w FROM customers WHERE (last_login IS DISTINCT FROM TIMESTAMP '2024-03-01 12:00:00' AND NOT (tier > tier)) GROUP BY 1) SELECT count(*), max(v), (SELECT min(v) FROM s) FROM s WHERE v > (SELECT avg(CAST(v AS double)) FROM s)
 
 query g_cte_016 g_cte
-WITH s AS (SELECT signup_date AS k, min(credit_limit) AS v, max(name) AS w FROM customers WHERE NOT (7 <> customer_key) GROUP BY 1) SELECT count(*), max(v), (SELECT min(v) FROM s) FROM s WHERE v > (SELECT avg(CAST(v AS double)) FROM s)
+WITH s AS (SELECT signup_date AS k, max(hour(last_login)) AS v, min(DATE '2023-12-31') AS w FROM customers WHERE starts_with(city, 'r') GROUP BY 1) SELECT k FROM s WHERE v IS NULL UNION ALL SELECT k FROM s WHERE w IS NULL
 
 query g_cte_017 g_cte
-WITH s AS (SELECT product_id AS k, max(price) AS v, min(weight / nullif(weight, 0)) AS w FROM products WHERE category LIKE '%e' GROUP BY 1) SELECT a.k, a.v, b.v FROM s a FULL JOIN s b ON a.k = b.k AND a.v <> b.v
+WITH s AS (SELECT customer_id AS k, stddev(round(ratio, 0)) AS v, sum(amount - amount) AS w FROM events WHERE customer_id >= 12 GROUP BY 1) SELECT a.k, a.v, b.v FROM s a LEFT JOIN s b ON a.k = b.k AND a.v <= b.v
 
 query g_cte_018 g_cte
-WITH s AS (SELECT note AS k, sum(round(discount, 1)) AS v, count(coalesce(status, 'x y')) AS w FROM orders WHERE created_at > TIMESTAMP '2023-10-01 08:15:00' GROUP BY 1) SELECT a.k, a.v, b.v FROM s a LEFT JOIN s b ON a.k = b.k AND a.v <> b.v
+WITH s AS (SELECT dt AS k, count(order_id % 4) AS v, stddev(abs(discount)) AS w FROM orders WHERE (customer_id <= -1 OR order_date BETWEEN DATE '2024-03-01' AND DATE '2024-03-01') GROUP BY 1) SELECT k, v, w FROM s WHERE v IS NOT NULL
 
 query g_cte_019 g_cte
-WITH s AS (SELECT tier AS k, var_pop(round(score, 2)) AS v, min(tier % 2) AS w FROM customers WHERE name LIKE '% %' GROUP BY 1) SELECT a.k, a.v, b.v FROM s a FULL JOIN s b ON a.k = b.k AND a.v <= b.v
+WITH s AS (SELECT stock AS k, var_pop(sign(stock)) AS v, count(price - 250.5) AS w FROM products WHERE (TIMESTAMP '2023-10-01 08:15:00' IS NULL OR NOT (category LIKE '%e')) GROUP BY 1) SELECT count(*), max(v), (SELECT min(v) FROM s) FROM s WHERE v > (SELECT avg(CAST(v AS double)) FROM s)
 
 query g_cte_020 g_cte
-WITH s AS (SELECT dt AS k, count(DISTINCT nullif(qty, -1)) AS v, count(created_at) AS w FROM orders WHERE NOT ((unit_price <> 12.25 OR (NOT (order_date BETWEEN DATE '2024-02-29' AND DATE '2024-03-01') OR is_gift))) GROUP BY 1) SELECT count(*), max(v), (SELECT min(v) FROM s) FROM s WHERE v > (SELECT avg(CAST(v AS double)) FROM s)
+WITH s AS (SELECT name AS k, sum(price + price) AS v, sum(price * 0) AS w FROM products WHERE discontinued GROUP BY 1) SELECT count(*), max(v), (SELECT min(v) FROM s) FROM s WHERE v > (SELECT avg(CAST(v AS double)) FROM s)
 
 query g_cte_021 g_cte
-WITH s AS (SELECT name AS k, var_pop(CAST(price AS bigint)) AS v, sum(round(price, 2)) AS w FROM products WHERE launched BETWEEN DATE '2024-02-29' AND DATE '2024-03-01' GROUP BY 1) SELECT k, v, w FROM s WHERE v IS NOT NULL
+WITH s AS (SELECT stock AS k, avg(CAST(floor(weight) AS bigint)) AS v, every(TIMESTAMP '2024-02-29 00:00:00' < TIMESTAMP '2024-03-01 12:00:00') AS w FROM products WHERE name NOT LIKE '%\_%' ESCAPE '\' GROUP BY 1) SELECT k, v, w FROM s WHERE v IS NOT NULL
 
 query g_cte_022 g_cte
-WITH s AS (SELECT order_date AS k, min(discount) AS v, count(DISTINCT date_add('day', -30, order_date)) AS w FROM orders WHERE ((order_date = DATE '2022-06-15' AND qty = product_id) AND is_gift) GROUP BY 1) SELECT count(*), max(v), (SELECT min(v) FROM s) FROM s WHERE v > (SELECT avg(CAST(v AS double)) FROM s)
----- duckdb
-WITH s AS (SELECT order_date AS k, min(discount) AS v, count(DISTINCT (order_date + -30)) AS w FROM orders WHERE ((order_date = DATE '2022-06-15' AND qty = product_id) AND is_gift) GROUP BY 1) SELECT count(*), max(v), (SELECT min(v) FROM s) FROM s WHERE v > (SELECT avg(CAST(v AS double)) FROM s)
+WITH s AS (SELECT name AS k, sum(length(name)) AS v, var_pop(weight / nullif(weight, 0)) AS w FROM products WHERE stock >= 10 GROUP BY 1) SELECT a.k, a.v, b.v FROM s a JOIN s b ON a.k = b.k AND a.v <> b.v
 
 query g_cte_023 g_cte
-WITH s AS (SELECT order_date AS k, count(DISTINCT power(discount, 2)) AS v, min(qty) AS w FROM orders WHERE 'pending' NOT IN ('', '') GROUP BY 1) SELECT k, v, w FROM s WHERE v IS NOT NULL
+WITH s AS (SELECT DATE '2024-03-01' AS k, max(amount) AS v, every(kind LIKE '%\_%' ESCAPE '\') AS w FROM events WHERE customer_id IS NULL GROUP BY 1) SELECT k, v, w FROM s WHERE v IS NOT NULL
 
 query g_cte_024 g_cte
-WITH s AS (SELECT order_id AS k, avg(discount) AS v, min(date_add('month', 10, order_date)) AS w FROM orders WHERE (order_date IS NOT DISTINCT FROM DATE '2024-01-01' OR order_date NOT BETWEEN DATE '2022-06-15' AND DATE '2024-01-01') GROUP BY 1) SELECT k FROM s WHERE v IS NULL UNION ALL SELECT k FROM s WHERE w IS NULL
----- duckdb
-WITH s AS (SELECT order_id AS k, avg(discount) AS v, min(CAST(order_date + to_months(10) AS DATE)) AS w FROM orders WHERE (order_date IS NOT DISTINCT FROM DATE '2024-01-01' OR order_date NOT BETWEEN DATE '2022-06-15' AND DATE '2024-01-01') GROUP BY 1) SELECT k FROM s WHERE v IS NULL UNION ALL SELECT k FROM s WHERE w IS NULL
+WITH s AS (SELECT signup_date AS k, min(credit_limit) AS v, max(name) AS w FROM customers WHERE NOT (7 <> customer_key) GROUP BY 1) SELECT count(*), max(v), (SELECT min(v) FROM s) FROM s WHERE v > (SELECT avg(CAST(v AS double)) FROM s)
 
 query g_cte_025 g_cte
-WITH s AS (SELECT order_id AS k, count(unit_price) AS v, var_pop(length(dt)) AS w FROM orders WHERE product_id IS DISTINCT FROM 40 GROUP BY 1) SELECT a.k, a.v, b.v FROM s a FULL JOIN s b ON a.k = b.k AND a.v <> b.v
+WITH s AS (SELECT event_id AS k, max(amount) AS v, min(ratio / nullif(ratio, 0)) AS w FROM events WHERE region LIKE '%e' GROUP BY 1) SELECT a.k, a.v, b.v FROM s a FULL JOIN s b ON a.k = b.k AND a.v <> b.v
 
 query g_setop_001 g_setop
-SELECT concat('', '-', 'toys') FROM orders WHERE dt IS NOT DISTINCT FROM 'pending' UNION SELECT lower(dt) FROM orders WHERE order_date = DATE '2022-06-15'
+SELECT category FROM products WHERE (launched NOT IN (DATE '2024-03-01', DATE '2024-01-01', DATE '2022-06-15') AND starts_with(category, 'r')) INTERSECT SELECT coalesce(category, 'Paris') FROM products WHERE (price > price AND TIMESTAMP '2024-02-29 00:00:00' <> TIMESTAMP '2024-03-01 12:00:00') UNION SELECT coalesce(city, 'toys') FROM customers WHERE NOT (signup_date NOT IN (DATE '2022-06-15', DATE '2022-06-15', DATE '2024-02-29', DATE '2024-01-01', NULL))
 
 query g_setop_002 g_setop
-SELECT CAST(stock AS decimal(12,2)) FROM products WHERE category NOT LIKE '%' UNION SELECT 250.5 + price FROM products WHERE launched BETWEEN DATE '2022-06-15' AND DATE '2022-06-15' UNION ALL SELECT unit_price FROM orders WHERE (TIMESTAMP '2024-03-01 12:00:00' >= TIMESTAMP '2024-03-01 12:00:00' AND is_gift)
+SELECT note FROM orders WHERE starts_with(note, 'P') UNION SELECT name FROM customers WHERE customer_key NOT BETWEEN -3 AND 10
 
 query g_setop_003 g_setop
-SELECT name FROM customers WHERE last_login IS DISTINCT FROM TIMESTAMP '2024-02-29 00:00:00' UNION SELECT name FROM customers WHERE customer_key <= 1 ORDER BY 1 NULLS FIRST LIMIT 7
+SELECT upper(category) FROM products WHERE name NOT IN ('shipped', 'x y', NULL) UNION ALL SELECT category FROM products WHERE weight <> 2e0 EXCEPT SELECT note FROM events WHERE NOT (ratio >= 0.125e0) ORDER BY 1 NULLS FIRST LIMIT 10
 
 query g_setop_004 g_setop
-SELECT credit_limit * 5 FROM customers WHERE customer_key IS NOT DISTINCT FROM 2 UNION SELECT unit_price FROM orders WHERE (starts_with(status, 'P') AND discount IS NOT NULL)
+SELECT note FROM orders WHERE NOT ((is_gift AND note > note)) UNION ALL SELECT lower(name) FROM products WHERE name IS NOT NULL UNION SELECT substr('pending', 4) FROM customers WHERE customer_key IS NOT NULL ORDER BY 1 LIMIT 9
 
 query g_setop_005 g_setop
-SELECT CAST(TIMESTAMP '2024-03-04 18:30:00.5' AS date) FROM products WHERE name NOT LIKE '%e' EXCEPT SELECT coalesce(launched, DATE '2022-06-15') FROM products WHERE (price IS DISTINCT FROM 1.05 AND weight NOT BETWEEN 0.5e0 AND 10e0)
+SELECT concat(status, '-', note) FROM orders WHERE order_date IS NOT DISTINCT FROM DATE '2024-01-01' UNION ALL SELECT CAST(price AS varchar) FROM products WHERE NOT (TIMESTAMP '2024-03-01 12:00:00' IS NOT NULL) UNION SELECT CAST(price AS varchar) FROM products WHERE starts_with(name, '')
 
 query g_setop_006 g_setop
-SELECT unit_price > 12.25 FROM orders WHERE status <= note UNION SELECT TIMESTAMP '2024-02-29 00:00:00' > TIMESTAMP '2024-03-01 12:00:00' FROM products WHERE category IS NULL INTERSECT SELECT NOT (city NOT LIKE '%a%') FROM customers WHERE credit_limit IS DISTINCT FROM 12.25 ORDER BY 1 LIMIT 15
+SELECT is_active IS NOT NULL FROM customers WHERE is_active UNION SELECT ts > TIMESTAMP '2024-03-04 18:30:00.5' FROM events WHERE starts_with('toys', 's') EXCEPT SELECT region IS NOT DISTINCT FROM 'Paris' FROM events WHERE ((ts < ts AND kind >= note) OR flag) ORDER BY 1 LIMIT 2
 
 query g_setop_007 g_setop
-SELECT category FROM products WHERE discontinued UNION ALL SELECT rtrim(name) FROM products WHERE category NOT LIKE 'R%' INTERSECT SELECT upper(category) FROM products WHERE weight <> 0.125e0
+SELECT CASE WHEN true THEN order_date ELSE DATE '2022-06-15' END FROM orders WHERE 'toys' IS NULL INTERSECT SELECT date_trunc('week', order_date) FROM orders WHERE (created_at IS NULL OR note = status) UNION SELECT date_add('day', 24, launched) FROM products WHERE launched IN (DATE '2024-01-01', DATE '2023-12-31') ORDER BY 1 DESC LIMIT 2
+---- duckdb
+SELECT CASE WHEN true THEN order_date ELSE DATE '2022-06-15' END FROM orders WHERE 'toys' IS NULL INTERSECT SELECT CAST(date_trunc('week', order_date) AS DATE) FROM orders WHERE (created_at IS NULL OR note = status) UNION SELECT (launched + 24) FROM products WHERE launched IN (DATE '2024-01-01', DATE '2023-12-31') ORDER BY 1 DESC LIMIT 2
 
 query g_setop_008 g_setop
-SELECT TIMESTAMP '2024-03-04 18:30:00.5' > TIMESTAMP '2024-03-04 18:30:00.5' FROM products WHERE category > 'pending' UNION SELECT NOT (category IS NULL) FROM products WHERE discontinued EXCEPT SELECT status NOT LIKE '_u%' FROM orders WHERE unit_price IS NOT DISTINCT FROM 12.25
+SELECT 10 / 2 FROM products WHERE stock NOT IN (12, -3, 5) UNION SELECT least(customer_id, customer_id) FROM customers WHERE (is_active OR starts_with(city, 'r'))
 
 query g_setop_009 g_setop
-SELECT ('x y' <> note OR customer_id NOT IN (5, 12, 0)) FROM orders WHERE priority <= 10 UNION SELECT unit_price < 12.25 FROM orders WHERE discount >= discount
+SELECT strpos(dt, 'a') FROM orders WHERE note NOT LIKE '%\_%' ESCAPE '\' UNION ALL SELECT customer_id FROM orders WHERE (NOT (discount IS NOT NULL) OR discount <= discount) EXCEPT SELECT event_id FROM events WHERE event_id BETWEEN 0 AND 40
 
 query g_setop_010 g_setop
-SELECT credit_limit * customer_id FROM customers WHERE tier = 40 UNION ALL SELECT CASE WHEN discount = 1e0 THEN unit_price ELSE unit_price END FROM orders WHERE (order_date >= DATE '2024-02-29' AND false)
+SELECT credit_limit FROM customers WHERE name LIKE 'R%' UNION SELECT unit_price FROM orders WHERE is_gift ORDER BY 1 DESC NULLS LAST LIMIT 14
 
 query g_setop_011 g_setop
-SELECT CASE WHEN launched NOT BETWEEN DATE '2022-06-15' AND DATE '2024-02-29' THEN launched ELSE launched END FROM products WHERE ((discontinued OR NOT ((10 < 10 AND category > 'toys'))) OR stock IS DISTINCT FROM 5) UNION ALL SELECT date_add('month', -9, signup_date) FROM customers WHERE signup_date NOT BETWEEN DATE '2023-12-31' AND DATE '2024-01-01'
----- duckdb
-SELECT CASE WHEN launched NOT BETWEEN DATE '2022-06-15' AND DATE '2024-02-29' THEN launched ELSE launched END FROM products WHERE ((discontinued OR NOT ((10 < 10 AND category > 'toys'))) OR stock IS DISTINCT FROM 5) UNION ALL SELECT CAST(signup_date + to_months(-9) AS DATE) FROM customers WHERE signup_date NOT BETWEEN DATE '2023-12-31' AND DATE '2024-01-01'
+SELECT name IS NOT NULL FROM products WHERE category NOT LIKE 'R%' INTERSECT SELECT order_date <= DATE '2024-01-01' FROM orders WHERE unit_price BETWEEN 100.00 AND 250.5
 
 query g_setop_012 g_setop
-SELECT stock FROM products WHERE price = 12.25 UNION SELECT second(created_at) FROM orders WHERE order_date BETWEEN DATE '2022-06-15' AND DATE '2024-03-01'
+SELECT flag FROM events WHERE (NOT ((yr IS NULL OR ((note IN ('pending', '', 'pending', 'pending') AND yr > 3) AND flag))) OR NOT (region NOT IN ('a', 'pending', 'rush'))) UNION SELECT score <= -1.25e0 FROM customers WHERE name NOT LIKE '%\_%' ESCAPE '\'
 
 query g_setop_013 g_setop
-SELECT order_date FROM orders WHERE priority NOT BETWEEN 2 AND 7 UNION ALL SELECT CASE WHEN 12 NOT IN (1, 3) THEN order_date ELSE order_date END FROM orders WHERE order_id IN (-3, 3, 25, 40) INTERSECT SELECT date_add('year', 14, order_date) FROM orders WHERE NOT (status NOT LIKE '%e')
+SELECT date_add('year', -5, order_date) FROM orders WHERE priority < qty EXCEPT SELECT coalesce(launched, DATE '2022-06-15') FROM products WHERE 'rush' IS DISTINCT FROM '' ORDER BY 1 LIMIT 8
 ---- duckdb
-SELECT order_date FROM orders WHERE priority NOT BETWEEN 2 AND 7 UNION ALL SELECT CASE WHEN 12 NOT IN (1, 3) THEN order_date ELSE order_date END FROM orders WHERE order_id IN (-3, 3, 25, 40) INTERSECT SELECT CAST(order_date + to_years(14) AS DATE) FROM orders WHERE NOT (status NOT LIKE '%e')
+SELECT CAST(order_date + to_years(-5) AS DATE) FROM orders WHERE priority < qty EXCEPT SELECT coalesce(launched, DATE '2022-06-15') FROM products WHERE 'rush' IS DISTINCT FROM '' ORDER BY 1 LIMIT 8
 
 query g_setop_014 g_setop
-SELECT starts_with(name, 's') FROM products WHERE launched IS NULL UNION SELECT launched <= DATE '2024-02-29' FROM products WHERE ((starts_with(category, 'r') AND (weight IS DISTINCT FROM 0.5e0 AND name >= 'x y')) OR NOT (discontinued)) UNION SELECT NOT (stock <= -1) FROM products WHERE product_id BETWEEN 12 AND 25 ORDER BY 1 NULLS FIRST LIMIT 1
+SELECT amount FROM events WHERE ratio = 1e0 UNION ALL SELECT amount FROM events WHERE (DATE '2022-06-15' >= DATE '2024-02-29' AND false)
 
 query g_setop_015 g_setop
-SELECT 'Paris' FROM customers WHERE country IS NOT DISTINCT FROM 'x y' UNION ALL SELECT nullif(name, '') FROM products WHERE price IS DISTINCT FROM 999.99
+SELECT CASE WHEN DATE '2022-06-15' NOT BETWEEN DATE '2022-06-15' AND DATE '2024-02-29' THEN DATE '2024-03-01' ELSE DATE '2024-01-01' END FROM events WHERE ((flag OR NOT ((10 < 10 AND region > 'toys'))) OR yr IS DISTINCT FROM 5) UNION ALL SELECT date_add('month', -9, signup_date) FROM customers WHERE signup_date NOT BETWEEN DATE '2023-12-31' AND DATE '2024-01-01'
+---- duckdb
+SELECT CASE WHEN DATE '2022-06-15' NOT BETWEEN DATE '2022-06-15' AND DATE '2024-02-29' THEN DATE '2024-03-01' ELSE DATE '2024-01-01' END FROM events WHERE ((flag OR NOT ((10 < 10 AND region > 'toys'))) OR yr IS DISTINCT FROM 5) UNION ALL SELECT CAST(signup_date + to_months(-9) AS DATE) FROM customers WHERE signup_date NOT BETWEEN DATE '2023-12-31' AND DATE '2024-01-01'
 
 query g_setop_016 g_setop
-SELECT TIMESTAMP '2024-03-04 18:30:00.5' IS NOT NULL FROM orders WHERE status IS NOT NULL INTERSECT SELECT is_active FROM customers WHERE NOT (score BETWEEN 0.5e0 AND 1e0)
+SELECT yr FROM events WHERE amount = 12.25 UNION SELECT second(created_at) FROM orders WHERE order_date BETWEEN DATE '2022-06-15' AND DATE '2024-03-01'
 
 query g_setop_017 g_setop
-SELECT product_id FROM products WHERE discontinued INTERSECT SELECT CAST(floor(discount) AS bigint) FROM orders WHERE NOT (created_at > created_at)
+SELECT order_date FROM orders WHERE priority NOT BETWEEN 2 AND 7 UNION ALL SELECT CASE WHEN 12 NOT IN (1, 3) THEN signup_date ELSE signup_date END FROM customers WHERE customer_key IN (-3, 3, 25, 40) INTERSECT SELECT date_add('year', 14, order_date) FROM orders WHERE NOT (status NOT LIKE '%e')
+---- duckdb
+SELECT order_date FROM orders WHERE priority NOT BETWEEN 2 AND 7 UNION ALL SELECT CASE WHEN 12 NOT IN (1, 3) THEN signup_date ELSE signup_date END FROM customers WHERE customer_key IN (-3, 3, 25, 40) INTERSECT SELECT CAST(order_date + to_years(14) AS DATE) FROM orders WHERE NOT (status NOT LIKE '%e')
 
 query g_setop_018 g_setop
-SELECT category FROM products WHERE name NOT LIKE '_u%' EXCEPT SELECT city FROM customers WHERE name IS NOT NULL
+SELECT starts_with(kind, 's') FROM events WHERE DATE '2022-06-15' IS NULL UNION SELECT DATE '2024-01-01' <= DATE '2024-02-29' FROM events WHERE ((starts_with(region, 'r') AND (ratio IS DISTINCT FROM 0.5e0 AND kind >= 'x y')) OR NOT (flag)) UNION SELECT NOT (stock <= -1) FROM products WHERE product_id BETWEEN 12 AND 25 ORDER BY 1 NULLS FIRST LIMIT 1
 
 query g_setop_019 g_setop
-SELECT nullif(stock, 5) FROM products WHERE NOT (weight BETWEEN 0.5e0 AND 1e0) UNION ALL SELECT CAST(floor(discount) AS bigint) FROM orders WHERE priority NOT IN (40, 3, -1, 7) EXCEPT SELECT customer_key FROM customers WHERE starts_with(name, 'r')
+SELECT 'Paris' FROM customers WHERE country IS NOT DISTINCT FROM 'x y' UNION ALL SELECT nullif(kind, '') FROM events WHERE amount IS DISTINCT FROM 999.99
 
 query g_setop_020 g_setop
-SELECT unit_price FROM orders WHERE customer_id IN (-3, -3, 40) UNION ALL SELECT price * product_id FROM products WHERE DATE '2023-12-31' IN (DATE '2024-02-29', DATE '2024-01-01', DATE '2023-12-31', DATE '2024-03-01', NULL) ORDER BY 1 DESC NULLS LAST LIMIT 9
+SELECT TIMESTAMP '2024-03-04 18:30:00.5' IS NOT NULL FROM orders WHERE status IS NOT NULL INTERSECT SELECT is_active FROM customers WHERE NOT (score BETWEEN 0.5e0 AND 1e0)
 
 query g_setop_021 g_setop
-SELECT abs(product_id) FROM orders WHERE note <> 'a' UNION SELECT CAST(credit_limit AS bigint) FROM customers WHERE is_active
+SELECT product_id FROM products WHERE discontinued INTERSECT SELECT CAST(floor(discount) AS bigint) FROM orders WHERE NOT (created_at > created_at)
 
 query g_setop_022 g_setop
-SELECT dt FROM orders WHERE order_id > 10 EXCEPT SELECT CASE WHEN name >= 'Paris' THEN category ELSE name END FROM products WHERE product_id BETWEEN 5 AND 40 ORDER BY 1 NULLS LAST LIMIT 15
+SELECT note FROM events WHERE kind NOT LIKE '_u%' EXCEPT SELECT category FROM products WHERE name IS NOT NULL
 
 query g_setop_023 g_setop
-SELECT (12 IN (1, 5, 3) AND city >= 'Paris') FROM customers WHERE score >= score UNION SELECT product_id IS DISTINCT FROM 1 FROM products WHERE stock < product_id
+SELECT nullif(code, 5) FROM events WHERE NOT (ratio BETWEEN 0.5e0 AND 1e0) UNION ALL SELECT CAST(floor(score) AS bigint) FROM customers WHERE tier NOT IN (40, 3, -1, 7) EXCEPT SELECT customer_key FROM customers WHERE starts_with(name, 'r')
 
 query g_setop_024 g_setop
-SELECT last_day_of_month(order_date) FROM orders WHERE ((order_date <> order_date OR starts_with(status, 's')) OR note < 'shipped') INTERSECT SELECT coalesce(DATE '2024-02-29', DATE '2024-01-01') FROM products WHERE weight <= weight EXCEPT SELECT signup_date FROM customers WHERE starts_with(city, '')
+SELECT credit_limit FROM customers WHERE customer_id IN (-3, -3, 40) UNION ALL SELECT amount * customer_id FROM events WHERE DATE '2023-12-31' IN (DATE '2024-02-29', DATE '2024-01-01', DATE '2023-12-31', DATE '2024-03-01', NULL) ORDER BY 1 DESC NULLS LAST LIMIT 9
 
 query g_setop_025 g_setop
-SELECT 12.25 FROM orders WHERE created_at IS NOT NULL INTERSECT SELECT coalesce(unit_price, -3.75) FROM orders WHERE customer_id <= -1 ORDER BY 1 LIMIT 13
+SELECT abs(product_id) FROM orders WHERE note <> 'a' UNION SELECT CAST(credit_limit AS bigint) FROM customers WHERE is_active
 
 query g_setop_026 g_setop
-SELECT upper(name) FROM products WHERE ((name IS NULL OR (category IN ('a', '') AND product_id IN (25, 25, 5))) AND category > 'shipped') INTERSECT SELECT 'shipped' FROM customers WHERE city = 'x y' EXCEPT SELECT split_part(status, ' ', 1) FROM orders WHERE status IS NOT NULL ORDER BY 1 DESC LIMIT 10
+SELECT dt FROM orders WHERE order_id > 10 EXCEPT SELECT CASE WHEN kind >= 'Paris' THEN note ELSE kind END FROM events WHERE customer_id BETWEEN 5 AND 40 ORDER BY 1 NULLS LAST LIMIT 15
 
 query g_setop_027 g_setop
-SELECT month(order_date) FROM orders WHERE is_gift INTERSECT SELECT order_id + qty FROM orders WHERE order_date IN (DATE '2024-03-01', DATE '2024-01-01', DATE '2024-02-29', DATE '2022-06-15') ORDER BY 1 DESC NULLS FIRST LIMIT 5
+SELECT (12 IN (1, 5, 3) AND city >= 'Paris') FROM customers WHERE score >= score UNION SELECT product_id IS DISTINCT FROM 1 FROM products WHERE stock < product_id
 
 query g_setop_028 g_setop
-SELECT credit_limit FROM customers WHERE NOT ((false OR credit_limit NOT BETWEEN 0.50 AND 1.05)) UNION SELECT coalesce(unit_price, 999.99) FROM orders WHERE qty IS DISTINCT FROM 2
+SELECT last_day_of_month(signup_date) FROM customers WHERE ((signup_date <> signup_date OR starts_with(name, 's')) OR city < 'shipped') INTERSECT SELECT coalesce(DATE '2024-02-29', DATE '2024-01-01') FROM events WHERE ratio <= ratio EXCEPT SELECT launched FROM products WHERE starts_with(category, '')
 
 query g_setop_029 g_setop
-SELECT coalesce(order_date, DATE '2024-01-01') FROM orders WHERE created_at IS NULL UNION ALL SELECT CAST(TIMESTAMP '2024-03-04 18:30:00.5' AS date) FROM products WHERE TIMESTAMP '2023-10-01 08:15:00' >= TIMESTAMP '2024-03-01 12:00:00' UNION SELECT launched FROM products WHERE discontinued
+SELECT 12.25 FROM customers WHERE last_login IS NOT NULL INTERSECT SELECT coalesce(unit_price, -3.75) FROM orders WHERE customer_id <= -1 ORDER BY 1 LIMIT 13
 
 query g_setop_030 g_setop
-SELECT price FROM products WHERE discontinued EXCEPT SELECT abs(price) FROM products WHERE category NOT LIKE '%\_%' ESCAPE '\' UNION SELECT coalesce(price, 12.25) FROM products WHERE name LIKE '%\_%' ESCAPE '\' ORDER BY 1 DESC NULLS LAST LIMIT 10
+SELECT upper(note) FROM events WHERE ((kind IS NULL OR (region IN ('a', '') AND customer_id IN (25, 25, 5))) AND region > 'shipped') INTERSECT SELECT 'shipped' FROM customers WHERE city = 'x y' EXCEPT SELECT split_part(status, ' ', 1) FROM orders WHERE status IS NOT NULL ORDER BY 1 DESC LIMIT 10
 
 query g_setop_031 g_setop
-SELECT price FROM products WHERE launched BETWEEN DATE '2022-06-15' AND DATE '2023-12-31' UNION ALL SELECT ceil(unit_price) FROM orders WHERE (-3.75 <> 0.50 OR ('toys' LIKE '%' AND starts_with(note, 'P')))
+SELECT month(signup_date) FROM customers WHERE is_active INTERSECT SELECT order_id + qty FROM orders WHERE order_date IN (DATE '2024-03-01', DATE '2024-01-01', DATE '2024-02-29', DATE '2022-06-15') ORDER BY 1 DESC NULLS FIRST LIMIT 5
 
 query g_setop_032 g_setop
-SELECT credit_limit - customer_id FROM customers WHERE tier IS DISTINCT FROM 25 UNION ALL SELECT unit_price FROM orders WHERE is_gift ORDER BY 1 NULLS FIRST LIMIT 2
+SELECT price FROM products WHERE NOT ((false OR price NOT BETWEEN 0.50 AND 1.05)) UNION SELECT coalesce(unit_price, 999.99) FROM orders WHERE qty IS DISTINCT FROM 2
 
 query g_setop_033 g_setop
-SELECT price FROM products WHERE ('x y' = 'rush' OR NOT (weight BETWEEN 0.125e0 AND 2e0)) UNION SELECT abs(unit_price) FROM orders WHERE note LIKE '%\_%' ESCAPE '\'
+SELECT coalesce(signup_date, DATE '2024-01-01') FROM customers WHERE last_login IS NULL UNION ALL SELECT CAST(TIMESTAMP '2024-03-04 18:30:00.5' AS date) FROM products WHERE TIMESTAMP '2023-10-01 08:15:00' >= TIMESTAMP '2024-03-01 12:00:00' UNION SELECT DATE '2022-06-15' FROM events WHERE flag
 
 query g_setop_034 g_setop
-SELECT launched FROM products WHERE starts_with(category, 'r') EXCEPT SELECT coalesce(order_date, DATE '2024-02-29') FROM orders WHERE starts_with(dt, '') ORDER BY 1 NULLS LAST LIMIT 2
+SELECT amount FROM events WHERE flag EXCEPT SELECT abs(amount) FROM events WHERE region NOT LIKE '%\_%' ESCAPE '\' UNION SELECT coalesce(price, 12.25) FROM products WHERE name LIKE '%\_%' ESCAPE '\' ORDER BY 1 DESC NULLS LAST LIMIT 10
 
 query g_setop_035 g_setop
-SELECT nullif('shipped', '') FROM products WHERE name LIKE '% %' UNION ALL SELECT nullif(name, '') FROM customers WHERE credit_limit < credit_limit ORDER BY 1 DESC LIMIT 10
+SELECT amount FROM events WHERE DATE '2022-06-15' BETWEEN DATE '2022-06-15' AND DATE '2023-12-31' UNION ALL SELECT ceil(unit_price) FROM orders WHERE (-3.75 <> 0.50 OR ('toys' LIKE '%' AND starts_with(note, 'P')))
 
 query g_setop_036 g_setop
-SELECT weight >= weight FROM products WHERE stock IS NULL UNION SELECT TIMESTAMP '2024-03-01 12:00:00' IS NOT DISTINCT FROM TIMESTAMP '2024-03-04 18:30:00.5' FROM orders WHERE is_gift UNION SELECT customer_key IN (2, 25, 3) FROM customers WHERE tier <> 25 ORDER BY 1 NULLS LAST LIMIT 10
+SELECT price - product_id FROM products WHERE stock IS DISTINCT FROM 25 UNION ALL SELECT credit_limit FROM customers WHERE is_active ORDER BY 1 NULLS FIRST LIMIT 2
 
 query g_setop_037 g_setop
-SELECT CAST(customer_id AS decimal(12,2)) FROM customers WHERE starts_with(name, 's') INTERSECT SELECT price FROM products WHERE TIMESTAMP '2024-03-01 12:00:00' >= TIMESTAMP '2024-03-04 18:30:00.5' ORDER BY 1 DESC NULLS LAST LIMIT 5
+SELECT price FROM products WHERE ('x y' = 'rush' OR NOT (weight BETWEEN 0.125e0 AND 2e0)) UNION SELECT abs(credit_limit) FROM customers WHERE city LIKE '%\_%' ESCAPE '\'
 
 query g_setop_038 g_setop
-SELECT coalesce(dt, '') FROM orders WHERE (priority IS NOT DISTINCT FROM 40 AND note LIKE '%e') EXCEPT SELECT rtrim(category) FROM products WHERE name LIKE '%a%' ORDER BY 1 DESC NULLS FIRST LIMIT 11
+SELECT launched FROM products WHERE starts_with(category, 'r') EXCEPT SELECT coalesce(order_date, DATE '2024-02-29') FROM orders WHERE starts_with(dt, '') ORDER BY 1 NULLS LAST LIMIT 2
 
 query g_setop_039 g_setop
-SELECT trim('Paris') FROM customers WHERE is_active IS NOT NULL UNION SELECT dt FROM orders WHERE order_id IS DISTINCT FROM 7
+SELECT nullif('shipped', '') FROM events WHERE kind LIKE '% %' UNION ALL SELECT nullif(name, '') FROM products WHERE price < price ORDER BY 1 DESC LIMIT 10
 
 query g_setop_040 g_setop
-SELECT price * 5 FROM products WHERE launched IS NULL EXCEPT SELECT round(unit_price, 0) FROM orders WHERE discount <> 2e0 ORDER BY 1 NULLS LAST LIMIT 13
+SELECT ratio >= ratio FROM events WHERE yr IS NULL UNION SELECT TIMESTAMP '2024-03-01 12:00:00' IS NOT DISTINCT FROM TIMESTAMP '2024-03-04 18:30:00.5' FROM customers WHERE is_active UNION SELECT product_id IN (2, 25, 3) FROM products WHERE stock <> 25 ORDER BY 1 NULLS LAST LIMIT 10
 
 query g_grouping_sets_001 g_grouping_sets
-SELECT is_gift, status, grouping(is_gift, status) AS g, sum(truncate(unit_price)), max(unit_price) FROM orders WHERE priority IS NOT NULL GROUP BY GROUPING SETS ((is_gift, status), (is_gift), ())
+SELECT name, discontinued, count(DISTINCT concat(name, '-', name)), sum(weight) FROM products WHERE (starts_with(name, 's') AND name <= name) GROUP BY GROUPING SETS ((name, discontinued), (name), ())
 
 query g_grouping_sets_002 g_grouping_sets
-SELECT city, name, country, grouping(city, name, country) AS g, min(CASE WHEN NOT (customer_id <> 0) THEN credit_limit ELSE credit_limit END) FROM customers WHERE score IS NULL GROUP BY ROLLUP (city, name, country)
+SELECT category, name, max(upper(name)), avg(-1.25e0) FROM products GROUP BY CUBE (category, name)
 
 query g_grouping_sets_003 g_grouping_sets
-SELECT tier, is_active, city, max(round(999.99, 2)), count(DISTINCT score) FROM customers WHERE signup_date BETWEEN DATE '2023-12-31' AND DATE '2024-01-01' GROUP BY CUBE (tier, is_active, city)
+SELECT note, is_gift, grouping(note, is_gift) AS g, count(DISTINCT CASE WHEN order_date IS NULL THEN priority ELSE order_id END), min(0.5e0 * discount) FROM orders WHERE dt <= 'x y' GROUP BY GROUPING SETS ((note, is_gift), (note))
 
 query g_grouping_sets_004 g_grouping_sets
-SELECT priority, is_gift, grouping(priority, is_gift) AS g, min(note) FROM orders GROUP BY GROUPING SETS ((priority, is_gift), (priority), (is_gift))
+SELECT flag, kind, grouping(flag, kind) AS g, sum(amount * 1), var_pop(code * 0) FROM events WHERE starts_with(kind, '') GROUP BY GROUPING SETS ((flag, kind), (flag), (kind))
 
 query g_grouping_sets_005 g_grouping_sets
-SELECT category, discontinued, avg(weight) FROM products WHERE launched IS DISTINCT FROM DATE '2022-06-15' GROUP BY ROLLUP (category, discontinued)
+SELECT name, city, is_active, min(lower(city)), count(DISTINCT CASE WHEN starts_with(name, 's') THEN customer_key ELSE tier END) FROM customers GROUP BY CUBE (name, city, is_active)
 
 query g_grouping_sets_006 g_grouping_sets
-SELECT is_active, city, tier, grouping(is_active, city, tier) AS g, max(city), max(floor(score)) FROM customers GROUP BY GROUPING SETS ((is_active, city, tier), (is_active), ())
+SELECT region, note, flag, grouping(region, note, flag) AS g, max(amount), var_pop(coalesce(ratio, 0.125e0)) FROM events WHERE amount < 0.50 GROUP BY ROLLUP (region, note, flag)
 
 query g_grouping_sets_007 g_grouping_sets
-SELECT country, is_active, name, grouping(country, is_active, name) AS g, count(CAST(customer_id AS decimal(12,2))) FROM customers WHERE score <> 10e0 GROUP BY ROLLUP (country, is_active, name)
+SELECT tier, is_active, city, max(round(999.99, 2)), count(DISTINCT score) FROM customers WHERE signup_date BETWEEN DATE '2023-12-31' AND DATE '2024-01-01' GROUP BY CUBE (tier, is_active, city)
 
 query g_grouping_sets_008 g_grouping_sets
-SELECT discontinued, category, grouping(discontinued, category) AS g, sum(CASE WHEN (name = '' OR weight IS DISTINCT FROM 2e0) THEN price ELSE 100.00 END), max(upper(name)) FROM products GROUP BY CUBE (discontinued, category)
+SELECT priority, is_gift, grouping(priority, is_gift) AS g, min(note) FROM orders GROUP BY GROUPING SETS ((priority, is_gift), (priority), (is_gift))
 
 query g_grouping_sets_009 g_grouping_sets
-SELECT country, tier, grouping(country, tier) AS g, max(ceil(credit_limit)), count(hour(last_login)) FROM customers WHERE tier NOT BETWEEN -3 AND 25 GROUP BY GROUPING SETS ((country, tier), (country))
+SELECT yr, region, grouping(yr, region) AS g, max(ratio), count(CASE WHEN note IS DISTINCT FROM 'a' THEN amount ELSE amount END) FROM events WHERE DATE '2024-02-29' IN (DATE '2024-02-29', DATE '2024-03-01', DATE '2023-12-31', DATE '2024-01-01') GROUP BY ROLLUP (yr, region)
 
 query g_grouping_sets_010 g_grouping_sets
-SELECT category, discontinued, count(DISTINCT lower(name)), count(DISTINCT category) FROM products GROUP BY ROLLUP (category, discontinued)
+SELECT discontinued, name, category, grouping(discontinued, name, category) AS g, sum(DISTINCT length(category)) FROM products GROUP BY CUBE (discontinued, name, category)
 
 query g_grouping_sets_011 g_grouping_sets
-SELECT country, city, name, grouping(country, city, name) AS g, count(DISTINCT concat(country, '-', name)), count(1.05 - tier) FROM customers GROUP BY CUBE (country, city, name)
+SELECT is_active, country, tier, grouping(is_active, country, tier) AS g, sum(DISTINCT nullif(customer_key, 2)), count(country) FROM customers WHERE customer_key NOT BETWEEN 7 AND 7 GROUP BY CUBE (is_active, country, tier)
 
 query g_grouping_sets_012 g_grouping_sets
-SELECT status, dt, note, grouping(status, dt, note) AS g, min(substr(note, 5, 3)), stddev(discount) FROM orders WHERE starts_with('toys', 'P') GROUP BY CUBE (status, dt, note)
+SELECT priority, status, grouping(priority, status) AS g, max(upper(status)) FROM orders GROUP BY CUBE (priority, status)
 
 query g_grouping_sets_013 g_grouping_sets
-SELECT category, name, grouping(category, name) AS g, max(ceil(price)), max(CAST(discontinued AS varchar)) FROM products GROUP BY CUBE (category, name)
+SELECT category, name, grouping(category, name) AS g, min(coalesce(stock, product_id)), sum(price) FROM products WHERE NOT (category IS NOT NULL) GROUP BY ROLLUP (category, name)
 
 query g_grouping_sets_014 g_grouping_sets
-SELECT city, country, grouping(city, country) AS g, count(DISTINCT coalesce(score, 0.5e0)), sum(12) FROM customers WHERE name LIKE '%e' GROUP BY GROUPING SETS ((city, country), (city), ())
+SELECT priority, note, is_gift, grouping(priority, note, is_gift) AS g, count(DISTINCT product_id), sum(DISTINCT discount) FROM orders GROUP BY GROUPING SETS ((priority, note, is_gift), (priority), (is_gift), ())
 
 query g_grouping_sets_015 g_grouping_sets
-SELECT dt, priority, grouping(dt, priority) AS g, avg(discount) FROM orders GROUP BY CUBE (dt, priority)
+SELECT status, priority, is_gift, grouping(status, priority, is_gift) AS g, max(coalesce(1e0, 10e0)), count(dt) FROM orders GROUP BY CUBE (status, priority, is_gift)
 
 query g_grouping_sets_016 g_grouping_sets
-SELECT country, name, tier, count(split_part(country, ' ', 1)), min(concat(city, '-', city)) FROM customers WHERE signup_date IN (DATE '2024-03-01', DATE '2024-03-01') GROUP BY CUBE (country, name, tier)
+SELECT code, kind, flag, grouping(code, kind, flag) AS g, var_pop(ln(abs(ratio) + 1)), max(ceil(amount)) FROM events WHERE ((region NOT LIKE '_u%' AND DATE '2023-12-31' NOT BETWEEN DATE '2022-06-15' AND DATE '2024-02-29') AND (amount NOT BETWEEN -3.75 AND 1.05 AND amount NOT BETWEEN -3.75 AND -3.75)) GROUP BY CUBE (code, kind, flag)
 
 query g_grouping_sets_017 g_grouping_sets
-SELECT status, is_gift, dt, grouping(status, is_gift, dt) AS g, stddev(second(created_at)) FROM orders GROUP BY ROLLUP (status, is_gift, dt)
+SELECT country, city, is_active, min(substr(name, -3, 0)) FROM customers GROUP BY GROUPING SETS ((country, city, is_active), (country), ())
 
 query g_grouping_sets_018 g_grouping_sets
-SELECT note, is_gift, grouping(note, is_gift) AS g, sum(250.5) FROM orders GROUP BY GROUPING SETS ((note, is_gift), (note))
+SELECT priority, dt, note, grouping(priority, dt, note) AS g, avg(discount * discount) FROM orders WHERE discount = discount GROUP BY ROLLUP (priority, dt, note)
 
 query g_grouping_sets_019 g_grouping_sets
-SELECT discontinued, category, name, grouping(discontinued, category, name) AS g, min(weight) FROM products GROUP BY ROLLUP (discontinued, category, name)
+SELECT status, is_gift, priority, max(unit_price), min(concat(note, '-', note)) FROM orders WHERE order_date IN (DATE '2024-03-01', DATE '2024-03-01') GROUP BY CUBE (status, is_gift, priority)
 
 query g_grouping_sets_020 g_grouping_sets
-SELECT tier, city, is_active, grouping(tier, city, is_active) AS g, max(country) FROM customers WHERE (NOT (credit_limit BETWEEN 1.05 AND 250.5) AND 'toys' IN ('pending', 'toys')) GROUP BY ROLLUP (tier, city, is_active)
+SELECT status, is_gift, dt, grouping(status, is_gift, dt) AS g, stddev(second(created_at)) FROM orders GROUP BY ROLLUP (status, is_gift, dt)
 
 query g_grouping_sets_021 g_grouping_sets
-SELECT note, priority, is_gift, grouping(note, priority, is_gift) AS g, min(status), count(DISTINCT round(discount, 0)) FROM orders WHERE 'x y' LIKE '% %' GROUP BY GROUPING SETS ((note, priority, is_gift), (note))
+SELECT note, is_gift, grouping(note, is_gift) AS g, sum(250.5) FROM orders GROUP BY GROUPING SETS ((note, is_gift), (note))
 
 query g_grouping_sets_022 g_grouping_sets
-SELECT name, country, grouping(name, country) AS g, sum(coalesce(credit_limit, 0.50)), min(CAST(credit_limit AS varchar)) FROM customers GROUP BY GROUPING SETS ((name, country), (name), ())
+SELECT yr, note, region, count(kind) FROM events WHERE flag GROUP BY CUBE (yr, note, region)
 
 query g_grouping_sets_023 g_grouping_sets
-SELECT name, discontinued, count(DISTINCT lower(name)) FROM products WHERE false GROUP BY CUBE (name, discontinued)
+SELECT note, region, grouping(note, region) AS g, count(lower(region)) FROM events GROUP BY CUBE (note, region)
 
 query g_grouping_sets_024 g_grouping_sets
-SELECT category, name, discontinued, count(DISTINCT abs(5)) FROM products GROUP BY ROLLUP (category, name, discontinued)
+SELECT name, discontinued, grouping(name, discontinued) AS g, max(price) FROM products GROUP BY GROUPING SETS ((name, discontinued), (name), ())
 
 query g_grouping_sets_025 g_grouping_sets
-SELECT is_gift, note, priority, grouping(is_gift, note, priority) AS g, var_pop(priority) FROM orders WHERE starts_with(note, '') GROUP BY ROLLUP (is_gift, note, priority)
+SELECT region, kind, grouping(region, kind) AS g, stddev(code) FROM events WHERE starts_with(region, 'P') GROUP BY CUBE (region, kind)
 
 query g_grouping_sets_026 g_grouping_sets
-SELECT status, priority, dt, grouping(status, priority, dt) AS g, count('x y') FROM orders GROUP BY GROUPING SETS ((status, priority, dt), (status), ())
+SELECT status, dt, is_gift, min(1.05) FROM orders GROUP BY GROUPING SETS ((status, dt, is_gift), (status))
 
 query g_grouping_sets_027 g_grouping_sets
-SELECT category, name, discontinued, grouping(category, name, discontinued) AS g, count(DISTINCT ''), var_pop(coalesce(product_id, product_id)) FROM products GROUP BY GROUPING SETS ((category, name, discontinued), (category), (discontinued), ())
+SELECT note, priority, is_gift, sum(DISTINCT greatest(qty, qty)), min(dt) FROM orders WHERE (dt NOT LIKE '% %' OR product_id IS DISTINCT FROM 0) GROUP BY GROUPING SETS ((note, priority, is_gift), (note), ())
 
 query g_grouping_sets_028 g_grouping_sets
-SELECT discontinued, category, sum(price), sum(price + 999.99) FROM products GROUP BY ROLLUP (discontinued, category)
+SELECT category, name, grouping(category, name) AS g, stddev(date_diff('week', launched, launched)), sum(DISTINCT stock) FROM products GROUP BY GROUPING SETS ((category, name), (category), (name), ())
 
 query g_grouping_sets_029 g_grouping_sets
-SELECT name, city, country, grouping(name, city, country) AS g, stddev(tier) FROM customers GROUP BY ROLLUP (name, city, country)
+SELECT flag, note, count(DISTINCT sqrt(abs(ratio))), min(kind) FROM events WHERE starts_with(region, 'r') GROUP BY GROUPING SETS ((flag, note), (flag))
 
 query g_grouping_sets_030 g_grouping_sets
-SELECT name, category, grouping(name, category) AS g, avg(-1.25e0) FROM products GROUP BY ROLLUP (name, category)
+SELECT code, flag, grouping(code, flag) AS g, count(DISTINCT upper(note)) FROM events GROUP BY GROUPING SETS ((code, flag), (code), (flag), ())
 
 query g_agg_filter_001 g_agg_filter
-SELECT name AS c1, sum(credit_limit + credit_limit) FILTER (WHERE customer_id NOT IN (10, 0, 12, 25)) AS c2, count(CASE WHEN credit_limit IS NOT NULL THEN country ELSE name END) FILTER (WHERE country IS NULL) AS c3 FROM customers GROUP BY 1
+SELECT category AS c1, count(DISTINCT stock) FILTER (WHERE stock IS NOT NULL) AS c2 FROM products GROUP BY 1
 
 query g_agg_filter_002 g_agg_filter
-SELECT dt AS c1, avg(CASE WHEN NOT (is_gift) THEN order_id ELSE order_id END) FILTER (WHERE 12.25 IS DISTINCT FROM 999.99) AS c2, min(CAST(created_at AS date)) FILTER (WHERE unit_price IS NOT NULL) AS c3 FROM orders GROUP BY 1
+SELECT name AS c1, min(CASE WHEN stock NOT BETWEEN 1 AND 3 THEN launched ELSE launched END) FILTER (WHERE launched IS NOT DISTINCT FROM DATE '2024-01-01') AS c2, max(price) FILTER (WHERE ((product_id <> -3 OR name NOT LIKE 'R%') OR stock NOT BETWEEN 7 AND 25)) AS c3 FROM products GROUP BY 1
 
 query g_agg_filter_003 g_agg_filter
-SELECT max(unit_price) FILTER (WHERE 0.5e0 > 0.5e0) AS c1, count(CAST(unit_price AS bigint)) FILTER (WHERE is_gift) AS c2, sum(sign(customer_id)) FILTER (WHERE order_date IN (DATE '2022-06-15', DATE '2024-02-29')) AS c3 FROM orders
+SELECT yr AS c1, stddev(power(ratio, 2)) FILTER (WHERE DATE '2023-12-31' IN (DATE '2024-01-01', DATE '2024-02-29', NULL)) AS c2, count(DISTINCT date_add('day', 36, DATE '2024-02-29')) FILTER (WHERE kind LIKE '%a%') AS c3 FROM events GROUP BY 1
+---- duckdb
+SELECT yr AS c1, stddev(power(ratio, 2)) FILTER (WHERE DATE '2023-12-31' IN (DATE '2024-01-01', DATE '2024-02-29', NULL)) AS c2, count(DISTINCT (DATE '2024-02-29' + 36)) FILTER (WHERE kind LIKE '%a%') AS c3 FROM events GROUP BY 1
 
 query g_agg_filter_004 g_agg_filter
-SELECT name AS c1, max(coalesce(credit_limit, 100.00)) FILTER (WHERE tier IS NOT NULL) AS c2, min(country) FILTER (WHERE score IS DISTINCT FROM 0.5e0) AS c3, min(city) FILTER (WHERE last_login IS DISTINCT FROM TIMESTAMP '2023-10-01 08:15:00') AS c4 FROM customers GROUP BY 1
+SELECT is_gift AS c1, count(DISTINCT sign(customer_id)) FILTER (WHERE unit_price IS NOT NULL) AS c2, max(rtrim(status)) FILTER (WHERE order_id IN (5, 1, 25, -3, NULL)) AS c3, count(DISTINCT coalesce(order_date, DATE '2023-12-31')) FILTER (WHERE priority = order_id) AS c4 FROM orders GROUP BY 1
 
 query g_agg_filter_005 g_agg_filter
-SELECT customer_key AS c1, avg(score) FILTER (WHERE country = 'Paris') AS c2, count(city) FILTER (WHERE ('x y' NOT LIKE '%e' AND signup_date <= DATE '2024-02-29')) AS c3 FROM customers GROUP BY 1
+SELECT count(DISTINCT length(city)) FILTER (WHERE (is_active OR name LIKE '%')) AS c1, count(DISTINCT CAST(last_login AS date)) FILTER (WHERE signup_date IN (DATE '2024-03-01', DATE '2024-02-29', DATE '2024-02-29', DATE '2024-03-01', NULL)) AS c2, min(CAST(last_login AS date)) FILTER (WHERE customer_id = 1) AS c3 FROM customers
 
 query g_agg_filter_006 g_agg_filter
-SELECT count(order_id) FILTER (WHERE NOT (product_id IS NOT DISTINCT FROM 0)) AS c1, count(DISTINCT sqrt(abs(discount))) FILTER (WHERE is_gift) AS c2 FROM orders
+SELECT count(status) FILTER (WHERE (order_date > DATE '2023-12-31' OR 'x y' NOT LIKE '%e')) AS c1 FROM orders
 
 query g_agg_filter_007 g_agg_filter
-SELECT priority AS c1, count(reverse(note)) FILTER (WHERE starts_with(note, 'P')) AS c2, max(CASE WHEN unit_price > unit_price THEN unit_price ELSE unit_price END) FILTER (WHERE DATE '2024-02-29' < order_date) AS c3, min(floor(discount)) FILTER (WHERE dt NOT IN ('shipped', 'x y', 'toys')) AS c4 FROM orders GROUP BY 1
+SELECT min(order_id) FILTER (WHERE order_date <> DATE '2024-03-01') AS c1, stddev(coalesce(order_id, product_id)) FILTER (WHERE ((dt NOT IN ('x y', 'x y', 'toys', 'rush') AND order_date NOT IN (DATE '2023-12-31', DATE '2024-01-01', DATE '2022-06-15')) AND NOT (unit_price > unit_price))) AS c2 FROM orders
 
 query g_agg_filter_008 g_agg_filter
-SELECT min(customer_key) FILTER (WHERE credit_limit IS NOT NULL) AS c1, max(coalesce(score, 2e0)) FILTER (WHERE score BETWEEN 0.125e0 AND 2e0) AS c2 FROM customers
+SELECT is_gift AS c1, stddev(greatest(priority, qty)) FILTER (WHERE status LIKE '%\_%' ESCAPE '\') AS c2, min(unit_price) FILTER (WHERE dt >= 'x y') AS c3, count(DISTINCT CASE WHEN unit_price BETWEEN 0.50 AND 12.25 THEN order_date ELSE order_date END) FILTER (WHERE starts_with(status, '')) AS c4 FROM orders GROUP BY 1
 
 query g_agg_filter_009 g_agg_filter
-SELECT is_gift AS c1, min(date_trunc('year', order_date)) FILTER (WHERE unit_price IS NOT DISTINCT FROM 250.5) AS c2, min(order_date) FILTER (WHERE (order_date IN (DATE '2022-06-15', DATE '2024-03-01', DATE '2023-12-31') AND NOT (priority IS DISTINCT FROM -3))) AS c3 FROM orders GROUP BY 1
----- duckdb
-SELECT is_gift AS c1, min(CAST(date_trunc('year', order_date) AS DATE)) FILTER (WHERE unit_price IS NOT DISTINCT FROM 250.5) AS c2, min(order_date) FILTER (WHERE (order_date IN (DATE '2022-06-15', DATE '2024-03-01', DATE '2023-12-31') AND NOT (priority IS DISTINCT FROM -3))) AS c3 FROM orders GROUP BY 1
+SELECT sum(floor(weight)) FILTER (WHERE starts_with(name, 'P')) AS c1, count(DISTINCT name) FILTER (WHERE NOT (true)) AS c2, max(ltrim(category)) FILTER (WHERE (NOT (discontinued) AND category LIKE '%\_%' ESCAPE '\')) AS c3 FROM products
 
 query g_agg_filter_010 g_agg_filter
-SELECT is_gift AS c1, min(note || note) FILTER (WHERE created_at >= TIMESTAMP '2024-03-01 12:00:00') AS c2 FROM orders GROUP BY 1
+SELECT max(coalesce(amount, 250.5)) FILTER (WHERE (region LIKE '_u%' AND kind LIKE '%a%')) AS c1, sum(round(amount)) FILTER (WHERE yr > event_id) AS c2 FROM events
 
 query g_agg_filter_011 g_agg_filter
-SELECT is_active AS c1, min(score) FILTER (WHERE DATE '2022-06-15' IS DISTINCT FROM DATE '2024-03-01') AS c2, max(signup_date) FILTER (WHERE score NOT BETWEEN 0.5e0 AND 0.5e0) AS c3 FROM customers GROUP BY 1
+SELECT stddev(discount) FILTER (WHERE product_id = 7) AS c1, var_pop(discount + discount) FILTER (WHERE (product_id IS NOT DISTINCT FROM 12 AND order_id > 12)) AS c2 FROM orders
 
 query g_agg_filter_012 g_agg_filter
-SELECT var_pop(weight) FILTER (WHERE (stock IS NOT DISTINCT FROM 12 AND product_id > 12)) AS c1 FROM products
-
-query g_agg_filter_013 g_agg_filter
 SELECT is_active AS c1, count(DISTINCT nullif(customer_key, 0)) FILTER (WHERE NOT ((signup_date BETWEEN DATE '2022-06-15' AND DATE '2024-01-01' OR country LIKE 'R%'))) AS c2 FROM customers GROUP BY 1
 
-query g_agg_filter_014 g_agg_filter
+query g_agg_filter_013 g_agg_filter
 SELECT status AS c1, count(DISTINCT date_trunc('quarter', order_date)) FILTER (WHERE starts_with(status, 'P')) AS c2, min(unit_price) FILTER (WHERE product_id IN (-3, -1, -3)) AS c3, count(unit_price - unit_price) FILTER (WHERE -1 NOT IN (12, 2, 7, 3)) AS c4 FROM orders GROUP BY 1
 ---- duckdb
 SELECT status AS c1, count(DISTINCT CAST(date_trunc('quarter', order_date) AS DATE)) FILTER (WHERE starts_with(status, 'P')) AS c2, min(unit_price) FILTER (WHERE product_id IN (-3, -1, -3)) AS c3, count(unit_price - unit_price) FILTER (WHERE -1 NOT IN (12, 2, 7, 3)) AS c4 FROM orders GROUP BY 1
 
+query g_agg_filter_014 g_agg_filter
+SELECT product_id AS c1, sum(DISTINCT stock + product_id) FILTER (WHERE NOT (product_id > 40)) AS c2, count(abs(weight)) FILTER (WHERE NOT (stock >= 3)) AS c3, count(lpad(name, 1, '-')) FILTER (WHERE name <= '') AS c4 FROM products GROUP BY 1
+
 query g_agg_filter_015 g_agg_filter
-SELECT customer_id AS c1, sum(DISTINCT tier + customer_key) FILTER (WHERE NOT (customer_id > 40)) AS c2, count(abs(score)) FILTER (WHERE NOT (customer_id >= 3)) AS c3, count(lpad(city, 1, '-')) FILTER (WHERE city <= '') AS c4 FROM customers GROUP BY 1
+SELECT count(amount - amount) FILTER (WHERE kind NOT IN ('shipped', 'toys')) AS c1, max(customer_id) FILTER (WHERE ratio NOT BETWEEN 0.5e0 AND 0.5e0) AS c2, max(reverse(note)) FILTER (WHERE flag) AS c3 FROM events
 
 query g_agg_filter_016 g_agg_filter
-SELECT count(price - price) FILTER (WHERE name NOT IN ('shipped', 'toys')) AS c1, max(product_id) FILTER (WHERE weight NOT BETWEEN 0.5e0 AND 0.5e0) AS c2, max(reverse(category)) FILTER (WHERE discontinued) AS c3 FROM products
+SELECT stock AS c1, min(date_add('day', -19, launched)) FILTER (WHERE (false AND category < 'pending')) AS c2, sum(DISTINCT -1.25e0 + 2e0) FILTER (WHERE name = 'x y') AS c3 FROM products GROUP BY 1
+---- duckdb
+SELECT stock AS c1, min((launched + -19)) FILTER (WHERE (false AND category < 'pending')) AS c2, sum(DISTINCT -1.25e0 + 2e0) FILTER (WHERE name = 'x y') AS c3 FROM products GROUP BY 1
 
 query g_agg_filter_017 g_agg_filter
-SELECT customer_id AS c1, min(date_add('day', -19, signup_date)) FILTER (WHERE (false AND city < 'pending')) AS c2, sum(DISTINCT -1.25e0 + 2e0) FILTER (WHERE name = 'x y') AS c3 FROM customers GROUP BY 1
----- duckdb
-SELECT customer_id AS c1, min((signup_date + -19)) FILTER (WHERE (false AND city < 'pending')) AS c2, sum(DISTINCT -1.25e0 + 2e0) FILTER (WHERE name = 'x y') AS c3 FROM customers GROUP BY 1
+SELECT max(CASE WHEN stock IS DISTINCT FROM 2 THEN category ELSE category END) FILTER (WHERE (stock IS NULL OR (category < category OR name IN ('a', '', 'a')))) AS c1, count(price) FILTER (WHERE product_id NOT IN (-3, 5, 25)) AS c2 FROM products
 
 query g_agg_filter_018 g_agg_filter
-SELECT max(CASE WHEN customer_id IS DISTINCT FROM 2 THEN city ELSE country END) FILTER (WHERE (tier IS NULL OR (city < country OR name IN ('a', '', 'a')))) AS c1, count(credit_limit) FILTER (WHERE customer_key NOT IN (-3, 5, 25)) AS c2 FROM customers
+SELECT tier AS c1, sum(DISTINCT length(city)) FILTER (WHERE starts_with(city, 'r')) AS c2, max(coalesce(country, 'Paris')) FILTER (WHERE DATE '2024-02-29' <> signup_date) AS c3, min(score) FILTER (WHERE tier = 7) AS c4 FROM customers GROUP BY 1
 
 query g_agg_filter_019 g_agg_filter
-SELECT priority AS c1, sum(DISTINCT length(note)) FILTER (WHERE starts_with(note, 'r')) AS c2, max(coalesce(dt, 'Paris')) FILTER (WHERE DATE '2024-02-29' <> order_date) AS c3, min(discount) FILTER (WHERE qty = 7) AS c4 FROM orders GROUP BY 1
+SELECT max(product_id) FILTER (WHERE name NOT LIKE 's%') AS c1, count(DISTINCT CAST(TIMESTAMP '2024-03-04 18:30:00.5' AS date)) FILTER (WHERE discontinued) AS c2, min(launched) FILTER (WHERE stock IS NOT DISTINCT FROM 3) AS c3 FROM products
 
 query g_agg_filter_020 g_agg_filter
-SELECT max(customer_id) FILTER (WHERE name NOT LIKE 's%') AS c1, count(DISTINCT CAST(last_login AS date)) FILTER (WHERE is_active) AS c2, min(signup_date) FILTER (WHERE customer_id IS NOT DISTINCT FROM 3) AS c3 FROM customers
-
-query g_agg_filter_021 g_agg_filter
 SELECT note AS c1, max(discount) FILTER (WHERE qty < 40) AS c2 FROM orders GROUP BY 1
 
-query g_agg_filter_022 g_agg_filter
+query g_agg_filter_021 g_agg_filter
 SELECT sum(DISTINCT discount) FILTER (WHERE TIMESTAMP '2024-03-01 12:00:00' < created_at) AS c1, min(unit_price + 250.5) FILTER (WHERE (order_id BETWEEN 7 AND 40 AND discount BETWEEN 0.125e0 AND 10e0)) AS c2 FROM orders
 
-query g_agg_filter_023 g_agg_filter
+query g_agg_filter_022 g_agg_filter
 SELECT country AS c1, count(DISTINCT signup_date) FILTER (WHERE starts_with(city, 's')) AS c2, max(lpad(country, 6, 'ab')) FILTER (WHERE signup_date NOT BETWEEN DATE '2024-01-01' AND DATE '2024-02-29') AS c3 FROM customers GROUP BY 1
 
-query g_agg_filter_024 g_agg_filter
+query g_agg_filter_023 g_agg_filter
 SELECT min(substr('toys', 2)) FILTER (WHERE is_active) AS c1, sum(coalesce(tier, customer_key)) FILTER (WHERE score IS NOT DISTINCT FROM 0.5e0) AS c2, sum(CASE WHEN customer_key IN (12, -3, 7) THEN score ELSE score END) FILTER (WHERE starts_with(city, '')) AS c3 FROM customers
 
+query g_agg_filter_024 g_agg_filter
+SELECT min(lower(country)) FILTER (WHERE (is_active OR (credit_limit IS NOT DISTINCT FROM 0.50 OR tier IS DISTINCT FROM 12))) AS c1, max(CAST(credit_limit AS bigint)) FILTER (WHERE false) AS c2, var_pop(customer_id) FILTER (WHERE score BETWEEN 0.125e0 AND 1e0) AS c3 FROM customers
+
 query g_agg_filter_025 g_agg_filter
-SELECT min(lower(dt)) FILTER (WHERE (is_gift OR (unit_price IS NOT DISTINCT FROM 0.50 OR priority IS DISTINCT FROM 12))) AS c1, max(CAST(unit_price AS bigint)) FILTER (WHERE false) AS c2, var_pop(product_id) FILTER (WHERE discount BETWEEN 0.125e0 AND 1e0) AS c3 FROM orders
+SELECT discontinued AS c1, count(DISTINCT lower(name)) FILTER (WHERE NOT (NOT (NOT (stock = 5)))) AS c2, sum(price) FILTER (WHERE (price IS NULL OR starts_with(category, 'r'))) AS c3 FROM products GROUP BY 1
 
 query g_window_rank_001 g_window_rank
-SELECT customer_key, row_number() OVER (PARTITION BY country, city ORDER BY nullif(customer_id, 25) DESC NULLS LAST, customer_key) AS w1 FROM customers
+SELECT order_id, max(discount) OVER (PARTITION BY customer_id, dt) AS w1, ntile(3) OVER (PARTITION BY customer_id, dt ORDER BY CAST(TIMESTAMP '2024-03-04 18:30:00.5' AS date) NULLS LAST, order_id) AS w2, rank() OVER (PARTITION BY customer_id, dt ORDER BY CAST(TIMESTAMP '2024-03-04 18:30:00.5' AS date) NULLS LAST) AS w3 FROM orders WHERE dt = '2024-02-28'
 
 query g_window_rank_002 g_window_rank
-SELECT order_id, dense_rank() OVER (PARTITION BY priority ORDER BY order_date DESC) AS w1, rank() OVER (PARTITION BY priority ORDER BY order_date DESC) AS w2 FROM orders WHERE dt <> '2024-02-28'
+SELECT order_id, max(CAST(unit_price AS double)) OVER (PARTITION BY priority, dt ORDER BY customer_id % 7 NULLS LAST, order_id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS w1, last_value(round(discount, 2)) OVER (PARTITION BY priority, dt ORDER BY customer_id % 7 NULLS LAST, order_id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS w2, row_number() OVER (PARTITION BY priority, dt ORDER BY customer_id % 7 NULLS LAST, order_id) AS w3 FROM orders WHERE dt = '2024-02-28'
 
 query g_window_rank_003 g_window_rank
-SELECT product_id, ntile(3) OVER (ORDER BY stock DESC NULLS FIRST, product_id) AS w1 FROM products
+SELECT customer_key, ntile(5) OVER (PARTITION BY is_active ORDER BY credit_limit * 3 NULLS LAST, customer_key) AS w1 FROM customers
 
 query g_window_value_001 g_window_value
-SELECT customer_key, last_value(tier) OVER (PARTITION BY city, tier ORDER BY abs(customer_id) DESC NULLS LAST, customer_key ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS w1 FROM customers
-
-query g_window_rank_004 g_window_rank
-SELECT order_id, sum(sqrt(abs(1e0))) OVER (PARTITION BY is_gift, priority ORDER BY sign(priority) DESC NULLS LAST, order_id) AS w1, dense_rank() OVER (PARTITION BY is_gift, priority ORDER BY sign(priority) DESC NULLS LAST) AS w2 FROM orders WHERE dt = '2024-03-01'
+SELECT order_id, nth_value(discount + discount, 1) OVER (PARTITION BY is_gift, priority ORDER BY CASE WHEN order_date BETWEEN DATE '2024-01-01' AND DATE '2024-03-01' THEN order_date ELSE order_date END DESC NULLS LAST, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1, avg(discount) OVER (PARTITION BY is_gift, priority ORDER BY CASE WHEN order_date BETWEEN DATE '2024-01-01' AND DATE '2024-03-01' THEN order_date ELSE order_date END DESC NULLS LAST, order_id) AS w2 FROM orders WHERE dt <> '2024-03-01'
 
 query g_window_value_002 g_window_value
-SELECT product_id, max(name) OVER (PARTITION BY discontinued, category ORDER BY launched DESC, product_id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS w1, lead(sqrt(abs(weight)), 1) OVER (PARTITION BY discontinued, category ORDER BY launched DESC, product_id) AS w2 FROM products
+SELECT event_id, max(abs(amount)) OVER (PARTITION BY flag, region) AS w1, nth_value(DATE '2022-06-15', 1) OVER (PARTITION BY flag, region ORDER BY DATE '2024-03-01' DESC NULLS LAST, event_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w2 FROM events
 
 query g_window_value_003 g_window_value
-SELECT customer_key, nth_value(abs(1.05), 1) OVER (PARTITION BY tier, country ORDER BY name, customer_key ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1 FROM customers
-
-query g_window_value_004 g_window_value
-SELECT product_id, count(*) OVER (PARTITION BY discontinued, category) AS w1, last_value(stock * 3) OVER (PARTITION BY discontinued, category ORDER BY round(price, 1) DESC, product_id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS w2 FROM products
-
-query g_window_value_005 g_window_value
-SELECT product_id, min(CAST(price AS bigint)) OVER (ORDER BY weight - weight DESC NULLS FIRST, product_id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS w1, stddev(date_diff('week', launched, launched)) OVER (ORDER BY weight - weight DESC NULLS FIRST RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS w2, nth_value(coalesce(-3.75, -3.75), 1) OVER (ORDER BY weight - weight DESC NULLS FIRST, product_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w3 FROM products
-
-query g_window_rank_005 g_window_rank
-SELECT order_id, row_number() OVER (ORDER BY unit_price * priority DESC, order_id) AS w1, count(*) OVER (ORDER BY unit_price * priority DESC) AS w2 FROM orders WHERE dt = '2024-03-01'
+SELECT product_id, max(date_add('day', -4, launched)) OVER (ORDER BY power(weight, 2) NULLS LAST, product_id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS w1, nth_value(CAST(TIMESTAMP '2024-03-01 12:00:00' AS date), 3) OVER (ORDER BY power(weight, 2) NULLS LAST, product_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w2 FROM products
+---- duckdb
+SELECT product_id, max((launched + -4)) OVER (ORDER BY power(weight, 2) NULLS LAST, product_id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS w1, nth_value(CAST(TIMESTAMP '2024-03-01 12:00:00' AS date), 3) OVER (ORDER BY power(weight, 2) NULLS LAST, product_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w2 FROM products
 
 query g_window_agg_001 g_window_agg
-SELECT order_id, max(unit_price) OVER (PARTITION BY customer_id ORDER BY order_date DESC NULLS LAST, order_id) AS w1, count(unit_price) OVER (PARTITION BY customer_id ORDER BY order_date DESC NULLS LAST RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS w2, max(last_day_of_month(order_date)) OVER (PARTITION BY customer_id ORDER BY order_date DESC NULLS LAST, order_id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS w3 FROM orders WHERE dt = '2024-02-28'
+SELECT order_id, sum(unit_price) OVER (PARTITION BY dt, priority ORDER BY order_date NULLS FIRST, order_id) AS w1 FROM orders WHERE dt = '2024-03-01'
 
-query g_window_value_006 g_window_value
-SELECT order_id, first_value(last_day_of_month(order_date)) OVER (ORDER BY unit_price NULLS FIRST, order_id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS w1, stddev(qty) OVER () AS w2 FROM orders WHERE dt >= '2024-03-01'
+query g_window_rank_004 g_window_rank
+SELECT product_id, cume_dist() OVER (PARTITION BY discontinued ORDER BY coalesce(weight, -1.25e0) NULLS LAST) AS w1, count(round(price, 2)) OVER (PARTITION BY discontinued ORDER BY coalesce(weight, -1.25e0) NULLS LAST RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS w2 FROM products
 
-query g_window_value_007 g_window_value
-SELECT product_id, nth_value(weight, 1) OVER (PARTITION BY category ORDER BY substr(category, 1) DESC NULLS LAST, product_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1, sum(CAST(product_id AS decimal(12,2))) OVER (PARTITION BY category ORDER BY substr(category, 1) DESC NULLS LAST, product_id) AS w2 FROM products
+query g_window_rank_005 g_window_rank
+SELECT order_id, max(length(dt)) OVER (PARTITION BY customer_id ORDER BY order_date DESC NULLS FIRST, order_id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS w1, rank() OVER (PARTITION BY customer_id ORDER BY order_date DESC NULLS FIRST) AS w2 FROM orders WHERE dt <> '2024-03-03'
 
 query g_window_agg_002 g_window_agg
-SELECT customer_key, var_pop(customer_key) OVER (PARTITION BY is_active) AS w1 FROM customers
+SELECT order_id, var_pop(nullif(customer_id, 3)) OVER (PARTITION BY priority, is_gift) AS w1 FROM orders WHERE dt <> '2024-03-01'
 
 query g_window_agg_003 g_window_agg
-SELECT customer_key, sum(tier) OVER (PARTITION BY country, tier ORDER BY ln(abs(score) + 1), customer_key ROWS BETWEEN 2 PRECEDING AND UNBOUNDED FOLLOWING) AS w1 FROM customers
+SELECT order_id, avg(sign(customer_id)) OVER (PARTITION BY priority, customer_id ORDER BY CASE WHEN order_id IS NOT DISTINCT FROM 0 THEN order_date ELSE order_date END, order_id ROWS UNBOUNDED PRECEDING) AS w1 FROM orders WHERE dt = '2024-02-28'
 
-query g_window_agg_004 g_window_agg
-SELECT order_id, stddev(discount * discount) OVER (PARTITION BY priority ORDER BY '' NULLS LAST RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS w1 FROM orders WHERE dt <> '2024-02-28'
+query g_window_value_004 g_window_value
+SELECT order_id, count(*) OVER (PARTITION BY status, dt ORDER BY order_date DESC) AS w1, min(coalesce(unit_price, 100.00)) OVER (PARTITION BY status, dt ORDER BY order_date DESC, order_id ROWS BETWEEN 3 PRECEDING AND CURRENT ROW) AS w2, nth_value(note, 1) OVER (PARTITION BY status, dt ORDER BY order_date DESC, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w3 FROM orders WHERE dt >= '2024-03-01'
 
 query g_window_rank_006 g_window_rank
-SELECT order_id, row_number() OVER (ORDER BY year(created_at) NULLS LAST, order_id) AS w1, sum(abs(unit_price)) OVER (ORDER BY year(created_at) NULLS LAST RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS w2, ntile(5) OVER (ORDER BY year(created_at) NULLS LAST, order_id) AS w3 FROM orders WHERE dt = '2024-03-03'
+SELECT event_id, stddev(strpos(kind, 'sh')) OVER (ORDER BY round(amount, 0) NULLS LAST, event_id ROWS UNBOUNDED PRECEDING) AS w1, row_number() OVER (ORDER BY round(amount, 0) NULLS LAST, event_id) AS w2 FROM events
 
-query g_window_value_008 g_window_value
-SELECT order_id, last_value(DATE '2024-01-01') OVER (PARTITION BY is_gift, priority ORDER BY unit_price DESC NULLS FIRST, order_id) AS w1, avg(customer_id) OVER (PARTITION BY is_gift, priority ORDER BY unit_price DESC NULLS FIRST RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS w2, nth_value(note, 2) OVER (PARTITION BY is_gift, priority ORDER BY unit_price DESC NULLS FIRST, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w3 FROM orders WHERE dt >= '2024-03-03'
-
-query g_window_value_009 g_window_value
-SELECT product_id, count(sqrt(abs(1e0))) OVER (PARTITION BY category ORDER BY product_id DESC, product_id) AS w1, lag(launched, 1) OVER (PARTITION BY category ORDER BY product_id DESC, product_id) AS w2 FROM products
-
-query g_window_agg_005 g_window_agg
-SELECT order_id, max(abs(qty)) OVER (PARTITION BY dt ORDER BY round(unit_price, 0) DESC NULLS LAST, order_id) AS w1, count(*) OVER (PARTITION BY dt ORDER BY round(unit_price, 0) DESC NULLS LAST) AS w2 FROM orders WHERE dt <> '2024-03-01'
+query g_window_value_005 g_window_value
+SELECT product_id, first_value(price + -3.75) OVER (ORDER BY launched, product_id) AS w1 FROM products
 
 query g_window_rank_007 g_window_rank
-SELECT product_id, row_number() OVER (PARTITION BY category, discontinued ORDER BY CAST(stock AS decimal(12,2)) DESC NULLS FIRST, product_id) AS w1, nth_value(ltrim(name), 3) OVER (PARTITION BY category, discontinued ORDER BY CAST(stock AS decimal(12,2)) DESC NULLS FIRST, product_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w2, count(product_id) OVER (PARTITION BY category, discontinued ORDER BY CAST(stock AS decimal(12,2)) DESC NULLS FIRST RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS w3 FROM products
+SELECT order_id, dense_rank() OVER (PARTITION BY status, priority ORDER BY DATE '2023-12-31' DESC NULLS FIRST) AS w1 FROM orders WHERE dt <> '2024-03-01'
 
 query g_window_rank_008 g_window_rank
-SELECT order_id, rank() OVER (ORDER BY customer_id - priority DESC) AS w1, count(*) OVER () AS w2 FROM orders WHERE dt = '2024-03-03'
+SELECT customer_key, percent_rank() OVER (PARTITION BY city, is_active ORDER BY credit_limit * 0 DESC NULLS FIRST) AS w1, sum(credit_limit) OVER (PARTITION BY city, is_active ORDER BY credit_limit * 0 DESC NULLS FIRST RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS w2, percent_rank() OVER (PARTITION BY city, is_active ORDER BY credit_limit * 0 DESC NULLS FIRST) AS w3 FROM customers
+
+query g_window_agg_004 g_window_agg
+SELECT product_id, min(price) OVER (PARTITION BY discontinued ORDER BY power(weight, 2) DESC NULLS FIRST, product_id ROWS UNBOUNDED PRECEDING) AS w1, max(stock) OVER (PARTITION BY discontinued ORDER BY power(weight, 2) DESC NULLS FIRST, product_id) AS w2, sum(nullif(product_id, -3)) OVER (PARTITION BY discontinued ORDER BY power(weight, 2) DESC NULLS FIRST, product_id) AS w3 FROM products
 
 query g_window_rank_009 g_window_rank
-SELECT order_id, last_value(order_date) OVER (PARTITION BY status ORDER BY CASE WHEN (product_id BETWEEN 0 AND 2 AND starts_with(dt, 's')) THEN unit_price ELSE unit_price END DESC NULLS FIRST, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1, ntile(5) OVER (PARTITION BY status ORDER BY CASE WHEN (product_id BETWEEN 0 AND 2 AND starts_with(dt, 's')) THEN unit_price ELSE unit_price END DESC NULLS FIRST, order_id) AS w2 FROM orders WHERE dt >= '2024-03-01'
+SELECT order_id, ntile(3) OVER (PARTITION BY customer_id, dt ORDER BY dt NULLS FIRST, order_id) AS w1, min(power(discount, 2)) OVER (PARTITION BY customer_id, dt ORDER BY dt NULLS FIRST, order_id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS w2, ntile(3) OVER (PARTITION BY customer_id, dt ORDER BY dt NULLS FIRST, order_id) AS w3 FROM orders WHERE dt >= '2024-02-28'
 
 query g_window_rank_010 g_window_rank
-SELECT order_id, nth_value(nullif(dt, ''), 3) OVER (PARTITION BY priority ORDER BY date_trunc('quarter', order_date) DESC, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1, ntile(3) OVER (PARTITION BY priority ORDER BY date_trunc('quarter', order_date) DESC, order_id) AS w2, lag(concat(status, '-', note), 2) OVER (PARTITION BY priority ORDER BY date_trunc('quarter', order_date) DESC, order_id) AS w3 FROM orders WHERE dt = '2024-02-28'
+SELECT customer_key, rank() OVER (PARTITION BY country, is_active ORDER BY tier DESC) AS w1, count(*) OVER (PARTITION BY country, is_active) AS w2 FROM customers
+
+query g_window_agg_005 g_window_agg
+SELECT order_id, sum(CAST(unit_price AS bigint)) OVER (PARTITION BY dt ORDER BY note DESC NULLS LAST, order_id ROWS UNBOUNDED PRECEDING) AS w1, avg(ln(abs(discount) + 1)) OVER (PARTITION BY dt ORDER BY note DESC NULLS LAST RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS w2 FROM orders WHERE dt = '2024-03-01'
+
+query g_window_value_006 g_window_value
+SELECT order_id, lead(unit_price + unit_price, 2) OVER (PARTITION BY is_gift, priority ORDER BY date_add('day', -2, order_date), order_id) AS w1, min(coalesce(priority, customer_id)) OVER (PARTITION BY is_gift, priority) AS w2 FROM orders WHERE dt <> '2024-02-28'
 ---- duckdb
-SELECT order_id, nth_value(nullif(dt, ''), 3) OVER (PARTITION BY priority ORDER BY CAST(date_trunc('quarter', order_date) AS DATE) DESC, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1, ntile(3) OVER (PARTITION BY priority ORDER BY CAST(date_trunc('quarter', order_date) AS DATE) DESC, order_id) AS w2, lag(concat(status, '-', note), 2) OVER (PARTITION BY priority ORDER BY CAST(date_trunc('quarter', order_date) AS DATE) DESC, order_id) AS w3 FROM orders WHERE dt = '2024-02-28'
+SELECT order_id, lead(unit_price + unit_price, 2) OVER (PARTITION BY is_gift, priority ORDER BY (order_date + -2), order_id) AS w1, min(coalesce(priority, customer_id)) OVER (PARTITION BY is_gift, priority) AS w2 FROM orders WHERE dt <> '2024-02-28'
 
 query g_window_rank_011 g_window_rank
-SELECT order_id, dense_rank() OVER (PARTITION BY is_gift ORDER BY note) AS w1 FROM orders WHERE dt <> '2024-03-01'
-
-query g_window_agg_006 g_window_agg
-SELECT product_id, avg(strpos(category, 'a')) OVER (PARTITION BY category, discontinued ORDER BY weight DESC, product_id ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) AS w1 FROM products
-
-query g_window_value_010 g_window_value
-SELECT product_id, lead(CASE WHEN category LIKE '%a%' THEN launched ELSE launched END, 1) OVER (ORDER BY abs(1) NULLS FIRST, product_id) AS w1, avg(length(category)) OVER (ORDER BY abs(1) NULLS FIRST, product_id ROWS UNBOUNDED PRECEDING) AS w2, lead(CASE WHEN stock < -1 THEN price ELSE price END, 3) OVER (ORDER BY abs(1) NULLS FIRST, product_id) AS w3 FROM products
+SELECT order_id, sum(coalesce(discount, 10e0)) OVER (PARTITION BY status ORDER BY unit_price DESC, order_id ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) AS w1, ntile(4) OVER (PARTITION BY status ORDER BY unit_price DESC, order_id) AS w2 FROM orders WHERE dt <> '2024-02-28'
 
 query g_window_rank_012 g_window_rank
-SELECT customer_key, var_pop(round(score, 0)) OVER (PARTITION BY tier) AS w1, ntile(2) OVER (PARTITION BY tier ORDER BY CASE WHEN last_login IS DISTINCT FROM TIMESTAMP '2024-02-29 00:00:00' THEN customer_key ELSE customer_key END DESC NULLS LAST, customer_key) AS w2, count(25) OVER (PARTITION BY tier ORDER BY CASE WHEN last_login IS DISTINCT FROM TIMESTAMP '2024-02-29 00:00:00' THEN customer_key ELSE customer_key END DESC NULLS LAST, customer_key) AS w3 FROM customers
+SELECT order_id, rank() OVER (PARTITION BY customer_id, is_gift ORDER BY strpos(note, 'a') NULLS FIRST) AS w1, sum(priority) OVER (PARTITION BY customer_id, is_gift ORDER BY strpos(note, 'a') NULLS FIRST, order_id ROWS UNBOUNDED PRECEDING) AS w2 FROM orders WHERE dt >= '2024-02-28'
+
+query g_window_agg_006 g_window_agg
+SELECT customer_key, min(credit_limit) OVER (PARTITION BY city, is_active) AS w1, var_pop(CAST(credit_limit AS bigint)) OVER (PARTITION BY city, is_active ORDER BY credit_limit - customer_key DESC, customer_key ROWS UNBOUNDED PRECEDING) AS w2 FROM customers
+
+query g_window_value_007 g_window_value
+SELECT customer_key, last_value(ceil(0.125e0)) OVER (PARTITION BY country ORDER BY country DESC NULLS LAST, customer_key) AS w1 FROM customers
+
+query g_window_value_008 g_window_value
+SELECT product_id, nth_value(stock / 7, 1) OVER (PARTITION BY discontinued ORDER BY stock DESC NULLS LAST, product_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1, nth_value(stock, 1) OVER (PARTITION BY discontinued ORDER BY stock DESC NULLS LAST, product_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w2, max(price * stock) OVER (PARTITION BY discontinued ORDER BY stock DESC NULLS LAST, product_id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS w3 FROM products
 
 query g_window_rank_013 g_window_rank
-SELECT customer_key, max(credit_limit * tier) OVER (ORDER BY score DESC, customer_key ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS w1, cume_dist() OVER (ORDER BY score DESC) AS w2, ntile(5) OVER (ORDER BY score DESC, customer_key) AS w3 FROM customers
+SELECT customer_key, row_number() OVER (PARTITION BY country, tier ORDER BY score * score NULLS FIRST, customer_key) AS w1, min(CAST(customer_key AS decimal(12,2))) OVER (PARTITION BY country, tier) AS w2, count(sign(customer_id)) OVER (PARTITION BY country, tier) AS w3 FROM customers
 
-query g_window_rank_014 g_window_rank
-SELECT product_id, rank() OVER (PARTITION BY discontinued ORDER BY day_of_year(launched) NULLS FIRST) AS w1 FROM products
+query g_window_value_009 g_window_value
+SELECT order_id, lag(note, 1) OVER (PARTITION BY customer_id ORDER BY note NULLS LAST, order_id) AS w1 FROM orders WHERE dt >= '2024-03-01'
 
-query g_window_rank_015 g_window_rank
-SELECT customer_key, sum(customer_id * -1) OVER (PARTITION BY city, tier) AS w1, count(*) OVER (PARTITION BY city, tier ORDER BY CASE WHEN signup_date <= DATE '2022-06-15' THEN credit_limit ELSE credit_limit END DESC NULLS FIRST) AS w2, ntile(5) OVER (PARTITION BY city, tier ORDER BY CASE WHEN signup_date <= DATE '2022-06-15' THEN credit_limit ELSE credit_limit END DESC NULLS FIRST, customer_key) AS w3 FROM customers
+query g_window_value_010 g_window_value
+SELECT product_id, nth_value(product_id, 2) OVER (PARTITION BY category, discontinued ORDER BY nullif(product_id, 40) NULLS LAST, product_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1, count(*) OVER (PARTITION BY category, discontinued ORDER BY nullif(product_id, 40) NULLS LAST) AS w2, sum(round(price, 0)) OVER (PARTITION BY category, discontinued ORDER BY nullif(product_id, 40) NULLS LAST RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS w3 FROM products
 
 query g_window_value_011 g_window_value
-SELECT customer_key, sum(round(credit_limit, 0)) OVER (PARTITION BY country ORDER BY sqrt(abs(score)) NULLS LAST RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS w1, count(*) OVER (PARTITION BY country) AS w2, lag(credit_limit, 2) OVER (PARTITION BY country ORDER BY sqrt(abs(score)) NULLS LAST, customer_key) AS w3 FROM customers
+SELECT product_id, first_value(ln(abs(weight) + 1)) OVER (PARTITION BY category, discontinued ORDER BY weight DESC NULLS LAST, product_id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS w1, lead(sqrt(abs(weight)), 3) OVER (PARTITION BY category, discontinued ORDER BY weight DESC NULLS LAST, product_id) AS w2 FROM products
 
-query g_window_rank_016 g_window_rank
-SELECT order_id, row_number() OVER (PARTITION BY dt ORDER BY CAST(customer_id AS decimal(12,2)), order_id) AS w1 FROM orders WHERE dt = '2024-03-01'
-
-query g_window_value_012 g_window_value
-SELECT order_id, var_pop(25) OVER (PARTITION BY priority, customer_id ORDER BY ceil(unit_price) DESC NULLS LAST, order_id ROWS BETWEEN 2 PRECEDING AND UNBOUNDED FOLLOWING) AS w1, first_value(CASE WHEN order_id IS NOT NULL THEN order_date ELSE order_date END) OVER (PARTITION BY priority, customer_id ORDER BY ceil(unit_price) DESC NULLS LAST, order_id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS w2, count(*) OVER (PARTITION BY priority, customer_id ORDER BY ceil(unit_price) DESC NULLS LAST) AS w3 FROM orders WHERE dt <> '2024-02-28'
+query g_window_rank_014 g_window_rank
+SELECT order_id, stddev(strpos(dt, ' ')) OVER (PARTITION BY customer_id ORDER BY unit_price + unit_price DESC, order_id) AS w1, row_number() OVER (PARTITION BY customer_id ORDER BY unit_price + unit_price DESC, order_id) AS w2, var_pop(25) OVER (PARTITION BY customer_id ORDER BY unit_price + unit_price DESC, order_id ROWS BETWEEN 2 PRECEDING AND UNBOUNDED FOLLOWING) AS w3 FROM orders WHERE dt >= '2024-03-03'
 
 query g_window_agg_007 g_window_agg
-SELECT order_id, count(*) OVER (PARTITION BY status, is_gift ORDER BY order_date NULLS LAST) AS w1, max(ln(abs(discount) + 1)) OVER (PARTITION BY status, is_gift ORDER BY order_date NULLS LAST, order_id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS w2 FROM orders WHERE dt <> '2024-02-28'
+SELECT event_id, count(*) OVER (PARTITION BY kind ORDER BY yr) AS w1, count(ratio - ratio) OVER (PARTITION BY kind ORDER BY yr, event_id ROWS BETWEEN 1 PRECEDING AND UNBOUNDED FOLLOWING) AS w2, count(*) OVER (PARTITION BY kind ORDER BY yr) AS w3 FROM events
 
-query g_window_rank_017 g_window_rank
-SELECT order_id, nth_value(CAST(order_date AS varchar), 1) OVER (PARTITION BY priority, customer_id ORDER BY date_trunc('year', order_date), order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1, dense_rank() OVER (PARTITION BY priority, customer_id ORDER BY date_trunc('year', order_date)) AS w2, nth_value(CASE WHEN ((999.99 BETWEEN -3.75 AND 0.50 AND order_date NOT BETWEEN DATE '2023-12-31' AND DATE '2024-03-01') AND (note NOT LIKE '_u%' AND unit_price = -3.75)) THEN discount ELSE discount END, 2) OVER (PARTITION BY priority, customer_id ORDER BY date_trunc('year', order_date), order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w3 FROM orders WHERE dt = '2024-02-28'
----- duckdb
-SELECT order_id, nth_value(CAST(order_date AS varchar), 1) OVER (PARTITION BY priority, customer_id ORDER BY CAST(date_trunc('year', order_date) AS DATE), order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1, dense_rank() OVER (PARTITION BY priority, customer_id ORDER BY CAST(date_trunc('year', order_date) AS DATE)) AS w2, nth_value(CASE WHEN ((999.99 BETWEEN -3.75 AND 0.50 AND order_date NOT BETWEEN DATE '2023-12-31' AND DATE '2024-03-01') AND (note NOT LIKE '_u%' AND unit_price = -3.75)) THEN discount ELSE discount END, 2) OVER (PARTITION BY priority, customer_id ORDER BY CAST(date_trunc('year', order_date) AS DATE), order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w3 FROM orders WHERE dt = '2024-02-28'
+query g_window_rank_015 g_window_rank
+SELECT order_id, row_number() OVER (PARTITION BY dt, is_gift ORDER BY discount DESC, order_id) AS w1, count(round(discount, 1)) OVER (PARTITION BY dt, is_gift ORDER BY discount DESC RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS w2, cume_dist() OVER (PARTITION BY dt, is_gift ORDER BY discount DESC) AS w3 FROM orders WHERE dt >= '2024-02-28'
+
+query g_window_rank_016 g_window_rank
+SELECT order_id, count(*) OVER (PARTITION BY dt ORDER BY coalesce(order_date, DATE '2024-02-29') NULLS LAST) AS w1, first_value(CAST(created_at AS date)) OVER (PARTITION BY dt ORDER BY coalesce(order_date, DATE '2024-02-29') NULLS LAST, order_id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS w2, rank() OVER (PARTITION BY dt ORDER BY coalesce(order_date, DATE '2024-02-29') NULLS LAST) AS w3 FROM orders WHERE dt <> '2024-02-28'
 
 query g_window_agg_008 g_window_agg
-SELECT order_id, max(unit_price + unit_price) OVER (PARTITION BY priority, customer_id) AS w1, count(*) OVER (PARTITION BY priority, customer_id ORDER BY note DESC NULLS FIRST) AS w2 FROM orders WHERE dt >= '2024-02-28'
+SELECT order_id, count(*) OVER (PARTITION BY is_gift) AS w1 FROM orders WHERE dt >= '2024-03-03'
+
+query g_window_rank_017 g_window_rank
+SELECT order_id, row_number() OVER (PARTITION BY dt ORDER BY discount DESC NULLS LAST, order_id) AS w1, count(*) OVER (PARTITION BY dt ORDER BY discount DESC NULLS LAST) AS w2 FROM orders WHERE dt = '2024-03-03'
+
+query g_window_value_012 g_window_value
+SELECT product_id, last_value(upper(category)) OVER (PARTITION BY discontinued, category ORDER BY name DESC, product_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1 FROM products
 
 query g_window_rank_018 g_window_rank
-SELECT order_id, rank() OVER (PARTITION BY dt, status ORDER BY week(created_at) NULLS LAST) AS w1, lead(least(customer_id, order_id), 3) OVER (PARTITION BY dt, status ORDER BY week(created_at) NULLS LAST, order_id) AS w2 FROM orders WHERE dt = '2024-03-01'
-
-query g_window_rank_019 g_window_rank
-SELECT product_id, max(stock - product_id) OVER (PARTITION BY category, discontinued ORDER BY category RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS w1, lag(abs(product_id), 3) OVER (PARTITION BY category, discontinued ORDER BY category, product_id) AS w2, dense_rank() OVER (PARTITION BY category, discontinued ORDER BY category) AS w3 FROM products
-
-query g_window_rank_020 g_window_rank
-SELECT order_id, max(coalesce(discount, 10e0)) OVER (PARTITION BY customer_id ORDER BY customer_id - product_id NULLS FIRST, order_id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS w1, ntile(4) OVER (PARTITION BY customer_id ORDER BY customer_id - product_id NULLS FIRST, order_id) AS w2 FROM orders WHERE dt >= '2024-03-03'
-
-query g_window_agg_009 g_window_agg
-SELECT order_id, count(*) OVER (PARTITION BY customer_id ORDER BY power(discount, 2) DESC) AS w1, count(*) OVER (PARTITION BY customer_id) AS w2 FROM orders WHERE dt <> '2024-02-28'
-
-query g_window_rank_021 g_window_rank
-SELECT order_id, rank() OVER (PARTITION BY status ORDER BY CASE WHEN (is_gift AND (NOT (discount IS DISTINCT FROM 2e0) AND discount IS NOT NULL)) THEN order_id ELSE priority END NULLS FIRST) AS w1, count(customer_id) OVER (PARTITION BY status ORDER BY CASE WHEN (is_gift AND (NOT (discount IS DISTINCT FROM 2e0) AND discount IS NOT NULL)) THEN order_id ELSE priority END NULLS FIRST, order_id ROWS UNBOUNDED PRECEDING) AS w2, nth_value(order_date, 2) OVER (PARTITION BY status ORDER BY CASE WHEN (is_gift AND (NOT (discount IS DISTINCT FROM 2e0) AND discount IS NOT NULL)) THEN order_id ELSE priority END NULLS FIRST, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w3 FROM orders WHERE dt >= '2024-03-01'
+SELECT event_id, cume_dist() OVER (PARTITION BY flag, yr ORDER BY CAST(yr AS decimal(12,2)) DESC NULLS LAST) AS w1 FROM events
 
 query g_window_value_013 g_window_value
-SELECT order_id, first_value(product_id + order_id) OVER (PARTITION BY priority, is_gift ORDER BY priority DESC, order_id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS w1 FROM orders WHERE dt <> '2024-03-03'
-
-query g_window_value_014 g_window_value
-SELECT product_id, nth_value(CASE WHEN weight BETWEEN 1e0 AND 10e0 THEN launched ELSE launched END, 2) OVER (PARTITION BY category, discontinued ORDER BY CAST(stock AS decimal(12,2)) DESC, product_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1, max(ceil(price)) OVER (PARTITION BY category, discontinued) AS w2 FROM products
-
-query g_window_rank_022 g_window_rank
-SELECT order_id, cume_dist() OVER (PARTITION BY customer_id ORDER BY discount / nullif(discount, 0) DESC NULLS FIRST) AS w1, count(*) OVER (PARTITION BY customer_id ORDER BY discount / nullif(discount, 0) DESC NULLS FIRST) AS w2 FROM orders WHERE dt = '2024-03-01'
-
-query g_window_rank_023 g_window_rank
-SELECT product_id, cume_dist() OVER (ORDER BY date_add('day', 29, launched) DESC) AS w1, count(round(weight, 1)) OVER (ORDER BY date_add('day', 29, launched) DESC, product_id ROWS UNBOUNDED PRECEDING) AS w2 FROM products
+SELECT order_id, first_value(CASE WHEN unit_price IS NOT DISTINCT FROM 999.99 THEN discount ELSE discount END) OVER (ORDER BY date_add('day', 39, order_date) NULLS LAST, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1 FROM orders WHERE dt = '2024-03-01'
 ---- duckdb
-SELECT product_id, cume_dist() OVER (ORDER BY (launched + 29) DESC) AS w1, count(round(weight, 1)) OVER (ORDER BY (launched + 29) DESC, product_id ROWS UNBOUNDED PRECEDING) AS w2 FROM products
+SELECT order_id, first_value(CASE WHEN unit_price IS NOT DISTINCT FROM 999.99 THEN discount ELSE discount END) OVER (ORDER BY (order_date + 39) NULLS LAST, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1 FROM orders WHERE dt = '2024-03-01'
 
-query g_window_rank_024 g_window_rank
-SELECT order_id, lead(order_date, 2) OVER (ORDER BY ln(abs(discount) + 1) NULLS LAST, order_id) AS w1, dense_rank() OVER (ORDER BY ln(abs(discount) + 1) NULLS LAST) AS w2, nth_value(nullif(dt, ''), 2) OVER (ORDER BY ln(abs(discount) + 1) NULLS LAST, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w3 FROM orders WHERE dt >= '2024-03-03'
+query g_window_agg_009 g_window_agg
+SELECT order_id, count(*) OVER (PARTITION BY customer_id ORDER BY discount NULLS LAST) AS w1, count(*) OVER (PARTITION BY customer_id ORDER BY discount NULLS LAST) AS w2, min(abs(unit_price)) OVER (PARTITION BY customer_id) AS w3 FROM orders WHERE dt = '2024-02-28'
 
-query g_window_rank_025 g_window_rank
-SELECT product_id, min(weight) OVER (PARTITION BY category, discontinued) AS w1, ntile(2) OVER (PARTITION BY category, discontinued ORDER BY CASE WHEN (name NOT IN ('pending', 'Paris', 'shipped') OR discontinued) THEN weight ELSE 0.5e0 END DESC NULLS LAST, product_id) AS w2 FROM products
-
-query g_window_value_015 g_window_value
-SELECT order_id, nth_value(order_date, 1) OVER (PARTITION BY is_gift, priority ORDER BY priority, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1, stddev(round(discount, 0)) OVER (PARTITION BY is_gift, priority ORDER BY priority, order_id ROWS UNBOUNDED PRECEDING) AS w2 FROM orders WHERE dt <> '2024-03-03'
-
-query g_window_value_016 g_window_value
-SELECT customer_key, sum(credit_limit - tier) OVER (PARTITION BY city, is_active ORDER BY least(customer_id, customer_key) DESC NULLS FIRST, customer_key) AS w1, lead(CASE WHEN city IS NOT NULL THEN signup_date ELSE DATE '2024-03-01' END, 2) OVER (PARTITION BY city, is_active ORDER BY least(customer_id, customer_key) DESC NULLS FIRST, customer_key) AS w2, count(credit_limit) OVER (PARTITION BY city, is_active ORDER BY least(customer_id, customer_key) DESC NULLS FIRST, customer_key ROWS UNBOUNDED PRECEDING) AS w3 FROM customers
-
-query g_window_rank_026 g_window_rank
-SELECT order_id, rank() OVER (PARTITION BY is_gift ORDER BY note) AS w1, count(round(unit_price, 0)) OVER (PARTITION BY is_gift ORDER BY note, order_id ROWS UNBOUNDED PRECEDING) AS w2, first_value(nullif(status, '')) OVER (PARTITION BY is_gift ORDER BY note, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w3 FROM orders WHERE dt >= '2024-03-01'
-
-query g_window_rank_027 g_window_rank
-SELECT order_id, row_number() OVER (ORDER BY date_add('year', 11, order_date) NULLS LAST, order_id) AS w1, min(qty) OVER (ORDER BY date_add('year', 11, order_date) NULLS LAST RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS w2, rank() OVER (ORDER BY date_add('year', 11, order_date) NULLS LAST) AS w3 FROM orders WHERE dt <> '2024-02-28'
----- duckdb
-SELECT order_id, row_number() OVER (ORDER BY CAST(order_date + to_years(11) AS DATE) NULLS LAST, order_id) AS w1, min(qty) OVER (ORDER BY CAST(order_date + to_years(11) AS DATE) NULLS LAST RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS w2, rank() OVER (ORDER BY CAST(order_date + to_years(11) AS DATE) NULLS LAST) AS w3 FROM orders WHERE dt <> '2024-02-28'
-
-query g_window_rank_028 g_window_rank
-SELECT order_id, nth_value(discount, 1) OVER (ORDER BY 100.00 + unit_price, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1, ntile(5) OVER (ORDER BY 100.00 + unit_price, order_id) AS w2, nth_value(unit_price, 3) OVER (ORDER BY 100.00 + unit_price, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w3 FROM orders WHERE dt >= '2024-03-03'
-
-query g_window_value_017 g_window_value
-SELECT order_id, lag(discount, 3) OVER (PARTITION BY status, customer_id ORDER BY status DESC, order_id) AS w1, count(*) OVER (PARTITION BY status, customer_id) AS w2 FROM orders WHERE dt <> '2024-03-01'
-
-query g_window_value_018 g_window_value
-SELECT order_id, first_value(date_add('month', -7, order_date)) OVER (PARTITION BY status, priority ORDER BY round(discount, 0) DESC, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1, count(*) OVER (PARTITION BY status, priority ORDER BY round(discount, 0) DESC) AS w2, lag(order_date, 1) OVER (PARTITION BY status, priority ORDER BY round(discount, 0) DESC, order_id) AS w3 FROM orders WHERE dt >= '2024-02-28'
----- duckdb
-SELECT order_id, first_value(CAST(order_date + to_months(-7) AS DATE)) OVER (PARTITION BY status, priority ORDER BY round(discount, 0) DESC, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1, count(*) OVER (PARTITION BY status, priority ORDER BY round(discount, 0) DESC) AS w2, lag(order_date, 1) OVER (PARTITION BY status, priority ORDER BY round(discount, 0) DESC, order_id) AS w3 FROM orders WHERE dt >= '2024-02-28'
-
-query g_window_rank_029 g_window_rank
-SELECT product_id, row_number() OVER (PARTITION BY discontinued, category ORDER BY replace(category, 'a', '') DESC NULLS FIRST, product_id) AS w1 FROM products
+query g_window_rank_019 g_window_rank
+SELECT product_id, row_number() OVER (PARTITION BY discontinued, category ORDER BY CASE WHEN starts_with('a', '') THEN category ELSE category END DESC, product_id) AS w1 FROM products
 
 query g_window_agg_010 g_window_agg
-SELECT order_id, sum(ceil(unit_price)) OVER (ORDER BY qty DESC RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS w1 FROM orders WHERE dt = '2024-02-28'
+SELECT order_id, max(CAST(customer_id AS decimal(12,2))) OVER (ORDER BY discount NULLS LAST, order_id) AS w1 FROM orders WHERE dt >= '2024-03-01'
 
-query g_window_rank_030 g_window_rank
-SELECT order_id, count(CAST(product_id AS decimal(12,2))) OVER (PARTITION BY customer_id ORDER BY unit_price DESC NULLS FIRST, order_id ROWS UNBOUNDED PRECEDING) AS w1, row_number() OVER (PARTITION BY customer_id ORDER BY unit_price DESC NULLS FIRST, order_id) AS w2 FROM orders WHERE dt = '2024-03-01'
+query g_window_value_014 g_window_value
+SELECT product_id, nth_value(upper(category), 2) OVER (ORDER BY price NULLS LAST, product_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1, min(launched) OVER (ORDER BY price NULLS LAST, product_id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS w2 FROM products
 
-query g_window_rank_031 g_window_rank
-SELECT order_id, row_number() OVER (PARTITION BY status, is_gift ORDER BY date_add('day', -12, order_date), order_id) AS w1 FROM orders WHERE dt = '2024-02-28'
----- duckdb
-SELECT order_id, row_number() OVER (PARTITION BY status, is_gift ORDER BY (order_date + -12), order_id) AS w1 FROM orders WHERE dt = '2024-02-28'
+query g_window_rank_020 g_window_rank
+SELECT order_id, row_number() OVER (PARTITION BY priority ORDER BY order_date NULLS FIRST, order_id) AS w1, count(*) OVER (PARTITION BY priority ORDER BY order_date NULLS FIRST) AS w2 FROM orders WHERE dt <> '2024-02-28'
 
-query g_window_value_019 g_window_value
-SELECT customer_key, lag(CAST(credit_limit AS varchar), 1) OVER (ORDER BY signup_date DESC NULLS LAST, customer_key) AS w1, nth_value(score, 2) OVER (ORDER BY signup_date DESC NULLS LAST, customer_key ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w2 FROM customers
+query g_window_value_015 g_window_value
+SELECT order_id, first_value(product_id + order_id) OVER (ORDER BY priority DESC, order_id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS w1 FROM orders WHERE dt <> '2024-03-03'
+
+query g_window_rank_021 g_window_rank
+SELECT event_id, sum(amount) OVER (PARTITION BY kind, yr) AS w1, max(amount) OVER (PARTITION BY kind, yr ORDER BY note NULLS FIRST, event_id ROWS BETWEEN 3 PRECEDING AND UNBOUNDED FOLLOWING) AS w2, row_number() OVER (PARTITION BY kind, yr ORDER BY note NULLS FIRST, event_id) AS w3 FROM events
+
+query g_window_rank_022 g_window_rank
+SELECT customer_key, cume_dist() OVER (PARTITION BY country, tier ORDER BY score / nullif(score, 0) DESC NULLS FIRST) AS w1, count(*) OVER (PARTITION BY country, tier ORDER BY score / nullif(score, 0) DESC NULLS FIRST) AS w2 FROM customers
 
 query g_window_agg_011 g_window_agg
-SELECT order_id, sum(discount) OVER (PARTITION BY dt, customer_id ORDER BY dt || status NULLS FIRST, order_id ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) AS w1 FROM orders WHERE dt <> '2024-03-01'
+SELECT order_id, min(0.5e0) OVER (PARTITION BY status, dt ORDER BY priority NULLS FIRST, order_id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS w1, count(*) OVER (PARTITION BY status, dt ORDER BY priority NULLS FIRST) AS w2, count(discount + discount) OVER (PARTITION BY status, dt ORDER BY priority NULLS FIRST, order_id ROWS UNBOUNDED PRECEDING) AS w3 FROM orders WHERE dt = '2024-03-03'
+
+query g_window_value_016 g_window_value
+SELECT event_id, avg(quarter(ts)) OVER (ORDER BY minute(TIMESTAMP '2024-03-04 18:30:00.5') DESC NULLS FIRST, event_id ROWS BETWEEN 2 PRECEDING AND UNBOUNDED FOLLOWING) AS w1, nth_value(last_day_of_month(DATE '2024-01-01'), 2) OVER (ORDER BY minute(TIMESTAMP '2024-03-04 18:30:00.5') DESC NULLS FIRST, event_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w2 FROM events
 
 query g_window_agg_012 g_window_agg
-SELECT customer_key, count(*) OVER (PARTITION BY tier, city ORDER BY floor(credit_limit) DESC) AS w1, max(round(score, 1)) OVER (PARTITION BY tier, city) AS w2 FROM customers
+SELECT customer_key, max(coalesce(credit_limit, 100.00)) OVER (PARTITION BY city, is_active ORDER BY credit_limit * tier NULLS LAST, customer_key ROWS UNBOUNDED PRECEDING) AS w1 FROM customers
 
-query g_window_value_020 g_window_value
-SELECT order_id, first_value('Paris') OVER (PARTITION BY priority, dt ORDER BY round(unit_price, 1) DESC, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1, last_value(1e0 / nullif(discount, 0)) OVER (PARTITION BY priority, dt ORDER BY round(unit_price, 1) DESC, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w2 FROM orders WHERE dt >= '2024-02-28'
+query g_window_rank_023 g_window_rank
+SELECT order_id, dense_rank() OVER (PARTITION BY customer_id ORDER BY trim(note)) AS w1, sum(round(unit_price, 1)) OVER (PARTITION BY customer_id ORDER BY trim(note), order_id ROWS UNBOUNDED PRECEDING) AS w2, row_number() OVER (PARTITION BY customer_id ORDER BY trim(note), order_id) AS w3 FROM orders WHERE dt <> '2024-02-28'
+
+query g_window_rank_024 g_window_rank
+SELECT event_id, rank() OVER (PARTITION BY yr ORDER BY CAST(ts AS date) NULLS LAST) AS w1, count(*) OVER (PARTITION BY yr ORDER BY CAST(ts AS date) NULLS LAST) AS w2 FROM events
 
 query g_window_agg_013 g_window_agg
-SELECT order_id, avg(date_diff('week', DATE '2024-01-01', DATE '2023-12-31')) OVER (PARTITION BY customer_id, is_gift ORDER BY order_id / -3 DESC NULLS LAST, order_id) AS w1, stddev(discount / nullif(discount, 0)) OVER (PARTITION BY customer_id, is_gift ORDER BY order_id / -3 DESC NULLS LAST, order_id ROWS UNBOUNDED PRECEDING) AS w2, min(unit_price) OVER (PARTITION BY customer_id, is_gift ORDER BY order_id / -3 DESC NULLS LAST, order_id ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) AS w3 FROM orders WHERE dt >= '2024-03-01'
+SELECT order_id, count(unit_price) OVER (ORDER BY discount DESC NULLS LAST RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS w1 FROM orders WHERE dt <> '2024-03-01'
+
+query g_window_rank_025 g_window_rank
+SELECT event_id, row_number() OVER (PARTITION BY yr ORDER BY coalesce(DATE '2023-12-31', DATE '2024-03-01') NULLS LAST, event_id) AS w1 FROM events
+
+query g_window_rank_026 g_window_rank
+SELECT order_id, row_number() OVER (PARTITION BY is_gift, customer_id ORDER BY 2e0 DESC NULLS FIRST, order_id) AS w1, count(*) OVER (PARTITION BY is_gift, customer_id) AS w2 FROM orders WHERE dt <> '2024-03-01'
+
+query g_window_rank_027 g_window_rank
+SELECT customer_key, row_number() OVER (PARTITION BY is_active ORDER BY country DESC NULLS FIRST, customer_key) AS w1 FROM customers
+
+query g_window_rank_028 g_window_rank
+SELECT order_id, row_number() OVER (PARTITION BY status, customer_id ORDER BY order_date DESC, order_id) AS w1 FROM orders WHERE dt >= '2024-02-28'
+
+query g_window_rank_029 g_window_rank
+SELECT customer_key, first_value(tier) OVER (PARTITION BY city ORDER BY coalesce(customer_key, tier) NULLS FIRST, customer_key ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS w1, count(credit_limit) OVER (PARTITION BY city ORDER BY coalesce(customer_key, tier) NULLS FIRST, customer_key) AS w2, cume_dist() OVER (PARTITION BY city ORDER BY coalesce(customer_key, tier) NULLS FIRST) AS w3 FROM customers
+
+query g_window_rank_030 g_window_rank
+SELECT order_id, cume_dist() OVER (PARTITION BY priority ORDER BY last_day_of_month(order_date) DESC NULLS LAST) AS w1, count(*) OVER (PARTITION BY priority) AS w2 FROM orders WHERE dt = '2024-02-28'
+
+query g_window_rank_031 g_window_rank
+SELECT event_id, percent_rank() OVER (PARTITION BY yr ORDER BY DATE '2022-06-15' NULLS LAST) AS w1, first_value(ceil(ratio)) OVER (PARTITION BY yr ORDER BY DATE '2022-06-15' NULLS LAST, event_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w2, stddev(length(kind)) OVER (PARTITION BY yr ORDER BY DATE '2022-06-15' NULLS LAST, event_id ROWS UNBOUNDED PRECEDING) AS w3 FROM events
 
 query g_window_rank_032 g_window_rank
-SELECT customer_key, ntile(4) OVER (PARTITION BY is_active, city ORDER BY score, customer_key) AS w1, ntile(5) OVER (PARTITION BY is_active, city ORDER BY score, customer_key) AS w2 FROM customers
+SELECT order_id, rank() OVER (PARTITION BY status ORDER BY date_add('year', -8, order_date) DESC NULLS LAST) AS w1, ntile(3) OVER (PARTITION BY status ORDER BY date_add('year', -8, order_date) DESC NULLS LAST, order_id) AS w2 FROM orders WHERE dt = '2024-03-01'
+---- duckdb
+SELECT order_id, rank() OVER (PARTITION BY status ORDER BY CAST(order_date + to_years(-8) AS DATE) DESC NULLS LAST) AS w1, ntile(3) OVER (PARTITION BY status ORDER BY CAST(order_date + to_years(-8) AS DATE) DESC NULLS LAST, order_id) AS w2 FROM orders WHERE dt = '2024-03-01'
 
 query g_window_rank_033 g_window_rank
-SELECT order_id, cume_dist() OVER (PARTITION BY is_gift ORDER BY reverse(dt) NULLS FIRST) AS w1 FROM orders WHERE dt >= '2024-03-01'
+SELECT product_id, percent_rank() OVER (PARTITION BY category, discontinued ORDER BY CAST(floor(weight) AS bigint) DESC NULLS LAST) AS w1 FROM products
+
+query g_window_agg_014 g_window_agg
+SELECT product_id, count(weight + 10e0) OVER (PARTITION BY discontinued, category ORDER BY abs(stock) NULLS FIRST, product_id) AS w1 FROM products
+
+query g_window_value_017 g_window_value
+SELECT order_id, last_value(discount / nullif(discount, 0)) OVER (PARTITION BY dt, customer_id ORDER BY coalesce('', 'Paris') DESC NULLS LAST, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1 FROM orders WHERE dt <> '2024-02-28'
+
+query g_window_agg_015 g_window_agg
+SELECT product_id, min(product_id - stock) OVER (PARTITION BY discontinued, category ORDER BY CAST(price AS double) DESC, product_id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS w1 FROM products
+
+query g_window_agg_016 g_window_agg
+SELECT product_id, stddev(ln(abs(weight) + 1)) OVER (PARTITION BY category ORDER BY ln(abs(weight) + 1) DESC, product_id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS w1, max(price - stock) OVER (PARTITION BY category ORDER BY ln(abs(weight) + 1) DESC RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS w2 FROM products
+
+query g_window_value_018 g_window_value
+SELECT product_id, nth_value(product_id, 1) OVER (PARTITION BY category, discontinued ORDER BY coalesce(product_id, stock) DESC NULLS FIRST, product_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1, count(*) OVER (PARTITION BY category, discontinued) AS w2, min(weight + weight) OVER (PARTITION BY category, discontinued ORDER BY coalesce(product_id, stock) DESC NULLS FIRST, product_id) AS w3 FROM products
 
 query g_window_rank_034 g_window_rank
-SELECT order_id, ntile(4) OVER (PARTITION BY priority ORDER BY unit_price + unit_price DESC NULLS FIRST, order_id) AS w1 FROM orders WHERE dt <> '2024-02-28'
+SELECT event_id, row_number() OVER (PARTITION BY flag ORDER BY CASE WHEN DATE '2024-02-29' <= DATE '2023-12-31' THEN region ELSE kind END DESC, event_id) AS w1, stddev(ratio / nullif(ratio, 0)) OVER (PARTITION BY flag ORDER BY CASE WHEN DATE '2024-02-29' <= DATE '2023-12-31' THEN region ELSE kind END DESC, event_id ROWS UNBOUNDED PRECEDING) AS w2, min(amount) OVER (PARTITION BY flag ORDER BY CASE WHEN DATE '2024-02-29' <= DATE '2023-12-31' THEN region ELSE kind END DESC, event_id ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) AS w3 FROM events
+
+query g_window_agg_017 g_window_agg
+SELECT product_id, max(product_id * 3) OVER (PARTITION BY discontinued, category ORDER BY launched, product_id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS w1 FROM products
 
 query g_window_rank_035 g_window_rank
-SELECT order_id, ntile(4) OVER (PARTITION BY is_gift, dt ORDER BY trim(status) DESC NULLS FIRST, order_id) AS w1, var_pop(discount) OVER (PARTITION BY is_gift, dt ORDER BY trim(status) DESC NULLS FIRST RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS w2, count(coalesce(unit_price, 1.05)) OVER (PARTITION BY is_gift, dt ORDER BY trim(status) DESC NULLS FIRST RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS w3 FROM orders WHERE dt >= '2024-03-03'
+SELECT product_id, row_number() OVER (PARTITION BY category, discontinued ORDER BY price, product_id) AS w1 FROM products
 
-query g_window_value_021 g_window_value
-SELECT order_id, count(unit_price - customer_id) OVER () AS w1, nth_value('a', 2) OVER (ORDER BY dt DESC, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w2, first_value(ltrim('x y')) OVER (ORDER BY dt DESC, order_id) AS w3 FROM orders WHERE dt <> '2024-03-01'
-
-query g_window_value_022 g_window_value
-SELECT order_id, count(date_diff('month', order_date, order_date)) OVER (PARTITION BY dt ORDER BY order_date DESC NULLS LAST, order_id ROWS UNBOUNDED PRECEDING) AS w1, lead(order_date, 2) OVER (PARTITION BY dt ORDER BY order_date DESC NULLS LAST, order_id) AS w2 FROM orders WHERE dt >= '2024-03-03'
-
-query g_window_value_023 g_window_value
-SELECT order_id, lead(unit_price, 3) OVER (PARTITION BY priority, status ORDER BY length(note) DESC, order_id) AS w1 FROM orders WHERE dt = '2024-03-01'
+query g_window_value_019 g_window_value
+SELECT order_id, count(least(0, product_id)) OVER (PARTITION BY status ORDER BY order_date DESC NULLS LAST RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS w1, count(*) OVER (PARTITION BY status) AS w2, first_value(discount) OVER (PARTITION BY status ORDER BY order_date DESC NULLS LAST, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w3 FROM orders WHERE dt = '2024-02-28'
 
 query g_window_rank_036 g_window_rank
-SELECT product_id, rank() OVER (ORDER BY price * product_id NULLS LAST) AS w1, min(nullif(category, '')) OVER (ORDER BY price * product_id NULLS LAST, product_id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS w2, nth_value(CAST(stock AS double), 3) OVER (ORDER BY price * product_id NULLS LAST, product_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w3 FROM products
+SELECT event_id, row_number() OVER (PARTITION BY kind, yr ORDER BY event_id DESC NULLS FIRST, event_id) AS w1 FROM events
+
+query g_window_value_020 g_window_value
+SELECT order_id, nth_value(coalesce(status, 'x y'), 1) OVER (PARTITION BY status, customer_id ORDER BY note, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1 FROM orders WHERE dt <> '2024-02-28'
 
 query g_window_rank_037 g_window_rank
-SELECT order_id, count(discount) OVER (PARTITION BY is_gift, dt ORDER BY CAST(created_at AS date) NULLS LAST, order_id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS w1, row_number() OVER (PARTITION BY is_gift, dt ORDER BY CAST(created_at AS date) NULLS LAST, order_id) AS w2, lead(order_date, 2) OVER (PARTITION BY is_gift, dt ORDER BY CAST(created_at AS date) NULLS LAST, order_id) AS w3 FROM orders WHERE dt >= '2024-03-01'
+SELECT order_id, ntile(5) OVER (PARTITION BY is_gift, status ORDER BY discount + discount NULLS LAST, order_id) AS w1 FROM orders WHERE dt >= '2024-03-01'
 
-query g_window_rank_038 g_window_rank
-SELECT order_id, count(*) OVER (PARTITION BY dt ORDER BY substr(dt, 2, 2) DESC NULLS FIRST) AS w1, ntile(4) OVER (PARTITION BY dt ORDER BY substr(dt, 2, 2) DESC NULLS FIRST, order_id) AS w2, sum(customer_id) OVER (PARTITION BY dt ORDER BY substr(dt, 2, 2) DESC NULLS FIRST, order_id) AS w3 FROM orders WHERE dt = '2024-02-28'
-
-query g_window_rank_039 g_window_rank
-SELECT order_id, lead(coalesce(2, qty), 1) OVER (PARTITION BY priority, dt ORDER BY last_day_of_month(order_date) DESC, order_id) AS w1, cume_dist() OVER (PARTITION BY priority, dt ORDER BY last_day_of_month(order_date) DESC) AS w2 FROM orders WHERE dt = '2024-03-01'
+query g_window_agg_018 g_window_agg
+SELECT order_id, count(*) OVER (PARTITION BY is_gift, status ORDER BY order_date DESC NULLS LAST) AS w1, count(*) OVER (PARTITION BY is_gift, status ORDER BY order_date DESC NULLS LAST) AS w2 FROM orders WHERE dt >= '2024-02-28'
 
 query g_values_001 g_values
-SELECT v.a, v.b, count(t.order_id) FROM (VALUES ('shipped', -1), (NULL, NULL), ('', 2), ('rush', 0), ('toys', 2)) AS v(a, b) JOIN orders t ON t.note = v.a GROUP BY v.a, v.b
+SELECT v.a, v.b, count(t.product_id) FROM (VALUES (DATE '2024-01-01', -3), (DATE '2022-06-15', 1), (DATE '2024-03-01', 12)) AS v(a, b) RIGHT JOIN products t ON t.launched = v.a GROUP BY v.a, v.b
 
 query g_values_002 g_values
-SELECT v.a, v.b, count(t.customer_key) FROM (VALUES ('', 1), ('x y', NULL), ('toys', 7), ('shipped', 3), ('pending', 2)) AS v(a, b) JOIN customers t ON t.name = v.a GROUP BY v.a, v.b
+SELECT v.a, v.b, count(t.customer_key) FROM (VALUES (DATE '2023-12-31', 0), (DATE '2022-06-15', 5), (DATE '2024-02-29', 12)) AS v(a, b) LEFT JOIN customers t ON t.signup_date = v.a GROUP BY v.a, v.b
 
 query g_values_003 g_values
-SELECT v.a, v.b, count(t.customer_key) FROM (VALUES ('x y', 100.00), ('Paris', 250.5), (NULL, NULL), ('rush', 250.5), ('', 100.00)) AS v(a, b) RIGHT JOIN customers t ON t.city = v.a GROUP BY v.a, v.b
+SELECT v.a, v.b, count(t.customer_key) FROM (VALUES ('toys', 10), ('toys', 2), ('rush', 2), ('a', 10), ('a', 3)) AS v(a, b) LEFT JOIN customers t ON t.city = v.a GROUP BY v.a, v.b
 
 query g_values_004 g_values
-SELECT v.a, v.b, count(t.customer_key) FROM (VALUES (DATE '2022-06-15', 10), (DATE '2024-03-01', 10), (DATE '2022-06-15', 10), (DATE '2022-06-15', NULL)) AS v(a, b) JOIN customers t ON t.signup_date = v.a GROUP BY v.a, v.b
+SELECT v.a, v.b, count(t.product_id) FROM (VALUES (DATE '2024-03-01', 5), (DATE '2024-01-01', 12), (DATE '2022-06-15', NULL), (NULL, 0), (DATE '2022-06-15', 1)) AS v(a, b) RIGHT JOIN products t ON t.launched = v.a GROUP BY v.a, v.b
 
 query g_values_005 g_values
-SELECT v.a, v.b, count(t.product_id) FROM (VALUES ('pending', 1), ('pending', 40)) AS v(a, b) LEFT JOIN products t ON t.category = v.a GROUP BY v.a, v.b
+SELECT v.a, v.b, count(t.product_id) FROM (VALUES ('rush', 999.99), ('a', 0.50)) AS v(a, b) LEFT JOIN products t ON t.name = v.a GROUP BY v.a, v.b
 
 query g_values_006 g_values
-SELECT v.a, v.b, count(t.customer_key) FROM (VALUES ('a', 999.99), ('x y', -3.75), ('x y', 100.00), ('', 0.50)) AS v(a, b) JOIN customers t ON t.name = v.a GROUP BY v.a, v.b
+SELECT v.a, v.b, count(t.product_id) FROM (VALUES ('toys', -1), ('toys', 3)) AS v(a, b) LEFT JOIN products t ON t.category = v.a GROUP BY v.a, v.b
 
 query g_values_007 g_values
-SELECT v.a, v.b, count(t.product_id) FROM (VALUES (0, 'rush'), (10, ''), (0, NULL), (12, 'x y')) AS v(a, b) LEFT JOIN products t ON t.stock = v.a GROUP BY v.a, v.b
+SELECT v.a, v.b, count(t.order_id) FROM (VALUES (7, 'toys'), (-3, 'rush')) AS v(a, b) LEFT JOIN orders t ON t.order_id = v.a GROUP BY v.a, v.b
 
 query g_values_008 g_values
-SELECT v.a, v.b, count(t.product_id) FROM (VALUES ('shipped', 1.05), (NULL, 100.00), ('rush', 100.00), (NULL, 100.00), ('rush', NULL)) AS v(a, b) JOIN products t ON t.name = v.a GROUP BY v.a, v.b
+SELECT v.a, v.b, count(t.product_id) FROM (VALUES ('Paris', 1.05), ('x y', 999.99), ('a', NULL), ('shipped', 999.99), ('', 100.00)) AS v(a, b) JOIN products t ON t.category = v.a GROUP BY v.a, v.b
 
 query g_values_009 g_values
-SELECT v.a, v.b, count(t.product_id) FROM (VALUES (DATE '2024-02-29', 5), (DATE '2024-02-29', 1), (DATE '2023-12-31', 0)) AS v(a, b) JOIN products t ON t.launched = v.a GROUP BY v.a, v.b
+SELECT v.a, v.b, count(t.product_id) FROM (VALUES ('x y', 100.00), ('Paris', NULL), ('toys', 12.25), ('a', 0.50), ('toys', NULL)) AS v(a, b) LEFT JOIN products t ON t.name = v.a GROUP BY v.a, v.b
 
 query g_values_010 g_values
-SELECT v.a, v.b, count(t.customer_key) FROM (VALUES (DATE '2022-06-15', -1), (DATE '2024-03-01', 25), (DATE '2024-03-01', 5), (DATE '2023-12-31', 12)) AS v(a, b) LEFT JOIN customers t ON t.signup_date = v.a GROUP BY v.a, v.b
+SELECT v.a, v.b, count(t.product_id) FROM (VALUES ('rush', -3.75), ('rush', 100.00), ('x y', 999.99), (NULL, 1.05)) AS v(a, b) RIGHT JOIN products t ON t.name = v.a GROUP BY v.a, v.b
 
 query g_values_011 g_values
-SELECT v.a, v.b, count(t.order_id) FROM (VALUES ('toys', 250.5), ('toys', 1.05)) AS v(a, b) JOIN orders t ON t.note = v.a GROUP BY v.a, v.b
+SELECT v.a, v.b, count(t.customer_key) FROM (VALUES ('a', 25), (NULL, 3), ('a', 3)) AS v(a, b) JOIN customers t ON t.name = v.a GROUP BY v.a, v.b
 
 query g_values_012 g_values
-SELECT v.a, v.b, count(t.order_id) FROM (VALUES (DATE '2023-12-31', 40), (DATE '2023-12-31', 40), (DATE '2024-01-01', 0), (DATE '2022-06-15', 2), (NULL, 25)) AS v(a, b) JOIN orders t ON t.order_date = v.a GROUP BY v.a, v.b
+SELECT v.a, v.b, count(t.order_id) FROM (VALUES (DATE '2022-06-15', -3), (DATE '2024-02-29', NULL), (DATE '2024-02-29', 5)) AS v(a, b) RIGHT JOIN orders t ON t.order_date = v.a GROUP BY v.a, v.b
 
 query g_values_013 g_values
-SELECT v.a, v.b, count(t.customer_key) FROM (VALUES ('x y', 999.99), ('', NULL), ('toys', 250.5)) AS v(a, b) RIGHT JOIN customers t ON t.city = v.a GROUP BY v.a, v.b
+SELECT v.a, v.b, count(t.customer_key) FROM (VALUES ('toys', -3.75), (NULL, 250.5), ('pending', NULL), ('rush', 12.25), ('Paris', 999.99)) AS v(a, b) RIGHT JOIN customers t ON t.name = v.a GROUP BY v.a, v.b
 
 query g_values_014 g_values
-SELECT v.a, v.b, count(t.order_id) FROM (VALUES ('toys', 999.99), ('toys', 100.00), ('x y', 0.50), ('a', 12.25)) AS v(a, b) LEFT JOIN orders t ON t.status = v.a GROUP BY v.a, v.b
+SELECT v.a, v.b, count(t.order_id) FROM (VALUES (7, 'pending'), (NULL, NULL), (NULL, '')) AS v(a, b) RIGHT JOIN orders t ON t.customer_id = v.a GROUP BY v.a, v.b
 
 query g_values_015 g_values
-SELECT v.a, v.b, count(t.order_id) FROM (VALUES ('pending', 1), ('toys', 1), ('pending', -1), ('shipped', 12), ('pending', 2)) AS v(a, b) LEFT JOIN orders t ON t.note = v.a GROUP BY v.a, v.b
+SELECT v.a, v.b, count(t.order_id) FROM (VALUES (10, ''), (0, 'pending'), (40, 'shipped')) AS v(a, b) JOIN orders t ON t.priority = v.a GROUP BY v.a, v.b

@@ -82,6 +82,55 @@ SELECT order_id, status FROM orders WHERE qty > 1000
 query scan_all_columns_nulls scan
 SELECT count(*) - count(customer_id), count(*) - count(product_id), count(*) - count(qty), count(*) - count(unit_price), count(*) - count(discount), count(*) - count(status), count(*) - count(note), count(*) - count(order_date), count(*) - count(created_at), count(*) - count(is_gift), count(*) - count(priority) FROM orders
 
+query scan_events_two_levels scan
+SELECT yr, region, count(*), count(note), sum(code) FROM events GROUP BY yr, region
+
+query scan_events_level1_filter scan
+SELECT region, count(*) FROM events WHERE yr = 2024 GROUP BY region
+
+query scan_events_level2_filter scan
+SELECT yr, count(*) FROM events WHERE region = 'eu' GROUP BY yr
+
+query scan_events_both_null scan
+SELECT event_id, kind FROM events WHERE yr IS NULL AND region IS NULL
+
+query scan_events_level2_null scan
+SELECT yr, count(*) FROM events WHERE region IS NULL GROUP BY yr
+
+query scan_events_or_levels scan
+SELECT count(*) FROM events WHERE yr = 2023 OR region = 'apac'
+
+query scan_events_not_in scan
+SELECT count(*) FROM events WHERE region NOT IN ('eu', 'us')
+
+query scan_events_ragged_rows scan
+SELECT count(*), count(amount), count(ratio), count(ts), count(flag), count(code), count(note), count_if(note = '') FROM events
+
+query scan_events_varchar_cut scan
+SELECT kind, length(kind), count(*) FROM events GROUP BY kind
+
+query scan_events_varchar_compare scan
+SELECT count(*) FROM events WHERE kind = 'refund_req'
+
+query scan_events_tinyint scan
+SELECT code, code + 1, code * 2, -code, abs(code), count(*) FROM events GROUP BY code
+
+query scan_events_tinyint_sum scan
+SELECT sum(code), avg(code), min(code), max(code), sum(code * 10) FROM events
+
+query trino_tinyint_overflow trino
+SELECT sum(code * code) FROM events
+---- error overflow
+
+query scan_events_decimal3 scan
+SELECT event_id, amount, amount * 2, round(amount, 1), amount + 0.0005 FROM events WHERE amount < 0
+
+query scan_events_partition_expr scan
+SELECT yr * 100 + length(coalesce(region, '')) AS k, count(*) FROM events GROUP BY 1
+
+query scan_events_star_filter scan
+SELECT * FROM events WHERE yr = 2024 AND region = 'us' AND flag
+
 # ============================================================ filters
 
 query filter_eq_int filter
