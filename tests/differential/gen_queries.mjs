@@ -229,7 +229,7 @@ class Gen {
         const op = pick(['=', '<>', '<', '<=', '>', '>=']);
         return fn('bool', (a, b) => `${a} ${op} ${b}`, [this.expr(k, d), chance(0.6) ? lit[k]() : this.expr(k, d)]);
       }
-      case 3: return fn('bool', (a) => `${a} IS ${pick(['', 'NOT '])}NULL`, [this.expr(k, d)]);
+      case 3: return fn('bool', (a) => `(${a}) IS ${pick(['', 'NOT '])}NULL`, [this.expr(k, d)]);
       case 4: {
         const pat = pick(["'%a%'", "'s%'", "'%e'", "'_u%'", "'%'", "'%\\_%' ESCAPE '\\'", "'R%'", "'% %'"]);
         return fn('bool', (a) => `${a} ${pick(['LIKE', 'NOT LIKE'])} ${pat}`, [this.expr('str', d)]);

@@ -207,7 +207,13 @@ const ABS_TOL = 1e-12;
 
 export function numEq(a, b) {
   if (a === b) return true;
-  if (INT_RE.test(a) && INT_RE.test(b)) return BigInt(a) === BigInt(b);
+  if (INT_RE.test(a) && INT_RE.test(b)) {
+    if (BigInt(a) === BigInt(b)) return true;
+    // beyond 2^53 an integral-looking number may be a double printed without a
+    // fraction (JavaScript prints 2.7e18 as digits): compare with the tolerance
+    const big = 2n ** 53n, abs = (x) => (x < 0n ? -x : x);
+    if (abs(BigInt(a)) < big && abs(BigInt(b)) < big) return false;
+  }
   const x = numVal(a), y = numVal(b);
   if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) && Number.isNaN(y);
   if (x === y) return true; // also -0 = 0, and equal infinities

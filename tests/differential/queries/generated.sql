@@ -43,9 +43,9 @@ query g_order_limit_003 g_order_limit
 SELECT priority AS c1, CAST(floor(coalesce(sqrt(abs(discount)), -1.25e0)) AS bigint) AS c2, NOT (priority NOT IN (1, 1, 7, 10, NULL)) AS c3 FROM orders WHERE (dt <> '2024-03-09' OR order_id <> 5) AND starts_with(reverse(note), '') ORDER BY 1 DESC NULLS LAST, 2 DESC NULLS LAST, 3 NULLS FIRST LIMIT 6
 
 query g_filter_009 g_filter
-SELECT CASE WHEN note NOT LIKE 'R%' THEN coalesce(DATE '2024-02-29', DATE '2022-06-15') ELSE CASE WHEN (note IS NOT NULL AND (kind NOT LIKE '%' AND (DATE '2022-06-15' > DATE '2024-01-01' AND NOT ((kind < 'a' OR region LIKE '%a%'))))) THEN DATE '2024-02-29' ELSE DATE '2024-02-29' END END AS c1, CAST(date_trunc('quarter', DATE '2024-03-01') AS timestamp) AS c2, ts AS c3 FROM events WHERE region LIKE '%u%' AND abs(code) IN (-3, 12, -3, NULL)
+SELECT CASE WHEN note NOT LIKE 'R%' THEN coalesce(DATE '2024-02-29', DATE '2022-06-15') ELSE CASE WHEN ((note) IS NOT NULL AND (kind NOT LIKE '%' AND (DATE '2022-06-15' > DATE '2024-01-01' AND NOT ((kind < 'a' OR region LIKE '%a%'))))) THEN DATE '2024-02-29' ELSE DATE '2024-02-29' END END AS c1, CAST(date_trunc('quarter', DATE '2024-03-01') AS timestamp) AS c2, ts AS c3 FROM events WHERE region LIKE '%u%' AND abs(code) IN (-3, 12, -3, NULL)
 ---- duckdb
-SELECT CASE WHEN note NOT LIKE 'R%' THEN coalesce(DATE '2024-02-29', DATE '2022-06-15') ELSE CASE WHEN (note IS NOT NULL AND (kind NOT LIKE '%' AND (DATE '2022-06-15' > DATE '2024-01-01' AND NOT ((kind < 'a' OR region LIKE '%a%'))))) THEN DATE '2024-02-29' ELSE DATE '2024-02-29' END END AS c1, CAST(CAST(date_trunc('quarter', DATE '2024-03-01') AS DATE) AS timestamp) AS c2, ts AS c3 FROM events WHERE region LIKE '%u%' AND abs(code) IN (-3, 12, -3, NULL)
+SELECT CASE WHEN note NOT LIKE 'R%' THEN coalesce(DATE '2024-02-29', DATE '2022-06-15') ELSE CASE WHEN ((note) IS NOT NULL AND (kind NOT LIKE '%' AND (DATE '2022-06-15' > DATE '2024-01-01' AND NOT ((kind < 'a' OR region LIKE '%a%'))))) THEN DATE '2024-02-29' ELSE DATE '2024-02-29' END END AS c1, CAST(CAST(date_trunc('quarter', DATE '2024-03-01') AS DATE) AS timestamp) AS c2, ts AS c3 FROM events WHERE region LIKE '%u%' AND abs(code) IN (-3, 12, -3, NULL)
 
 query g_filter_010 g_filter
 SELECT CASE WHEN country >= 'Paris' THEN lpad(city, 8, '-') ELSE substr(city, 1) END AS c1, CASE WHEN NOT (signup_date IN (DATE '2023-12-31', DATE '2024-02-29', DATE '2024-01-01', DATE '2022-06-15')) THEN score ELSE score END AS c2, strpos(city, 'sh') - tier AS c3, tier AS c4, country AS c5 FROM customers WHERE is_active
@@ -56,7 +56,7 @@ SELECT coalesce(date_add('year', -10, DATE '2024-01-01'), DATE '2024-02-29') AS 
 SELECT coalesce(CAST(DATE '2024-01-01' + to_years(-10) AS DATE), DATE '2024-02-29') AS c1, ts AS c2, CAST(code AS decimal(12,2)) AS c3, length(trim(kind)) AS c4, strpos(ltrim(region), 'a') AS c5 FROM events WHERE ln(abs(ratio) + 1) NOT BETWEEN 0.125e0 AND 0.5e0
 
 query g_order_limit_004 g_order_limit
-SELECT true AS c1, product_id < 7 AS c2 FROM orders WHERE (NOT (unit_price NOT BETWEEN 1.05 AND 100.00) OR is_gift IS NOT NULL) ORDER BY 1, 2 LIMIT 28
+SELECT true AS c1, product_id < 7 AS c2 FROM orders WHERE (NOT (unit_price NOT BETWEEN 1.05 AND 100.00) OR (is_gift) IS NOT NULL) ORDER BY 1, 2 LIMIT 28
 
 query g_filter_012 g_filter
 SELECT 100.00 + unit_price - order_id + unit_price AS c1, created_at AS c2, status AS c3, abs(product_id) / -3 % 3 AS c4 FROM orders WHERE dt IN ('2024-03-01', '__HIVE_DEFAULT_PARTITION__')
@@ -85,16 +85,16 @@ query g_filter_019 g_filter
 SELECT discontinued AS c1, product_id AS c2 FROM products WHERE (discontinued OR TIMESTAMP '2024-03-04 18:30:00.5' = TIMESTAMP '2024-03-04 18:30:00.5')
 
 query g_order_limit_005 g_order_limit
-SELECT coalesce(product_id, product_id) < 25 AS c1, ((name NOT IN ('a', '', 'shipped') OR NOT ((weight IS NULL OR price = price))) OR discontinued) AS c2, product_id * 2 AS c3, last_day_of_month(CAST(TIMESTAMP '2024-03-04 18:30:00.5' AS date)) AS c4 FROM products WHERE strpos(name, ' ') NOT IN (10, 3, 25, 12) ORDER BY 1, 2, 3 DESC, 4 DESC LIMIT 27
+SELECT coalesce(product_id, product_id) < 25 AS c1, ((name NOT IN ('a', '', 'shipped') OR NOT (((weight) IS NULL OR price = price))) OR discontinued) AS c2, product_id * 2 AS c3, last_day_of_month(CAST(TIMESTAMP '2024-03-04 18:30:00.5' AS date)) AS c4 FROM products WHERE strpos(name, ' ') NOT IN (10, 3, 25, 12) ORDER BY 1, 2, 3 DESC, 4 DESC LIMIT 27
 
 query g_order_limit_006 g_order_limit
-SELECT abs(order_id) / 5 AS c1, rpad(CASE WHEN unit_price IS NOT DISTINCT FROM 12.25 THEN status ELSE reverse(note) END, 6, 'ab') AS c2 FROM orders WHERE replace(dt, 'sh', 'X') IS NOT NULL ORDER BY 1 DESC, 2 DESC LIMIT 14
+SELECT abs(order_id) / 5 AS c1, rpad(CASE WHEN unit_price IS NOT DISTINCT FROM 12.25 THEN status ELSE reverse(note) END, 6, 'ab') AS c2 FROM orders WHERE (replace(dt, 'sh', 'X')) IS NOT NULL ORDER BY 1 DESC, 2 DESC LIMIT 14
 
 query g_filter_020 g_filter
 SELECT TIMESTAMP '2024-03-04 18:30:00.5' AS c1, false AS c2, TIMESTAMP '2023-10-01 08:15:00' AS c3 FROM products WHERE split_part(category, ' ', 2) <> 'shipped'
 
 query g_order_limit_007 g_order_limit
-SELECT ts AS c1, CASE WHEN flag THEN ratio * ratio ELSE round(ratio + ratio, 0) END AS c2 FROM events WHERE yr IS NULL AND split_part(kind, ' ', 3) IS NULL ORDER BY 1 DESC NULLS LAST, 2 NULLS LAST LIMIT 27
+SELECT ts AS c1, CASE WHEN flag THEN ratio * ratio ELSE round(ratio + ratio, 0) END AS c2 FROM events WHERE yr IS NULL AND (split_part(kind, ' ', 3)) IS NULL ORDER BY 1 DESC NULLS LAST, 2 NULLS LAST LIMIT 27
 
 query g_order_limit_008 g_order_limit
 SELECT dt AS c1, substr(status, 2) AS c2 FROM orders WHERE dt LIKE '2024-03%' ORDER BY 1, 2 DESC LIMIT 26
@@ -112,7 +112,7 @@ query g_filter_021 g_filter
 SELECT product_id AS c1, discontinued AS c2 FROM products WHERE quarter(launched) <> -1
 
 query g_filter_022 g_filter
-SELECT starts_with(country, 'r') AS c1, 'x y' AS c2, upper(name) AS c3, name AS c4, tier * 2 / 2 AS c5 FROM customers WHERE tier > 1 AND (score IS NULL OR (is_active AND name IS DISTINCT FROM 'a'))
+SELECT starts_with(country, 'r') AS c1, 'x y' AS c2, upper(name) AS c3, name AS c4, tier * 2 / 2 AS c5 FROM customers WHERE tier > 1 AND ((score) IS NULL OR (is_active AND name IS DISTINCT FROM 'a'))
 
 query g_filter_023 g_filter
 SELECT date_add('second', 20, date_add('minute', -18, date_add('day', 21, ts))) AS c1, code AS c2, code * -1 AS c3, round(amount, 2) AS c4, lower(region) AS c5 FROM events WHERE coalesce(DATE '2022-06-15', DATE '2024-01-01') BETWEEN DATE '2022-06-15' AND DATE '2024-02-29'
@@ -120,7 +120,7 @@ SELECT date_add('second', 20, date_add('minute', -18, date_add('day', 21, ts))) 
 SELECT (((ts + to_days(21)) + to_minutes(-18)) + to_seconds(20)) AS c1, code AS c2, code * -1 AS c3, round(amount, 2) AS c4, lower(region) AS c5 FROM events WHERE coalesce(DATE '2022-06-15', DATE '2024-01-01') BETWEEN DATE '2022-06-15' AND DATE '2024-02-29'
 
 query g_filter_024 g_filter
-SELECT created_at AS c1, replace(note, 'sh', '_') AS c2, strpos(note, ' ') AS c3 FROM orders WHERE CAST(order_id AS decimal(12,2)) IS NOT NULL
+SELECT created_at AS c1, replace(note, 'sh', '_') AS c2, strpos(note, ' ') AS c3 FROM orders WHERE (CAST(order_id AS decimal(12,2))) IS NOT NULL
 
 query g_filter_025 g_filter
 SELECT launched AS c1, price * 3 AS c2, CASE WHEN weight <> 0.5e0 THEN stock ELSE product_id END AS c3, TIMESTAMP '2024-03-01 12:00:00' AS c4, ceil(truncate(price)) AS c5 FROM products WHERE starts_with(reverse(category), 'P')
@@ -142,13 +142,13 @@ query g_order_limit_012 g_order_limit
 SELECT score AS c1, strpos(country, 'sh') AS c2, score * score AS c3, name AS c4 FROM customers WHERE NOT (credit_limit < 1.05) ORDER BY 1, 2, 3 DESC, 4 LIMIT 11
 
 query g_filter_029 g_filter
-SELECT discount IS NULL AS c1, rpad(substr(status, 5, 3), 2, '-') AS c2, note AS c3 FROM orders WHERE order_id NOT IN (-3, 0, 12)
+SELECT (discount) IS NULL AS c1, rpad(substr(status, 5, 3), 2, '-') AS c2, note AS c3 FROM orders WHERE order_id NOT IN (-3, 0, 12)
 
 query g_order_limit_013 g_order_limit
 SELECT discount AS c1, power(discount, 2) AS c2, CAST(unit_price AS varchar) AS c3, order_date AS c4 FROM orders WHERE ltrim(note) < split_part('Paris', ' ', 2) ORDER BY 1 DESC, 2 NULLS FIRST, 3 DESC NULLS LAST, 4 LIMIT 20
 
 query g_filter_030 g_filter
-SELECT customer_id AS c1, 7 AS c2 FROM customers WHERE tier + 0 = 2 AND (tier IS NULL OR 25 BETWEEN 1 AND 5)
+SELECT customer_id AS c1, 7 AS c2 FROM customers WHERE tier + 0 = 2 AND ((tier) IS NULL OR 25 BETWEEN 1 AND 5)
 
 query g_filter_031 g_filter
 SELECT ln(abs(score + score) + 1) AS c1, last_day_of_month(CAST(last_login AS date)) AS c2, floor(1e0) / nullif(score, 0) AS c3, strpos(lower(name), 'sh') AS c4, nullif(lower(name), '') AS c5 FROM customers WHERE tier + 0 = 2
@@ -168,7 +168,7 @@ query g_order_limit_014 g_order_limit
 SELECT CAST(floor(discount) AS bigint) AS c1, nullif(customer_id, 5) AS c2 FROM orders WHERE coalesce(dt, 'none') = 'none' ORDER BY 1 DESC NULLS LAST, 2 LIMIT 19
 
 query g_filter_035 g_filter
-SELECT length(reverse(CASE WHEN flag IS NOT NULL THEN note ELSE region END)) AS c1, note AS c2 FROM events WHERE starts_with(upper(region), '')
+SELECT length(reverse(CASE WHEN (flag) IS NOT NULL THEN note ELSE region END)) AS c1, note AS c2 FROM events WHERE starts_with(upper(region), '')
 
 query g_filter_036 g_filter
 SELECT ln(abs(sqrt(abs(discount))) + 1) AS c1, coalesce(order_date, DATE '2024-02-29') AS c2, unit_price * customer_id AS c3, CAST(order_date AS timestamp) AS c4, nullif(millisecond(created_at), 5) AS c5 FROM orders WHERE dt NOT IN ('2024-03-01', '2024-03-01') AND starts_with(ltrim(dt), 'P')
@@ -192,18 +192,18 @@ query g_order_limit_016 g_order_limit
 SELECT 12 + date_diff('year', CAST(created_at AS date), last_day_of_month(order_date)) AS c1, customer_id <= 40 AS c2, sqrt(abs(power(discount, 2) + 2e0 * discount)) AS c3, created_at AS c4 FROM orders WHERE dt <> '__HIVE_DEFAULT_PARTITION__' AND (unit_price NOT BETWEEN 100.00 AND 100.00 AND note LIKE '%e') ORDER BY 1, 2 DESC NULLS FIRST, 3 NULLS FIRST, 4 DESC OFFSET 10 LIMIT 28
 
 query g_filter_041 g_filter
-SELECT 25 AS c1, DATE '2024-01-01' AS c2, is_gift AS c3, order_date AS c4, dt AS c5 FROM orders WHERE ((is_gift OR (created_at IS NULL AND product_id > 40)) OR DATE '2022-06-15' NOT IN (DATE '2024-02-29', DATE '2023-12-31', NULL))
+SELECT 25 AS c1, DATE '2024-01-01' AS c2, is_gift AS c3, order_date AS c4, dt AS c5 FROM orders WHERE ((is_gift OR ((created_at) IS NULL AND product_id > 40)) OR DATE '2022-06-15' NOT IN (DATE '2024-02-29', DATE '2023-12-31', NULL))
 
 query g_filter_042 g_filter
-SELECT coalesce(CASE WHEN DATE '2024-02-29' <> DATE '2024-02-29' THEN note ELSE note END, 'Paris') AS c1, customer_id AS c2 FROM events WHERE yr >= 2024 AND (code <= event_id OR NOT (DATE '2024-01-01' IS NULL))
+SELECT coalesce(CASE WHEN DATE '2024-02-29' <> DATE '2024-02-29' THEN note ELSE note END, 'Paris') AS c1, customer_id AS c2 FROM events WHERE yr >= 2024 AND (code <= event_id OR NOT ((DATE '2024-01-01') IS NULL))
 
 query g_filter_043 g_filter
-SELECT date_add('hour', -6, created_at) AS c1, priority AS c2 FROM orders WHERE (coalesce(dt, 'none') = 'none' OR starts_with(note, 's')) AND ((starts_with(dt, '') AND 'pending' LIKE '%e') OR created_at IS NOT NULL)
+SELECT date_add('hour', -6, created_at) AS c1, priority AS c2 FROM orders WHERE (coalesce(dt, 'none') = 'none' OR starts_with(note, 's')) AND ((starts_with(dt, '') AND 'pending' LIKE '%e') OR (created_at) IS NOT NULL)
 ---- duckdb
-SELECT (created_at + to_hours(-6)) AS c1, priority AS c2 FROM orders WHERE (coalesce(dt, 'none') = 'none' OR starts_with(note, 's')) AND ((starts_with(dt, '') AND 'pending' LIKE '%e') OR created_at IS NOT NULL)
+SELECT (created_at + to_hours(-6)) AS c1, priority AS c2 FROM orders WHERE (coalesce(dt, 'none') = 'none' OR starts_with(note, 's')) AND ((starts_with(dt, '') AND 'pending' LIKE '%e') OR (created_at) IS NOT NULL)
 
 query g_filter_044 g_filter
-SELECT note AS c1, CASE WHEN note <= dt THEN unit_price ELSE unit_price END + round(abs(unit_price), 1) AS c2 FROM orders WHERE dt NOT IN ('2024-02-29', '2024-02-27') AND sign(order_id) IS NOT NULL
+SELECT note AS c1, CASE WHEN note <= dt THEN unit_price ELSE unit_price END + round(abs(unit_price), 1) AS c2 FROM orders WHERE dt NOT IN ('2024-02-29', '2024-02-27') AND (sign(order_id)) IS NOT NULL
 
 query g_filter_045 g_filter
 SELECT unit_price AS c1, qty AS c2 FROM orders WHERE customer_id * 0 IN (5, -3, 5, 2, NULL)
@@ -262,7 +262,7 @@ query g_filter_058 g_filter
 SELECT coalesce(coalesce(CASE WHEN price >= 0.50 THEN price ELSE 0.50 END, -3.75), 12.25) AS c1, CAST(date_trunc('month', TIMESTAMP '2024-03-04 18:30:00.5') AS date) AS c2, price AS c3, product_id AS c4 FROM products WHERE category NOT IN ('rush', 'rush', NULL)
 
 query g_filter_059 g_filter
-SELECT is_active AS c1, substr('toys' || city, 4) AS c2, credit_limit AS c3 FROM customers WHERE (tier IS NOT NULL OR credit_limit NOT BETWEEN 0.50 AND 12.25) AND customer_key IS NULL
+SELECT is_active AS c1, substr('toys' || city, 4) AS c2, credit_limit AS c3 FROM customers WHERE (tier IS NOT NULL OR credit_limit NOT BETWEEN 0.50 AND 12.25) AND (customer_key) IS NULL
 
 query g_filter_060 g_filter
 SELECT day(launched) AS c1, TIMESTAMP '2024-03-04 18:30:00.5' AS c2, stock AS c3 FROM products WHERE ((stock IS DISTINCT FROM -3 OR (stock > product_id OR discontinued)) AND launched <> launched)
@@ -334,7 +334,7 @@ SELECT order_date AS c1, count_if(NOT (unit_price < 250.5)) AS c2, avg(quarter(o
 SELECT order_date AS c1, count(CASE WHEN NOT (unit_price < 250.5) THEN 1 END) AS c2, avg(quarter(order_date)) AS c3, var_pop(sqrt(abs(10e0))) AS c4 FROM orders WHERE dt BETWEEN '2024-02-28' AND '2024-02-29' AND note IN ('x y', 'pending', 'shipped', 'pending') GROUP BY 1
 
 query g_group_by_006 g_group_by
-SELECT flag AS c1, count(DISTINCT ts) AS c2 FROM events WHERE (flag IS NOT NULL OR NOT (flag)) GROUP BY 1
+SELECT flag AS c1, count(DISTINCT ts) AS c2 FROM events WHERE ((flag) IS NOT NULL OR NOT (flag)) GROUP BY 1
 
 query g_group_by_007 g_group_by
 SELECT quarter(last_login) AS c1, signup_date AS c2, count(name) AS c3, sum(score + score) AS c4 FROM customers GROUP BY 1, 2
@@ -343,9 +343,9 @@ query g_group_by_008 g_group_by
 SELECT customer_key AS c1, signup_date AS c2, count(CASE WHEN country = country THEN score ELSE score END) AS c3, max(credit_limit) AS c4 FROM customers GROUP BY 1, 2 HAVING sum(DISTINCT tier) < -1
 
 query g_group_by_009 g_group_by
-SELECT date_add('year', -12, DATE '2024-02-29') AS c1, every(DATE '2024-01-01' > DATE '2023-12-31') AS c2, count(power(ratio, 2)) AS c3, every(starts_with(region, 's')) AS c4 FROM events WHERE (yr IS NOT NULL AND region IS NULL OR DATE '2023-12-31' IN (DATE '2023-12-31', DATE '2023-12-31')) AND (note NOT LIKE '_u%' OR ts IS NULL) GROUP BY 1
+SELECT date_add('year', -12, DATE '2024-02-29') AS c1, every(DATE '2024-01-01' > DATE '2023-12-31') AS c2, count(power(ratio, 2)) AS c3, every(starts_with(region, 's')) AS c4 FROM events WHERE (yr IS NOT NULL AND region IS NULL OR DATE '2023-12-31' IN (DATE '2023-12-31', DATE '2023-12-31')) AND (note NOT LIKE '_u%' OR (ts) IS NULL) GROUP BY 1
 ---- duckdb
-SELECT CAST(DATE '2024-02-29' + to_years(-12) AS DATE) AS c1, every(DATE '2024-01-01' > DATE '2023-12-31') AS c2, count(power(ratio, 2)) AS c3, every(starts_with(region, 's')) AS c4 FROM events WHERE (yr IS NOT NULL AND region IS NULL OR DATE '2023-12-31' IN (DATE '2023-12-31', DATE '2023-12-31')) AND (note NOT LIKE '_u%' OR ts IS NULL) GROUP BY 1
+SELECT CAST(DATE '2024-02-29' + to_years(-12) AS DATE) AS c1, every(DATE '2024-01-01' > DATE '2023-12-31') AS c2, count(power(ratio, 2)) AS c3, every(starts_with(region, 's')) AS c4 FROM events WHERE (yr IS NOT NULL AND region IS NULL OR DATE '2023-12-31' IN (DATE '2023-12-31', DATE '2023-12-31')) AND (note NOT LIKE '_u%' OR (ts) IS NULL) GROUP BY 1
 
 query g_group_by_010 g_group_by
 SELECT note AS c1, date_add('month', 3, DATE '2022-06-15') AS c2, min(last_day_of_month(DATE '2024-03-01')) AS c3, max(power(ratio, 2)) AS c4 FROM events WHERE note LIKE '%' GROUP BY 1, 2 HAVING count(DISTINCT ratio - ratio) < 5
@@ -359,9 +359,9 @@ query g_group_by_012 g_group_by
 SELECT discontinued AS c1, bool_and(starts_with(category, 'r')) AS c2, count(lower('x y')) AS c3 FROM products WHERE discontinued GROUP BY 1
 
 query g_group_by_013 g_group_by
-SELECT concat(status, '-', dt) AS c1, count_if(note NOT LIKE '%a%') AS c2, count(CASE WHEN starts_with(status, 'P') THEN order_date ELSE DATE '2024-03-01' END) AS c3 FROM orders WHERE NOT (NOT (priority IS NULL)) GROUP BY 1 HAVING stddev(discount) < 10e0
+SELECT concat(status, '-', dt) AS c1, count_if(note NOT LIKE '%a%') AS c2, count(CASE WHEN starts_with(status, 'P') THEN order_date ELSE DATE '2024-03-01' END) AS c3 FROM orders WHERE NOT (NOT ((priority) IS NULL)) GROUP BY 1 HAVING stddev(discount) < 10e0
 ---- duckdb
-SELECT concat(status, '-', dt) AS c1, count(CASE WHEN note NOT LIKE '%a%' THEN 1 END) AS c2, count(CASE WHEN starts_with(status, 'P') THEN order_date ELSE DATE '2024-03-01' END) AS c3 FROM orders WHERE NOT (NOT (priority IS NULL)) GROUP BY 1 HAVING stddev(discount) < 10e0
+SELECT concat(status, '-', dt) AS c1, count(CASE WHEN note NOT LIKE '%a%' THEN 1 END) AS c2, count(CASE WHEN starts_with(status, 'P') THEN order_date ELSE DATE '2024-03-01' END) AS c3 FROM orders WHERE NOT (NOT ((priority) IS NULL)) GROUP BY 1 HAVING stddev(discount) < 10e0
 
 query g_group_by_014 g_group_by
 SELECT signup_date AS c1, sum(0.50 + credit_limit) AS c2 FROM customers WHERE tier > 1 AND signup_date NOT IN (DATE '2022-06-15', DATE '2024-02-29', DATE '2024-01-01', DATE '2022-06-15', NULL) GROUP BY 1
@@ -395,7 +395,7 @@ query g_aggregate_003 g_aggregate
 SELECT max(coalesce(credit_limit, -3.75)) AS c1, max('toys' || '') AS c2 FROM customers
 
 query g_group_by_021 g_group_by
-SELECT product_id AS c1, product_id AS c2, min(created_at) AS c3, count(abs(qty)) AS c4 FROM orders WHERE (dt LIKE '2024-03%' OR (qty BETWEEN -1 AND 40 AND ((qty IS NOT NULL AND unit_price IS DISTINCT FROM 0.50) AND status < 'Paris'))) AND (note = dt AND NOT (starts_with(note, 's'))) GROUP BY 1, 2 HAVING var_pop(round(discount, 1)) >= 1e0
+SELECT product_id AS c1, product_id AS c2, min(created_at) AS c3, count(abs(qty)) AS c4 FROM orders WHERE (dt LIKE '2024-03%' OR (qty BETWEEN -1 AND 40 AND (((qty) IS NOT NULL AND unit_price IS DISTINCT FROM 0.50) AND status < 'Paris'))) AND (note = dt AND NOT (starts_with(note, 's'))) GROUP BY 1, 2 HAVING var_pop(round(discount, 1)) >= 1e0
 
 query g_group_by_022 g_group_by
 SELECT status AS c1, count(note) AS c2, count(created_at) AS c3, sum(DISTINCT qty) AS c4 FROM orders WHERE (dt NOT IN ('2024-02-29', '2024-03-01') OR note <> 'rush') GROUP BY 1
@@ -407,9 +407,9 @@ query g_group_by_023 g_group_by
 SELECT is_gift AS c1, stddev(coalesce(customer_id, priority)) AS c2, min(lower(status)) AS c3 FROM orders WHERE note LIKE '_u%' GROUP BY 1
 
 query g_group_by_024 g_group_by
-SELECT signup_date AS c1, country AS c2, count_if(tier IS NULL) AS c3, max(CAST(customer_key AS decimal(12,2))) AS c4 FROM customers WHERE name >= 'shipped' GROUP BY 1, 2
+SELECT signup_date AS c1, country AS c2, count_if((tier) IS NULL) AS c3, max(CAST(customer_key AS decimal(12,2))) AS c4 FROM customers WHERE name >= 'shipped' GROUP BY 1, 2
 ---- duckdb
-SELECT signup_date AS c1, country AS c2, count(CASE WHEN tier IS NULL THEN 1 END) AS c3, max(CAST(customer_key AS decimal(12,2))) AS c4 FROM customers WHERE name >= 'shipped' GROUP BY 1, 2
+SELECT signup_date AS c1, country AS c2, count(CASE WHEN (tier) IS NULL THEN 1 END) AS c3, max(CAST(customer_key AS decimal(12,2))) AS c4 FROM customers WHERE name >= 'shipped' GROUP BY 1, 2
 
 query g_group_by_025 g_group_by
 SELECT discontinued AS c1, launched AS c2, sum(weight - weight) AS c3 FROM products GROUP BY 1, 2 HAVING max(weight) < 0.5e0
@@ -518,15 +518,15 @@ query g_group_by_043 g_group_by
 SELECT replace(name, 'e', '') AS c1, 0 * -2 AS c2, min(TIMESTAMP '2023-10-01 08:15:00') AS c3 FROM products WHERE (category NOT IN ('', 'toys') OR discontinued) GROUP BY 1, 2
 
 query g_group_by_044 g_group_by
-SELECT discontinued AS c1, coalesce(launched, DATE '2023-12-31') AS c2, bool_or('a' NOT LIKE '%e') AS c3 FROM products WHERE discontinued IS NULL GROUP BY 1, 2
+SELECT discontinued AS c1, coalesce(launched, DATE '2023-12-31') AS c2, bool_or('a' NOT LIKE '%e') AS c3 FROM products WHERE (discontinued) IS NULL GROUP BY 1, 2
 
 query g_aggregate_016 g_aggregate
 SELECT sum(discount - 10e0) AS c1 FROM orders
 
 query g_aggregate_017 g_aggregate
-SELECT count_if(ratio NOT BETWEEN 2e0 AND 10e0) AS c1, count(CASE WHEN starts_with(note, '') THEN DATE '2022-06-15' ELSE DATE '2024-01-01' END) AS c2 FROM events WHERE code IS NULL
+SELECT count_if(ratio NOT BETWEEN 2e0 AND 10e0) AS c1, count(CASE WHEN starts_with(note, '') THEN DATE '2022-06-15' ELSE DATE '2024-01-01' END) AS c2 FROM events WHERE (code) IS NULL
 ---- duckdb
-SELECT count(CASE WHEN ratio NOT BETWEEN 2e0 AND 10e0 THEN 1 END) AS c1, count(CASE WHEN starts_with(note, '') THEN DATE '2022-06-15' ELSE DATE '2024-01-01' END) AS c2 FROM events WHERE code IS NULL
+SELECT count(CASE WHEN ratio NOT BETWEEN 2e0 AND 10e0 THEN 1 END) AS c1, count(CASE WHEN starts_with(note, '') THEN DATE '2022-06-15' ELSE DATE '2024-01-01' END) AS c2 FROM events WHERE (code) IS NULL
 
 query g_aggregate_018 g_aggregate
 SELECT count(DISTINCT DATE '2023-12-31') AS c1 FROM events WHERE region <> 'us' AND flag
@@ -556,9 +556,9 @@ query g_group_by_050 g_group_by
 SELECT customer_id AS c1, max(order_date) AS c2 FROM orders WHERE (dt > '2024-02-29' OR dt NOT LIKE '%\_%' ESCAPE '\') AND order_id NOT BETWEEN -3 AND 1 GROUP BY 1
 
 query g_group_by_051 g_group_by
-SELECT customer_key AS c1, date_add('year', -8, signup_date) AS c2, bool_and((is_active AND is_active IS NULL)) AS c3 FROM customers WHERE (credit_limit <> 999.99 AND starts_with('shipped', 's')) GROUP BY 1, 2 HAVING avg(round(score, 1)) > 0.125e0
+SELECT customer_key AS c1, date_add('year', -8, signup_date) AS c2, bool_and((is_active AND (is_active) IS NULL)) AS c3 FROM customers WHERE (credit_limit <> 999.99 AND starts_with('shipped', 's')) GROUP BY 1, 2 HAVING avg(round(score, 1)) > 0.125e0
 ---- duckdb
-SELECT customer_key AS c1, CAST(signup_date + to_years(-8) AS DATE) AS c2, bool_and((is_active AND is_active IS NULL)) AS c3 FROM customers WHERE (credit_limit <> 999.99 AND starts_with('shipped', 's')) GROUP BY 1, 2 HAVING avg(round(score, 1)) > 0.125e0
+SELECT customer_key AS c1, CAST(signup_date + to_years(-8) AS DATE) AS c2, bool_and((is_active AND (is_active) IS NULL)) AS c3 FROM customers WHERE (credit_limit <> 999.99 AND starts_with('shipped', 's')) GROUP BY 1, 2 HAVING avg(round(score, 1)) > 0.125e0
 
 query g_group_by_052 g_group_by
 SELECT note AS c1, count(discount - discount) AS c2 FROM orders WHERE (dt LIKE '2024-03%' OR unit_price IS NOT DISTINCT FROM 1.05) AND is_gift GROUP BY 1
@@ -608,7 +608,7 @@ query g_group_by_059 g_group_by
 SELECT product_id AS c1, discontinued AS c2, count(CAST(TIMESTAMP '2024-02-29 00:00:00' AS date)) AS c3, min(stock) AS c4, count(DISTINCT coalesce(TIMESTAMP '2023-10-01 08:15:00', TIMESTAMP '2024-03-04 18:30:00.5')) AS c5 FROM products WHERE (name >= category AND discontinued) GROUP BY 1, 2
 
 query g_aggregate_026 g_aggregate
-SELECT max(status) AS c1 FROM orders WHERE (discount IS NOT DISTINCT FROM 0.125e0 AND (is_gift AND order_id IS NOT NULL))
+SELECT max(status) AS c1 FROM orders WHERE (discount IS NOT DISTINCT FROM 0.125e0 AND (is_gift AND (order_id) IS NOT NULL))
 
 query g_group_by_060 g_group_by
 SELECT stock AS c1, max(round(price, 0)) AS c2, count(launched) AS c3 FROM products GROUP BY 1
@@ -636,7 +636,7 @@ query g_distinct_002 g_distinct
 SELECT DISTINCT CAST(stock AS decimal(12,2)) AS c1, coalesce(category, 'shipped') AS c2, 'x y' AS c3 FROM products WHERE (category LIKE '%a%' AND (category < 'rush' OR category IN ('toys', '', 'Paris')))
 
 query g_distinct_003 g_distinct
-SELECT DISTINCT signup_date AS c1 FROM customers WHERE customer_key IS NULL
+SELECT DISTINCT signup_date AS c1 FROM customers WHERE (customer_key) IS NULL
 
 query g_distinct_004 g_distinct
 SELECT DISTINCT date_add('day', -24, order_date) AS c1 FROM orders WHERE starts_with(status, 'P')
@@ -662,13 +662,13 @@ query g_distinct_010 g_distinct
 SELECT DISTINCT coalesce(customer_id, qty) AS c1, unit_price + unit_price AS c2, order_date AS c3 FROM orders WHERE product_id < qty
 
 query g_distinct_011 g_distinct
-SELECT DISTINCT hour(last_login) AS c1, is_active AS c2 FROM customers WHERE coalesce(tier, 0) = 0 AND 'Paris' IS NULL
+SELECT DISTINCT hour(last_login) AS c1, is_active AS c2 FROM customers WHERE coalesce(tier, 0) = 0 AND ('Paris') IS NULL
 
 query g_distinct_012 g_distinct
-SELECT DISTINCT lpad(dt, 6, '-') AS c1 FROM orders WHERE dt > '2024-03-09' AND priority IS NULL
+SELECT DISTINCT lpad(dt, 6, '-') AS c1 FROM orders WHERE dt > '2024-03-09' AND (priority) IS NULL
 
 query g_distinct_013 g_distinct
-SELECT DISTINCT signup_date IS NOT NULL AS c1, CAST(customer_id AS varchar) AS c2, round(credit_limit, 0) AS c3 FROM customers WHERE NOT (city > name)
+SELECT DISTINCT (signup_date) IS NOT NULL AS c1, CAST(customer_id AS varchar) AS c2, round(credit_limit, 0) AS c3 FROM customers WHERE NOT (city > name)
 
 query g_distinct_014 g_distinct
 SELECT DISTINCT name <> 'Paris' AS c1, substr(city, 5, 0) AS c2 FROM customers WHERE NOT ((starts_with(name, '') AND 2 IS DISTINCT FROM -1))
@@ -695,12 +695,12 @@ query g_subquery_from_001 g_subquery_from
 SELECT * FROM (SELECT customer_id AS c1, starts_with(name, 'P') AS c2 FROM customers WHERE is_active) s WHERE s.c1 IS NOT NULL
 
 query g_subquery_from_002 g_subquery_from
-SELECT s.c1, count(*), sum(s.c3), max(s.c3) FROM (SELECT status IS NULL AS c1, ln(abs(discount / nullif(discount, 0)) + 1) AS c2, unit_price AS c3, note AS c4 FROM orders WHERE dt IS NOT DISTINCT FROM 'toys') s GROUP BY s.c1
+SELECT s.c1, count(*), sum(s.c3), max(s.c3) FROM (SELECT (status) IS NULL AS c1, ln(abs(discount / nullif(discount, 0)) + 1) AS c2, unit_price AS c3, note AS c4 FROM orders WHERE dt IS NOT DISTINCT FROM 'toys') s GROUP BY s.c1
 
 query g_subquery_from_003 g_subquery_from
-SELECT * FROM (SELECT CASE WHEN discontinued THEN CASE WHEN (category LIKE '_u%' OR category < name) THEN DATE '2024-02-29' ELSE launched END ELSE date_add('day', 30, launched) END AS c1, name AS c2, CAST(TIMESTAMP '2023-10-01 08:15:00' AS date) AS c3, name AS c4 FROM products WHERE product_id IS NOT NULL) s WHERE s.c3 IS NOT NULL
+SELECT * FROM (SELECT CASE WHEN discontinued THEN CASE WHEN (category LIKE '_u%' OR category < name) THEN DATE '2024-02-29' ELSE launched END ELSE date_add('day', 30, launched) END AS c1, name AS c2, CAST(TIMESTAMP '2023-10-01 08:15:00' AS date) AS c3, name AS c4 FROM products WHERE (product_id) IS NOT NULL) s WHERE s.c3 IS NOT NULL
 ---- duckdb
-SELECT * FROM (SELECT CASE WHEN discontinued THEN CASE WHEN (category LIKE '_u%' OR category < name) THEN DATE '2024-02-29' ELSE launched END ELSE (launched + 30) END AS c1, name AS c2, CAST(TIMESTAMP '2023-10-01 08:15:00' AS date) AS c3, name AS c4 FROM products WHERE product_id IS NOT NULL) s WHERE s.c3 IS NOT NULL
+SELECT * FROM (SELECT CASE WHEN discontinued THEN CASE WHEN (category LIKE '_u%' OR category < name) THEN DATE '2024-02-29' ELSE launched END ELSE (launched + 30) END AS c1, name AS c2, CAST(TIMESTAMP '2023-10-01 08:15:00' AS date) AS c3, name AS c4 FROM products WHERE (product_id) IS NOT NULL) s WHERE s.c3 IS NOT NULL
 
 query g_subquery_from_004 g_subquery_from
 SELECT * FROM (SELECT CASE WHEN product_id > product_id THEN weight ELSE weight END / nullif(0.125e0, 0) AS c1, price + price AS c2, rtrim(reverse(name)) AS c3 FROM products WHERE stock < 2) s ORDER BY 1, 2, 3 LIMIT 13
@@ -715,9 +715,9 @@ query g_subquery_from_007 g_subquery_from
 SELECT * FROM (SELECT launched AS c1, abs(abs(stock)) AS c2, weight AS c3, price AS c4 FROM products WHERE true) s WHERE s.c2 IS NOT NULL
 
 query g_subquery_from_008 g_subquery_from
-SELECT s.c1, count(*), count(s.c1) FROM (SELECT coalesce(date_add('month', -11, launched), DATE '2022-06-15') AS c1, coalesce(date_add('second', -21, TIMESTAMP '2024-03-01 12:00:00'), TIMESTAMP '2024-02-29 00:00:00') AS c2 FROM products WHERE (launched IN (DATE '2024-03-01', DATE '2024-01-01', NULL) OR TIMESTAMP '2024-03-04 18:30:00.5' IS NULL)) s GROUP BY s.c1
+SELECT s.c1, count(*), count(s.c1) FROM (SELECT coalesce(date_add('month', -11, launched), DATE '2022-06-15') AS c1, coalesce(date_add('second', -21, TIMESTAMP '2024-03-01 12:00:00'), TIMESTAMP '2024-02-29 00:00:00') AS c2 FROM products WHERE (launched IN (DATE '2024-03-01', DATE '2024-01-01', NULL) OR (TIMESTAMP '2024-03-04 18:30:00.5') IS NULL)) s GROUP BY s.c1
 ---- duckdb
-SELECT s.c1, count(*), count(s.c1) FROM (SELECT coalesce(CAST(launched + to_months(-11) AS DATE), DATE '2022-06-15') AS c1, coalesce((TIMESTAMP '2024-03-01 12:00:00' + to_seconds(-21)), TIMESTAMP '2024-02-29 00:00:00') AS c2 FROM products WHERE (launched IN (DATE '2024-03-01', DATE '2024-01-01', NULL) OR TIMESTAMP '2024-03-04 18:30:00.5' IS NULL)) s GROUP BY s.c1
+SELECT s.c1, count(*), count(s.c1) FROM (SELECT coalesce(CAST(launched + to_months(-11) AS DATE), DATE '2022-06-15') AS c1, coalesce((TIMESTAMP '2024-03-01 12:00:00' + to_seconds(-21)), TIMESTAMP '2024-02-29 00:00:00') AS c2 FROM products WHERE (launched IN (DATE '2024-03-01', DATE '2024-01-01', NULL) OR (TIMESTAMP '2024-03-04 18:30:00.5') IS NULL)) s GROUP BY s.c1
 
 query g_subquery_from_009 g_subquery_from
 SELECT s.c3, count(*), sum(s.c3), max(s.c3) FROM (SELECT stock AS c1, category AS c2, stock AS c3 FROM products WHERE launched NOT BETWEEN DATE '2024-01-01' AND DATE '2024-02-29') s GROUP BY s.c3
@@ -785,7 +785,7 @@ query g_subquery_from_029 g_subquery_from
 SELECT s.c3, count(*), sum(s.c1), max(s.c1) FROM (SELECT coalesce(1.05, 250.5) AS c1, last_login AS c2, name AS c3 FROM customers WHERE (city > 'Paris' OR city < 'shipped')) s GROUP BY s.c3
 
 query g_subquery_from_030 g_subquery_from
-SELECT * FROM (SELECT day(CAST(order_date AS timestamp)) AS c1, order_date AS c2 FROM orders WHERE product_id IS NOT NULL) s ORDER BY 1 DESC, 2 NULLS FIRST LIMIT 18
+SELECT * FROM (SELECT day(CAST(order_date AS timestamp)) AS c1, order_date AS c2 FROM orders WHERE (product_id) IS NOT NULL) s ORDER BY 1 DESC, 2 NULLS FIRST LIMIT 18
 
 query g_join_using_001 g_join_using
 SELECT o.order_id AS c1, p.product_id AS c2, o.dt AS c3, CAST(o.created_at AS date) AS c4 FROM orders o JOIN products p USING (product_id) WHERE (o.unit_price IS DISTINCT FROM -3.75 AND (o.note LIKE '_u%' AND p.launched <> DATE '2024-02-29')) ORDER BY 1 NULLS FIRST, 2, 3, 4 DESC NULLS FIRST LIMIT 39
@@ -839,7 +839,7 @@ query g_join_using_004 g_join_using
 SELECT o.order_id AS c1, bool_and((c.country NOT LIKE '%' AND starts_with('x y', 'P'))) AS c2, count(power(c.score, 2)) AS c3 FROM orders o JOIN customers c USING (customer_id) WHERE o.note NOT LIKE '%e' GROUP BY 1
 
 query g_join_outer_003 g_join_outer
-SELECT e.event_id AS c1, c.customer_key AS c2, DATE '2023-12-31' AS c3 FROM events e LEFT JOIN customers c ON e.customer_id = c.customer_id WHERE c.signup_date IS NOT NULL ORDER BY 1 DESC NULLS LAST, 2 NULLS LAST, 3 LIMIT 27
+SELECT e.event_id AS c1, c.customer_key AS c2, DATE '2023-12-31' AS c3 FROM events e LEFT JOIN customers c ON e.customer_id = c.customer_id WHERE (c.signup_date) IS NOT NULL ORDER BY 1 DESC NULLS LAST, 2 NULLS LAST, 3 LIMIT 27
 
 query g_join_outer_004 g_join_outer
 SELECT e.region AS c1, count(e.customer_id) AS c2, count(e.ratio) AS c3 FROM events e RIGHT JOIN customers c ON e.customer_id = c.customer_id AND c.last_login < c.last_login WHERE c.credit_limit <> 12.25 GROUP BY 1
@@ -863,7 +863,7 @@ query g_join_inner_014 g_join_inner
 SELECT o.order_id AS c1, c.customer_key AS c2, lower('toys') AS c3 FROM orders o JOIN customers c ON o.customer_id = c.customer_id AND (NOT ('rush' < 'pending') AND o.dt NOT LIKE 'R%') WHERE NOT (c.score NOT BETWEEN 1e0 AND 10e0) ORDER BY 1 DESC, 2 NULLS LAST, 3 DESC LIMIT 31
 
 query g_join_outer_006 g_join_outer
-SELECT c.country AS c1, every(2 = 2) AS c2, min(CAST(e.code AS decimal(12,2))) AS c3 FROM events e RIGHT JOIN customers c ON e.customer_id = c.customer_id AND e.amount IS NOT NULL WHERE c.signup_date NOT BETWEEN DATE '2024-02-29' AND DATE '2024-03-01' GROUP BY 1
+SELECT c.country AS c1, every(2 = 2) AS c2, min(CAST(e.code AS decimal(12,2))) AS c3 FROM events e RIGHT JOIN customers c ON e.customer_id = c.customer_id AND (e.amount) IS NOT NULL WHERE c.signup_date NOT BETWEEN DATE '2024-02-29' AND DATE '2024-03-01' GROUP BY 1
 
 query g_join_outer_007 g_join_outer
 SELECT o.order_id AS c1, e.event_id AS c2, o.qty AS c3, 'pending' AS c4, e.amount AS c5 FROM orders o RIGHT JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar)
@@ -923,7 +923,7 @@ query g_join_outer_015 g_join_outer
 SELECT o.order_id AS c1, p.product_id AS c2, split_part(o.status, ' ', 2) AS c3, o.product_id - p.stock AS c4, o.is_gift AS c5 FROM orders o RIGHT JOIN products p ON o.product_id = p.product_id WHERE o.is_gift
 
 query g_join_outer_016 g_join_outer
-SELECT o.is_gift AS c1, min(c.credit_limit * c.tier) AS c2 FROM customers c LEFT JOIN orders o ON c.customer_id = o.customer_id WHERE c.last_login IS NULL GROUP BY 1
+SELECT o.is_gift AS c1, min(c.credit_limit * c.tier) AS c2 FROM customers c LEFT JOIN orders o ON c.customer_id = o.customer_id WHERE (c.last_login) IS NULL GROUP BY 1
 
 query g_join_inner_022 g_join_inner
 SELECT p.product_id AS c1, o.order_id AS c2, o.discount / nullif(p.weight, 0) AS c3 FROM products p INNER JOIN orders o ON p.product_id = o.product_id AND p.name <> o.note WHERE o.created_at >= TIMESTAMP '2024-02-29 00:00:00'
@@ -953,9 +953,9 @@ query g_join_outer_020 g_join_outer
 SELECT c.customer_key AS c1, sum(round(c.score, 0)) AS c2, count(CAST(o.created_at AS date)) AS c3, count(c.customer_id * 2) AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id AND (c.name LIKE '%' AND c.city < 'Paris') WHERE o.qty <= 5 GROUP BY 1
 
 query g_join_outer_021 g_join_outer
-SELECT e.yr AS c1, count_if(e.event_id IS NULL) AS c2 FROM orders o LEFT JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar) WHERE (starts_with(o.status, 's') OR ((o.priority <= o.priority OR o.customer_id NOT IN (-3, -3, -1)) AND (((e.flag OR o.customer_id IS NULL) AND DATE '2023-12-31' BETWEEN DATE '2024-01-01' AND DATE '2024-03-01') AND 'shipped' LIKE '%e'))) GROUP BY 1
+SELECT e.yr AS c1, count_if((e.event_id) IS NULL) AS c2 FROM orders o LEFT JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar) WHERE (starts_with(o.status, 's') OR ((o.priority <= o.priority OR o.customer_id NOT IN (-3, -3, -1)) AND (((e.flag OR (o.customer_id) IS NULL) AND DATE '2023-12-31' BETWEEN DATE '2024-01-01' AND DATE '2024-03-01') AND 'shipped' LIKE '%e'))) GROUP BY 1
 ---- duckdb
-SELECT e.yr AS c1, count(CASE WHEN e.event_id IS NULL THEN 1 END) AS c2 FROM orders o LEFT JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar) WHERE (starts_with(o.status, 's') OR ((o.priority <= o.priority OR o.customer_id NOT IN (-3, -3, -1)) AND (((e.flag OR o.customer_id IS NULL) AND DATE '2023-12-31' BETWEEN DATE '2024-01-01' AND DATE '2024-03-01') AND 'shipped' LIKE '%e'))) GROUP BY 1
+SELECT e.yr AS c1, count(CASE WHEN (e.event_id) IS NULL THEN 1 END) AS c2 FROM orders o LEFT JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar) WHERE (starts_with(o.status, 's') OR ((o.priority <= o.priority OR o.customer_id NOT IN (-3, -3, -1)) AND (((e.flag OR (o.customer_id) IS NULL) AND DATE '2023-12-31' BETWEEN DATE '2024-01-01' AND DATE '2024-03-01') AND 'shipped' LIKE '%e'))) GROUP BY 1
 
 query g_join_using_007 g_join_using
 SELECT c.customer_key AS c1, o.order_id AS c2, o.qty - o.qty AS c3 FROM customers c JOIN orders o USING (customer_id) WHERE o.created_at > TIMESTAMP '2024-02-29 00:00:00'
@@ -964,13 +964,13 @@ query g_join_comma_003 g_join_comma
 SELECT o.order_id AS c1, c.customer_key AS c2, last_day_of_month(o.order_date) AS c3, CAST(o.customer_id AS decimal(12,2)) AS c4, o.discount AS c5 FROM orders o, customers c WHERE o.customer_id = c.customer_id AND c.last_login > TIMESTAMP '2024-03-01 12:00:00'
 
 query g_join_outer_022 g_join_outer
-SELECT o.status AS c1, count(DISTINCT o.created_at) AS c2 FROM orders o RIGHT JOIN customers c ON o.customer_id = c.customer_id WHERE NOT (c.customer_key IS NOT NULL) GROUP BY 1
+SELECT o.status AS c1, count(DISTINCT o.created_at) AS c2 FROM orders o RIGHT JOIN customers c ON o.customer_id = c.customer_id WHERE NOT ((c.customer_key) IS NOT NULL) GROUP BY 1
 
 query g_join_using_008 g_join_using
 SELECT o.priority AS c1, min(coalesce(p.price, 250.5)) AS c2 FROM orders o LEFT JOIN products p USING (product_id) GROUP BY 1
 
 query g_join_outer_023 g_join_outer
-SELECT p.discontinued AS c1, min(o.dt || p.category) AS c2, min(floor(p.price)) AS c3, min(nullif(o.priority, 3)) AS c4 FROM products p RIGHT JOIN orders o ON p.product_id = o.product_id WHERE o.created_at IS NULL GROUP BY 1
+SELECT p.discontinued AS c1, min(o.dt || p.category) AS c2, min(floor(p.price)) AS c3, min(nullif(o.priority, 3)) AS c4 FROM products p RIGHT JOIN orders o ON p.product_id = o.product_id WHERE (o.created_at) IS NULL GROUP BY 1
 
 query g_join_inner_026 g_join_inner
 SELECT p.product_id AS c1, o.order_id AS c2, p.discontinued AS c3, lower(p.name) AS c4, o.qty AS c5 FROM products p INNER JOIN orders o ON p.product_id = o.product_id AND o.customer_id IS NOT DISTINCT FROM 10 WHERE p.name IS NOT DISTINCT FROM 'Paris'
@@ -984,7 +984,7 @@ SELECT c.country AS c1, min(date_add('day', 2, c.signup_date)) AS c2, max(revers
 SELECT c.country AS c1, min((c.signup_date + 2)) AS c2, max(reverse(e.kind)) AS c3 FROM events e JOIN customers c ON e.customer_id = c.customer_id GROUP BY 1
 
 query g_join_inner_028 g_join_inner
-SELECT o.note AS c1, stddev(month(DATE '2024-01-01')) AS c2 FROM orders o INNER JOIN products p ON o.product_id = p.product_id WHERE o.note IS NULL GROUP BY 1
+SELECT o.note AS c1, stddev(month(DATE '2024-01-01')) AS c2 FROM orders o INNER JOIN products p ON o.product_id = p.product_id WHERE (o.note) IS NULL GROUP BY 1
 
 query g_join_using_009 g_join_using
 SELECT o.note AS c1, count(DISTINCT coalesce(o.created_at, TIMESTAMP '2023-10-01 08:15:00')) AS c2 FROM products p JOIN orders o USING (product_id) GROUP BY 1
@@ -996,7 +996,7 @@ query g_join_outer_026 g_join_outer
 SELECT o.is_gift AS c1, count(DISTINCT c.last_login) AS c2, count(c.last_login) AS c3 FROM orders o RIGHT JOIN customers c ON o.customer_id = c.customer_id WHERE (o.qty <> c.customer_id OR 'x y' >= c.country) GROUP BY 1
 
 query g_join_inner_029 g_join_inner
-SELECT c.customer_key AS c1, o.order_id AS c2, abs(c.credit_limit) AS c3, CAST(c.last_login AS date) AS c4, round(c.score, 1) AS c5 FROM customers c JOIN orders o ON c.customer_id = o.customer_id WHERE (o.is_gift AND o.created_at IS NULL)
+SELECT c.customer_key AS c1, o.order_id AS c2, abs(c.credit_limit) AS c3, CAST(c.last_login AS date) AS c4, round(c.score, 1) AS c5 FROM customers c JOIN orders o ON c.customer_id = o.customer_id WHERE (o.is_gift AND (o.created_at) IS NULL)
 
 query g_join_outer_027 g_join_outer
 SELECT p.stock AS c1, max(o.note) AS c2 FROM orders o FULL JOIN products p ON o.product_id = p.product_id WHERE p.launched IS DISTINCT FROM DATE '2024-01-01' GROUP BY 1
@@ -1025,7 +1025,7 @@ query g_join_outer_032 g_join_outer
 SELECT c.city AS c1, min(o.dt) AS c2, count(DISTINCT reverse(o.dt)) AS c3, count(o.created_at) AS c4 FROM orders o FULL JOIN customers c ON o.customer_id = c.customer_id WHERE o.status < o.note GROUP BY 1
 
 query g_join_outer_033 g_join_outer
-SELECT o.product_id AS c1, bool_or(o.priority NOT IN (25, 10, NULL)) AS c2, count(DISTINCT CASE WHEN c.signup_date <= DATE '2024-01-01' THEN c.signup_date ELSE o.order_date END) AS c3, sum(DISTINCT o.discount * c.score) AS c4 FROM customers c LEFT JOIN orders o ON c.customer_id = o.customer_id AND (c.signup_date NOT IN (DATE '2024-03-01', DATE '2023-12-31') OR c.is_active) WHERE o.order_date IS NOT NULL GROUP BY 1
+SELECT o.product_id AS c1, bool_or(o.priority NOT IN (25, 10, NULL)) AS c2, count(DISTINCT CASE WHEN c.signup_date <= DATE '2024-01-01' THEN c.signup_date ELSE o.order_date END) AS c3, sum(DISTINCT o.discount * c.score) AS c4 FROM customers c LEFT JOIN orders o ON c.customer_id = o.customer_id AND (c.signup_date NOT IN (DATE '2024-03-01', DATE '2023-12-31') OR c.is_active) WHERE (o.order_date) IS NOT NULL GROUP BY 1
 
 query g_join_outer_034 g_join_outer
 SELECT o.order_id AS c1, e.event_id AS c2, power(o.discount, 2) AS c3 FROM orders o LEFT JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar) WHERE o.status >= 'x y'
@@ -1067,7 +1067,7 @@ query g_join_inner_035 g_join_inner
 SELECT o.order_id AS c1, c.customer_key AS c2, CAST(c.last_login AS date) AS c3, o.order_date AS c4 FROM orders o JOIN customers c ON o.customer_id = c.customer_id WHERE o.unit_price >= c.credit_limit
 
 query g_join_outer_040 g_join_outer
-SELECT o.is_gift AS c1, min(o.order_id) AS c2, min(CAST(o.order_date AS timestamp)) AS c3 FROM products p LEFT JOIN orders o ON p.product_id = o.product_id WHERE (NOT (false) OR o.note IS NOT NULL) GROUP BY 1
+SELECT o.is_gift AS c1, min(o.order_id) AS c2, min(CAST(o.order_date AS timestamp)) AS c3 FROM products p LEFT JOIN orders o ON p.product_id = o.product_id WHERE (NOT (false) OR (o.note) IS NOT NULL) GROUP BY 1
 
 query g_join_multi_001 g_join_multi
 SELECT o.dt AS c1, count_if(o.unit_price NOT BETWEEN 1.05 AND 12.25) AS c2 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id GROUP BY 1
@@ -1136,10 +1136,10 @@ query g_join_multi_020 g_join_multi
 SELECT p.category AS c1, var_pop(o.discount) AS c2 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id WHERE NOT ('rush' NOT LIKE '%\_%' ESCAPE '\') GROUP BY 1
 
 query g_join_multi_021 g_join_multi
-SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, CASE WHEN 'shipped' IS NULL THEN c.city ELSE o.note END AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id WHERE (o.status IN ('Paris', '', 'a', 'toys') OR ((p.stock NOT BETWEEN 0 AND 7 AND (o.dt IN ('rush', 'toys') AND c.customer_id BETWEEN 10 AND 12)) OR c.score IS NULL))
+SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, CASE WHEN ('shipped') IS NULL THEN c.city ELSE o.note END AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id JOIN products p ON o.product_id = p.product_id WHERE (o.status IN ('Paris', '', 'a', 'toys') OR ((p.stock NOT BETWEEN 0 AND 7 AND (o.dt IN ('rush', 'toys') AND c.customer_id BETWEEN 10 AND 12)) OR (c.score) IS NULL))
 
 query g_join_multi_022 g_join_multi
-SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, c.customer_id AS c4 FROM orders o JOIN customers c ON o.customer_id = c.customer_id FULL JOIN products p ON o.product_id = p.product_id WHERE o.order_id IS NOT NULL
+SELECT o.order_id AS c1, c.customer_key AS c2, p.product_id AS c3, c.customer_id AS c4 FROM orders o JOIN customers c ON o.customer_id = c.customer_id FULL JOIN products p ON o.product_id = p.product_id WHERE (o.order_id) IS NOT NULL
 
 query g_join_multi_023 g_join_multi
 SELECT c.tier AS c1, count(p.launched) AS c2, min(date_add('second', -8, o.created_at)) AS c3, sum(DISTINCT length(o.note)) AS c4 FROM orders o LEFT JOIN customers c ON o.customer_id = c.customer_id FULL JOIN products p ON o.product_id = p.product_id WHERE (NOT (starts_with(p.name, 'P')) AND (p.weight NOT BETWEEN 1e0 AND 10e0 AND (o.priority <= -1 AND NOT (((o.is_gift AND p.weight = 2e0) OR o.dt NOT LIKE '%a%'))))) GROUP BY 1
@@ -1212,7 +1212,7 @@ query g_in_subquery_003 g_in_subquery
 SELECT c.customer_key, last_day_of_month(DATE '2024-03-01') FROM customers c WHERE c.customer_id NOT IN (SELECT e.customer_id FROM events e WHERE starts_with(e.note, 'P'))
 
 query g_exists_002 g_exists
-SELECT o.order_id, o.order_date FROM orders o WHERE NOT EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id AND (c.city < '' OR c.name IS NOT NULL)) AND o.dt = '2024-03-04'
+SELECT o.order_id, o.order_date FROM orders o WHERE NOT EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id AND (c.city < '' OR (c.name) IS NOT NULL)) AND o.dt = '2024-03-04'
 
 query g_exists_003 g_exists
 SELECT c.customer_key, CAST(c.credit_limit AS varchar) FROM customers c WHERE EXISTS (SELECT 1 FROM events e WHERE e.customer_id = c.customer_id AND starts_with(e.kind, 'P'))
@@ -1233,7 +1233,7 @@ query g_in_subquery_007 g_in_subquery
 SELECT p.product_id, CASE WHEN p.weight IS NOT DISTINCT FROM -1.25e0 THEN p.price ELSE p.price END FROM products p WHERE p.product_id NOT IN (SELECT o.product_id FROM orders o WHERE o.order_date > DATE '2024-02-29' AND o.product_id IS NOT NULL)
 
 query g_exists_005 g_exists
-SELECT c.customer_key, floor(c.credit_limit) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.customer_id = c.customer_id AND e.yr IS NOT NULL)
+SELECT c.customer_key, floor(c.credit_limit) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.customer_id = c.customer_id AND (e.yr) IS NOT NULL)
 
 query g_in_subquery_008 g_in_subquery
 SELECT o.order_id, nullif(o.priority, 0) FROM orders o WHERE o.customer_id IN (SELECT c.customer_id FROM customers c WHERE starts_with(c.country, 's')) AND o.dt = '2024-02-27'
@@ -1260,7 +1260,7 @@ query g_exists_010 g_exists
 SELECT p.product_id, coalesce(p.price, 1.05) FROM products p WHERE EXISTS (SELECT 1 FROM orders o WHERE o.product_id = p.product_id AND o.unit_price <= 250.5)
 
 query g_exists_011 g_exists
-SELECT p.product_id, DATE '2022-06-15' FROM products p WHERE EXISTS (SELECT 1 FROM orders o WHERE o.product_id = p.product_id AND o.dt IS NOT NULL)
+SELECT p.product_id, DATE '2022-06-15' FROM products p WHERE EXISTS (SELECT 1 FROM orders o WHERE o.product_id = p.product_id AND (o.dt) IS NOT NULL)
 
 query g_in_subquery_011 g_in_subquery
 SELECT c.customer_key, c.last_login FROM customers c WHERE c.customer_id IN (SELECT e.customer_id FROM events e WHERE (((e.customer_id > 5 OR e.flag) AND e.kind <= e.region) AND e.code IN (-3, 3, NULL)) AND e.customer_id IS NOT NULL)
@@ -1305,7 +1305,7 @@ query g_exists_017 g_exists
 SELECT o.order_id, ln(abs(o.discount) + 1) FROM orders o WHERE NOT EXISTS (SELECT 1 FROM products p WHERE p.product_id = o.product_id AND 'shipped' IN ('x y', '', '', 'shipped')) AND o.dt = '2024-03-04'
 
 query g_in_subquery_019 g_in_subquery
-SELECT c.customer_key, DATE '2024-02-29' FROM customers c WHERE c.customer_id IN (SELECT o.customer_id FROM orders o WHERE ((o.qty IS DISTINCT FROM 10 OR starts_with(o.status, '')) OR NOT ((o.discount BETWEEN 0.125e0 AND 10e0 OR (starts_with(o.status, 'r') OR (o.note >= 'pending' AND o.discount IS NOT NULL))))))
+SELECT c.customer_key, DATE '2024-02-29' FROM customers c WHERE c.customer_id IN (SELECT o.customer_id FROM orders o WHERE ((o.qty IS DISTINCT FROM 10 OR starts_with(o.status, '')) OR NOT ((o.discount BETWEEN 0.125e0 AND 10e0 OR (starts_with(o.status, 'r') OR (o.note >= 'pending' AND (o.discount) IS NOT NULL))))))
 
 query g_exists_018 g_exists
 SELECT c.customer_key, lower(c.city) FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND o.product_id IS NOT DISTINCT FROM -1)
@@ -1439,7 +1439,7 @@ query g_subquery_scalar_012 g_subquery_scalar
 SELECT customer_key, power(score, 2) FROM customers WHERE power(score, 2) >= (SELECT max(10e0 / nullif(discount, 0)) FROM orders)
 
 query g_cte_001 g_cte
-WITH s AS (SELECT signup_date AS k, sum(0.50) AS v, avg(CAST(floor(2e0) AS bigint)) AS w FROM customers WHERE (last_login IS NOT NULL OR score IS NULL) GROUP BY 1) SELECT k FROM s WHERE v IS NULL UNION ALL SELECT k FROM s WHERE w IS NULL
+WITH s AS (SELECT signup_date AS k, sum(0.50) AS v, avg(CAST(floor(2e0) AS bigint)) AS w FROM customers WHERE ((last_login) IS NOT NULL OR (score) IS NULL) GROUP BY 1) SELECT k FROM s WHERE v IS NULL UNION ALL SELECT k FROM s WHERE w IS NULL
 
 query g_cte_002 g_cte
 WITH s AS (SELECT signup_date AS k, sum(DISTINCT coalesce(tier, customer_key)) AS v, count_if((signup_date NOT IN (DATE '2024-01-01', DATE '2024-02-29') OR signup_date NOT BETWEEN DATE '2023-12-31' AND DATE '2023-12-31')) AS w FROM customers WHERE credit_limit <= credit_limit GROUP BY 1) SELECT a.k, a.v, b.v FROM s a FULL JOIN s b ON a.k = b.k AND a.v <> b.v
@@ -1499,7 +1499,7 @@ query g_cte_018 g_cte
 WITH s AS (SELECT dt AS k, count(order_id % 4) AS v, stddev(abs(discount)) AS w FROM orders WHERE (customer_id <= -1 OR order_date BETWEEN DATE '2024-03-01' AND DATE '2024-03-01') GROUP BY 1) SELECT k, v, w FROM s WHERE v IS NOT NULL
 
 query g_cte_019 g_cte
-WITH s AS (SELECT stock AS k, var_pop(sign(stock)) AS v, count(price - 250.5) AS w FROM products WHERE (TIMESTAMP '2023-10-01 08:15:00' IS NULL OR NOT (category LIKE '%e')) GROUP BY 1) SELECT count(*), max(v), (SELECT min(v) FROM s) FROM s WHERE v > (SELECT avg(CAST(v AS double)) FROM s)
+WITH s AS (SELECT stock AS k, var_pop(sign(stock)) AS v, count(price - 250.5) AS w FROM products WHERE ((TIMESTAMP '2023-10-01 08:15:00') IS NULL OR NOT (category LIKE '%e')) GROUP BY 1) SELECT count(*), max(v), (SELECT min(v) FROM s) FROM s WHERE v > (SELECT avg(CAST(v AS double)) FROM s)
 
 query g_cte_020 g_cte
 WITH s AS (SELECT name AS k, sum(price + price) AS v, sum(price * 0) AS w FROM products WHERE discontinued GROUP BY 1) SELECT count(*), max(v), (SELECT min(v) FROM s) FROM s WHERE v > (SELECT avg(CAST(v AS double)) FROM s)
@@ -1511,7 +1511,7 @@ query g_cte_022 g_cte
 WITH s AS (SELECT name AS k, sum(length(name)) AS v, var_pop(weight / nullif(weight, 0)) AS w FROM products WHERE stock >= 10 GROUP BY 1) SELECT a.k, a.v, b.v FROM s a JOIN s b ON a.k = b.k AND a.v <> b.v
 
 query g_cte_023 g_cte
-WITH s AS (SELECT DATE '2024-03-01' AS k, max(amount) AS v, every(kind LIKE '%\_%' ESCAPE '\') AS w FROM events WHERE customer_id IS NULL GROUP BY 1) SELECT k, v, w FROM s WHERE v IS NOT NULL
+WITH s AS (SELECT DATE '2024-03-01' AS k, max(amount) AS v, every(kind LIKE '%\_%' ESCAPE '\') AS w FROM events WHERE (customer_id) IS NULL GROUP BY 1) SELECT k, v, w FROM s WHERE v IS NOT NULL
 
 query g_cte_024 g_cte
 WITH s AS (SELECT signup_date AS k, min(credit_limit) AS v, max(name) AS w FROM customers WHERE NOT (7 <> customer_key) GROUP BY 1) SELECT count(*), max(v), (SELECT min(v) FROM s) FROM s WHERE v > (SELECT avg(CAST(v AS double)) FROM s)
@@ -1529,33 +1529,33 @@ query g_setop_003 g_setop
 SELECT upper(category) FROM products WHERE name NOT IN ('shipped', 'x y', NULL) UNION ALL SELECT category FROM products WHERE weight <> 2e0 EXCEPT SELECT note FROM events WHERE NOT (ratio >= 0.125e0) ORDER BY 1 NULLS FIRST LIMIT 10
 
 query g_setop_004 g_setop
-SELECT note FROM orders WHERE NOT ((is_gift AND note > note)) UNION ALL SELECT lower(name) FROM products WHERE name IS NOT NULL UNION SELECT substr('pending', 4) FROM customers WHERE customer_key IS NOT NULL ORDER BY 1 LIMIT 9
+SELECT note FROM orders WHERE NOT ((is_gift AND note > note)) UNION ALL SELECT lower(name) FROM products WHERE (name) IS NOT NULL UNION SELECT substr('pending', 4) FROM customers WHERE (customer_key) IS NOT NULL ORDER BY 1 LIMIT 9
 
 query g_setop_005 g_setop
-SELECT concat(status, '-', note) FROM orders WHERE order_date IS NOT DISTINCT FROM DATE '2024-01-01' UNION ALL SELECT CAST(price AS varchar) FROM products WHERE NOT (TIMESTAMP '2024-03-01 12:00:00' IS NOT NULL) UNION SELECT CAST(price AS varchar) FROM products WHERE starts_with(name, '')
+SELECT concat(status, '-', note) FROM orders WHERE order_date IS NOT DISTINCT FROM DATE '2024-01-01' UNION ALL SELECT CAST(price AS varchar) FROM products WHERE NOT ((TIMESTAMP '2024-03-01 12:00:00') IS NOT NULL) UNION SELECT CAST(price AS varchar) FROM products WHERE starts_with(name, '')
 
 query g_setop_006 g_setop
-SELECT is_active IS NOT NULL FROM customers WHERE is_active UNION SELECT ts > TIMESTAMP '2024-03-04 18:30:00.5' FROM events WHERE starts_with('toys', 's') EXCEPT SELECT region IS NOT DISTINCT FROM 'Paris' FROM events WHERE ((ts < ts AND kind >= note) OR flag) ORDER BY 1 LIMIT 2
+SELECT (is_active) IS NOT NULL FROM customers WHERE is_active UNION SELECT ts > TIMESTAMP '2024-03-04 18:30:00.5' FROM events WHERE starts_with('toys', 's') EXCEPT SELECT region IS NOT DISTINCT FROM 'Paris' FROM events WHERE ((ts < ts AND kind >= note) OR flag) ORDER BY 1 LIMIT 2
 
 query g_setop_007 g_setop
-SELECT CASE WHEN true THEN order_date ELSE DATE '2022-06-15' END FROM orders WHERE 'toys' IS NULL INTERSECT SELECT date_trunc('week', order_date) FROM orders WHERE (created_at IS NULL OR note = status) UNION SELECT date_add('day', 24, launched) FROM products WHERE launched IN (DATE '2024-01-01', DATE '2023-12-31') ORDER BY 1 DESC LIMIT 2
+SELECT CASE WHEN true THEN order_date ELSE DATE '2022-06-15' END FROM orders WHERE ('toys') IS NULL INTERSECT SELECT date_trunc('week', order_date) FROM orders WHERE ((created_at) IS NULL OR note = status) UNION SELECT date_add('day', 24, launched) FROM products WHERE launched IN (DATE '2024-01-01', DATE '2023-12-31') ORDER BY 1 DESC LIMIT 2
 ---- duckdb
-SELECT CASE WHEN true THEN order_date ELSE DATE '2022-06-15' END FROM orders WHERE 'toys' IS NULL INTERSECT SELECT CAST(date_trunc('week', order_date) AS DATE) FROM orders WHERE (created_at IS NULL OR note = status) UNION SELECT (launched + 24) FROM products WHERE launched IN (DATE '2024-01-01', DATE '2023-12-31') ORDER BY 1 DESC LIMIT 2
+SELECT CASE WHEN true THEN order_date ELSE DATE '2022-06-15' END FROM orders WHERE ('toys') IS NULL INTERSECT SELECT CAST(date_trunc('week', order_date) AS DATE) FROM orders WHERE ((created_at) IS NULL OR note = status) UNION SELECT (launched + 24) FROM products WHERE launched IN (DATE '2024-01-01', DATE '2023-12-31') ORDER BY 1 DESC LIMIT 2
 
 query g_setop_008 g_setop
 SELECT 10 / 2 FROM products WHERE stock NOT IN (12, -3, 5) UNION SELECT least(customer_id, customer_id) FROM customers WHERE (is_active OR starts_with(city, 'r'))
 
 query g_setop_009 g_setop
-SELECT strpos(dt, 'a') FROM orders WHERE note NOT LIKE '%\_%' ESCAPE '\' UNION ALL SELECT customer_id FROM orders WHERE (NOT (discount IS NOT NULL) OR discount <= discount) EXCEPT SELECT event_id FROM events WHERE event_id BETWEEN 0 AND 40
+SELECT strpos(dt, 'a') FROM orders WHERE note NOT LIKE '%\_%' ESCAPE '\' UNION ALL SELECT customer_id FROM orders WHERE (NOT ((discount) IS NOT NULL) OR discount <= discount) EXCEPT SELECT event_id FROM events WHERE event_id BETWEEN 0 AND 40
 
 query g_setop_010 g_setop
 SELECT credit_limit FROM customers WHERE name LIKE 'R%' UNION SELECT unit_price FROM orders WHERE is_gift ORDER BY 1 DESC NULLS LAST LIMIT 14
 
 query g_setop_011 g_setop
-SELECT name IS NOT NULL FROM products WHERE category NOT LIKE 'R%' INTERSECT SELECT order_date <= DATE '2024-01-01' FROM orders WHERE unit_price BETWEEN 100.00 AND 250.5
+SELECT (name) IS NOT NULL FROM products WHERE category NOT LIKE 'R%' INTERSECT SELECT order_date <= DATE '2024-01-01' FROM orders WHERE unit_price BETWEEN 100.00 AND 250.5
 
 query g_setop_012 g_setop
-SELECT flag FROM events WHERE (NOT ((yr IS NULL OR ((note IN ('pending', '', 'pending', 'pending') AND yr > 3) AND flag))) OR NOT (region NOT IN ('a', 'pending', 'rush'))) UNION SELECT score <= -1.25e0 FROM customers WHERE name NOT LIKE '%\_%' ESCAPE '\'
+SELECT flag FROM events WHERE (NOT (((yr) IS NULL OR ((note IN ('pending', '', 'pending', 'pending') AND yr > 3) AND flag))) OR NOT (region NOT IN ('a', 'pending', 'rush'))) UNION SELECT score <= -1.25e0 FROM customers WHERE name NOT LIKE '%\_%' ESCAPE '\'
 
 query g_setop_013 g_setop
 SELECT date_add('year', -5, order_date) FROM orders WHERE priority < qty EXCEPT SELECT coalesce(launched, DATE '2022-06-15') FROM products WHERE 'rush' IS DISTINCT FROM '' ORDER BY 1 LIMIT 8
@@ -1579,19 +1579,19 @@ SELECT order_date FROM orders WHERE priority NOT BETWEEN 2 AND 7 UNION ALL SELEC
 SELECT order_date FROM orders WHERE priority NOT BETWEEN 2 AND 7 UNION ALL SELECT CASE WHEN 12 NOT IN (1, 3) THEN signup_date ELSE signup_date END FROM customers WHERE customer_key IN (-3, 3, 25, 40) INTERSECT SELECT CAST(order_date + to_years(14) AS DATE) FROM orders WHERE NOT (status NOT LIKE '%e')
 
 query g_setop_018 g_setop
-SELECT starts_with(kind, 's') FROM events WHERE DATE '2022-06-15' IS NULL UNION SELECT DATE '2024-01-01' <= DATE '2024-02-29' FROM events WHERE ((starts_with(region, 'r') AND (ratio IS DISTINCT FROM 0.5e0 AND kind >= 'x y')) OR NOT (flag)) UNION SELECT NOT (stock <= -1) FROM products WHERE product_id BETWEEN 12 AND 25 ORDER BY 1 NULLS FIRST LIMIT 1
+SELECT starts_with(kind, 's') FROM events WHERE (DATE '2022-06-15') IS NULL UNION SELECT DATE '2024-01-01' <= DATE '2024-02-29' FROM events WHERE ((starts_with(region, 'r') AND (ratio IS DISTINCT FROM 0.5e0 AND kind >= 'x y')) OR NOT (flag)) UNION SELECT NOT (stock <= -1) FROM products WHERE product_id BETWEEN 12 AND 25 ORDER BY 1 NULLS FIRST LIMIT 1
 
 query g_setop_019 g_setop
 SELECT 'Paris' FROM customers WHERE country IS NOT DISTINCT FROM 'x y' UNION ALL SELECT nullif(kind, '') FROM events WHERE amount IS DISTINCT FROM 999.99
 
 query g_setop_020 g_setop
-SELECT TIMESTAMP '2024-03-04 18:30:00.5' IS NOT NULL FROM orders WHERE status IS NOT NULL INTERSECT SELECT is_active FROM customers WHERE NOT (score BETWEEN 0.5e0 AND 1e0)
+SELECT (TIMESTAMP '2024-03-04 18:30:00.5') IS NOT NULL FROM orders WHERE (status) IS NOT NULL INTERSECT SELECT is_active FROM customers WHERE NOT (score BETWEEN 0.5e0 AND 1e0)
 
 query g_setop_021 g_setop
 SELECT product_id FROM products WHERE discontinued INTERSECT SELECT CAST(floor(discount) AS bigint) FROM orders WHERE NOT (created_at > created_at)
 
 query g_setop_022 g_setop
-SELECT note FROM events WHERE kind NOT LIKE '_u%' EXCEPT SELECT category FROM products WHERE name IS NOT NULL
+SELECT note FROM events WHERE kind NOT LIKE '_u%' EXCEPT SELECT category FROM products WHERE (name) IS NOT NULL
 
 query g_setop_023 g_setop
 SELECT nullif(code, 5) FROM events WHERE NOT (ratio BETWEEN 0.5e0 AND 1e0) UNION ALL SELECT CAST(floor(score) AS bigint) FROM customers WHERE tier NOT IN (40, 3, -1, 7) EXCEPT SELECT customer_key FROM customers WHERE starts_with(name, 'r')
@@ -1612,10 +1612,10 @@ query g_setop_028 g_setop
 SELECT last_day_of_month(signup_date) FROM customers WHERE ((signup_date <> signup_date OR starts_with(name, 's')) OR city < 'shipped') INTERSECT SELECT coalesce(DATE '2024-02-29', DATE '2024-01-01') FROM events WHERE ratio <= ratio EXCEPT SELECT launched FROM products WHERE starts_with(category, '')
 
 query g_setop_029 g_setop
-SELECT 12.25 FROM customers WHERE last_login IS NOT NULL INTERSECT SELECT coalesce(unit_price, -3.75) FROM orders WHERE customer_id <= -1 ORDER BY 1 LIMIT 13
+SELECT 12.25 FROM customers WHERE (last_login) IS NOT NULL INTERSECT SELECT coalesce(unit_price, -3.75) FROM orders WHERE customer_id <= -1 ORDER BY 1 LIMIT 13
 
 query g_setop_030 g_setop
-SELECT upper(note) FROM events WHERE ((kind IS NULL OR (region IN ('a', '') AND customer_id IN (25, 25, 5))) AND region > 'shipped') INTERSECT SELECT 'shipped' FROM customers WHERE city = 'x y' EXCEPT SELECT split_part(status, ' ', 1) FROM orders WHERE status IS NOT NULL ORDER BY 1 DESC LIMIT 10
+SELECT upper(note) FROM events WHERE (((kind) IS NULL OR (region IN ('a', '') AND customer_id IN (25, 25, 5))) AND region > 'shipped') INTERSECT SELECT 'shipped' FROM customers WHERE city = 'x y' EXCEPT SELECT split_part(status, ' ', 1) FROM orders WHERE (status) IS NOT NULL ORDER BY 1 DESC LIMIT 10
 
 query g_setop_031 g_setop
 SELECT month(signup_date) FROM customers WHERE is_active INTERSECT SELECT order_id + qty FROM orders WHERE order_date IN (DATE '2024-03-01', DATE '2024-01-01', DATE '2024-02-29', DATE '2022-06-15') ORDER BY 1 DESC NULLS FIRST LIMIT 5
@@ -1624,7 +1624,7 @@ query g_setop_032 g_setop
 SELECT price FROM products WHERE NOT ((false OR price NOT BETWEEN 0.50 AND 1.05)) UNION SELECT coalesce(unit_price, 999.99) FROM orders WHERE qty IS DISTINCT FROM 2
 
 query g_setop_033 g_setop
-SELECT coalesce(signup_date, DATE '2024-01-01') FROM customers WHERE last_login IS NULL UNION ALL SELECT CAST(TIMESTAMP '2024-03-04 18:30:00.5' AS date) FROM products WHERE TIMESTAMP '2023-10-01 08:15:00' >= TIMESTAMP '2024-03-01 12:00:00' UNION SELECT DATE '2022-06-15' FROM events WHERE flag
+SELECT coalesce(signup_date, DATE '2024-01-01') FROM customers WHERE (last_login) IS NULL UNION ALL SELECT CAST(TIMESTAMP '2024-03-04 18:30:00.5' AS date) FROM products WHERE TIMESTAMP '2023-10-01 08:15:00' >= TIMESTAMP '2024-03-01 12:00:00' UNION SELECT DATE '2022-06-15' FROM events WHERE flag
 
 query g_setop_034 g_setop
 SELECT amount FROM events WHERE flag EXCEPT SELECT abs(amount) FROM events WHERE region NOT LIKE '%\_%' ESCAPE '\' UNION SELECT coalesce(price, 12.25) FROM products WHERE name LIKE '%\_%' ESCAPE '\' ORDER BY 1 DESC NULLS LAST LIMIT 10
@@ -1645,7 +1645,7 @@ query g_setop_039 g_setop
 SELECT nullif('shipped', '') FROM events WHERE kind LIKE '% %' UNION ALL SELECT nullif(name, '') FROM products WHERE price < price ORDER BY 1 DESC LIMIT 10
 
 query g_setop_040 g_setop
-SELECT ratio >= ratio FROM events WHERE yr IS NULL UNION SELECT TIMESTAMP '2024-03-01 12:00:00' IS NOT DISTINCT FROM TIMESTAMP '2024-03-04 18:30:00.5' FROM customers WHERE is_active UNION SELECT product_id IN (2, 25, 3) FROM products WHERE stock <> 25 ORDER BY 1 NULLS LAST LIMIT 10
+SELECT ratio >= ratio FROM events WHERE (yr) IS NULL UNION SELECT TIMESTAMP '2024-03-01 12:00:00' IS NOT DISTINCT FROM TIMESTAMP '2024-03-04 18:30:00.5' FROM customers WHERE is_active UNION SELECT product_id IN (2, 25, 3) FROM products WHERE stock <> 25 ORDER BY 1 NULLS LAST LIMIT 10
 
 query g_grouping_sets_001 g_grouping_sets
 SELECT name, discontinued, count(DISTINCT concat(name, '-', name)), sum(weight) FROM products WHERE (starts_with(name, 's') AND name <= name) GROUP BY GROUPING SETS ((name, discontinued), (name), ())
@@ -1654,7 +1654,7 @@ query g_grouping_sets_002 g_grouping_sets
 SELECT category, name, max(upper(name)), avg(-1.25e0) FROM products GROUP BY CUBE (category, name)
 
 query g_grouping_sets_003 g_grouping_sets
-SELECT note, is_gift, grouping(note, is_gift) AS g, count(DISTINCT CASE WHEN order_date IS NULL THEN priority ELSE order_id END), min(0.5e0 * discount) FROM orders WHERE dt <= 'x y' GROUP BY GROUPING SETS ((note, is_gift), (note))
+SELECT note, is_gift, grouping(note, is_gift) AS g, count(DISTINCT CASE WHEN (order_date) IS NULL THEN priority ELSE order_id END), min(0.5e0 * discount) FROM orders WHERE dt <= 'x y' GROUP BY GROUPING SETS ((note, is_gift), (note))
 
 query g_grouping_sets_004 g_grouping_sets
 SELECT flag, kind, grouping(flag, kind) AS g, sum(amount * 1), var_pop(code * 0) FROM events WHERE starts_with(kind, '') GROUP BY GROUPING SETS ((flag, kind), (flag), (kind))
@@ -1684,7 +1684,7 @@ query g_grouping_sets_012 g_grouping_sets
 SELECT priority, status, grouping(priority, status) AS g, max(upper(status)) FROM orders GROUP BY CUBE (priority, status)
 
 query g_grouping_sets_013 g_grouping_sets
-SELECT category, name, grouping(category, name) AS g, min(coalesce(stock, product_id)), sum(price) FROM products WHERE NOT (category IS NOT NULL) GROUP BY ROLLUP (category, name)
+SELECT category, name, grouping(category, name) AS g, min(coalesce(stock, product_id)), sum(price) FROM products WHERE NOT ((category) IS NOT NULL) GROUP BY ROLLUP (category, name)
 
 query g_grouping_sets_014 g_grouping_sets
 SELECT priority, note, is_gift, grouping(priority, note, is_gift) AS g, count(DISTINCT product_id), sum(DISTINCT discount) FROM orders GROUP BY GROUPING SETS ((priority, note, is_gift), (priority), (is_gift), ())
@@ -1738,7 +1738,7 @@ query g_grouping_sets_030 g_grouping_sets
 SELECT code, flag, grouping(code, flag) AS g, count(DISTINCT upper(note)) FROM events GROUP BY GROUPING SETS ((code, flag), (code), (flag), ())
 
 query g_agg_filter_001 g_agg_filter
-SELECT category AS c1, count(DISTINCT stock) FILTER (WHERE stock IS NOT NULL) AS c2 FROM products GROUP BY 1
+SELECT category AS c1, count(DISTINCT stock) FILTER (WHERE (stock) IS NOT NULL) AS c2 FROM products GROUP BY 1
 
 query g_agg_filter_002 g_agg_filter
 SELECT name AS c1, min(CASE WHEN stock NOT BETWEEN 1 AND 3 THEN launched ELSE launched END) FILTER (WHERE launched IS NOT DISTINCT FROM DATE '2024-01-01') AS c2, max(price) FILTER (WHERE ((product_id <> -3 OR name NOT LIKE 'R%') OR stock NOT BETWEEN 7 AND 25)) AS c3 FROM products GROUP BY 1
@@ -1749,7 +1749,7 @@ SELECT yr AS c1, stddev(power(ratio, 2)) FILTER (WHERE DATE '2023-12-31' IN (DAT
 SELECT yr AS c1, stddev(power(ratio, 2)) FILTER (WHERE DATE '2023-12-31' IN (DATE '2024-01-01', DATE '2024-02-29', NULL)) AS c2, count(DISTINCT (DATE '2024-02-29' + 36)) FILTER (WHERE kind LIKE '%a%') AS c3 FROM events GROUP BY 1
 
 query g_agg_filter_004 g_agg_filter
-SELECT is_gift AS c1, count(DISTINCT sign(customer_id)) FILTER (WHERE unit_price IS NOT NULL) AS c2, max(rtrim(status)) FILTER (WHERE order_id IN (5, 1, 25, -3, NULL)) AS c3, count(DISTINCT coalesce(order_date, DATE '2023-12-31')) FILTER (WHERE priority = order_id) AS c4 FROM orders GROUP BY 1
+SELECT is_gift AS c1, count(DISTINCT sign(customer_id)) FILTER (WHERE (unit_price) IS NOT NULL) AS c2, max(rtrim(status)) FILTER (WHERE order_id IN (5, 1, 25, -3, NULL)) AS c3, count(DISTINCT coalesce(order_date, DATE '2023-12-31')) FILTER (WHERE priority = order_id) AS c4 FROM orders GROUP BY 1
 
 query g_agg_filter_005 g_agg_filter
 SELECT count(DISTINCT length(city)) FILTER (WHERE (is_active OR name LIKE '%')) AS c1, count(DISTINCT CAST(last_login AS date)) FILTER (WHERE signup_date IN (DATE '2024-03-01', DATE '2024-02-29', DATE '2024-02-29', DATE '2024-03-01', NULL)) AS c2, min(CAST(last_login AS date)) FILTER (WHERE customer_id = 1) AS c3 FROM customers
@@ -1792,7 +1792,7 @@ SELECT stock AS c1, min(date_add('day', -19, launched)) FILTER (WHERE (false AND
 SELECT stock AS c1, min((launched + -19)) FILTER (WHERE (false AND category < 'pending')) AS c2, sum(DISTINCT -1.25e0 + 2e0) FILTER (WHERE name = 'x y') AS c3 FROM products GROUP BY 1
 
 query g_agg_filter_017 g_agg_filter
-SELECT max(CASE WHEN stock IS DISTINCT FROM 2 THEN category ELSE category END) FILTER (WHERE (stock IS NULL OR (category < category OR name IN ('a', '', 'a')))) AS c1, count(price) FILTER (WHERE product_id NOT IN (-3, 5, 25)) AS c2 FROM products
+SELECT max(CASE WHEN stock IS DISTINCT FROM 2 THEN category ELSE category END) FILTER (WHERE ((stock) IS NULL OR (category < category OR name IN ('a', '', 'a')))) AS c1, count(price) FILTER (WHERE product_id NOT IN (-3, 5, 25)) AS c2 FROM products
 
 query g_agg_filter_018 g_agg_filter
 SELECT tier AS c1, sum(DISTINCT length(city)) FILTER (WHERE starts_with(city, 'r')) AS c2, max(coalesce(country, 'Paris')) FILTER (WHERE DATE '2024-02-29' <> signup_date) AS c3, min(score) FILTER (WHERE tier = 7) AS c4 FROM customers GROUP BY 1
@@ -1816,7 +1816,7 @@ query g_agg_filter_024 g_agg_filter
 SELECT min(lower(country)) FILTER (WHERE (is_active OR (credit_limit IS NOT DISTINCT FROM 0.50 OR tier IS DISTINCT FROM 12))) AS c1, max(CAST(credit_limit AS bigint)) FILTER (WHERE false) AS c2, var_pop(customer_id) FILTER (WHERE score BETWEEN 0.125e0 AND 1e0) AS c3 FROM customers
 
 query g_agg_filter_025 g_agg_filter
-SELECT discontinued AS c1, count(DISTINCT lower(name)) FILTER (WHERE NOT (NOT (NOT (stock = 5)))) AS c2, sum(price) FILTER (WHERE (price IS NULL OR starts_with(category, 'r'))) AS c3 FROM products GROUP BY 1
+SELECT discontinued AS c1, count(DISTINCT lower(name)) FILTER (WHERE NOT (NOT (NOT (stock = 5)))) AS c2, sum(price) FILTER (WHERE ((price) IS NULL OR starts_with(category, 'r'))) AS c3 FROM products GROUP BY 1
 
 query g_window_rank_001 g_window_rank
 SELECT order_id, max(discount) OVER (PARTITION BY customer_id, dt) AS w1, ntile(3) OVER (PARTITION BY customer_id, dt ORDER BY CAST(TIMESTAMP '2024-03-04 18:30:00.5' AS date) NULLS LAST, order_id) AS w2, rank() OVER (PARTITION BY customer_id, dt ORDER BY CAST(TIMESTAMP '2024-03-04 18:30:00.5' AS date) NULLS LAST) AS w3 FROM orders WHERE dt = '2024-02-28'
