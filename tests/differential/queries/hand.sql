@@ -133,6 +133,82 @@ SELECT yr * 100 + length(coalesce(region, '')) AS k, count(*) FROM events GROUP 
 query scan_events_star_filter scan
 SELECT * FROM events WHERE yr = 2024 AND region = 'us' AND flag
 
+query scan_partition_contradiction scan
+SELECT count(*) FROM orders WHERE dt = '2024-03-01' AND dt = '2024-03-02'
+
+query scan_partition_in_with_null scan
+SELECT count(*) FROM orders WHERE dt IN ('2024-03-01', NULL)
+
+query scan_partition_not_in_with_null scan
+SELECT count(*) FROM orders WHERE dt NOT IN ('2024-03-01', NULL)
+
+query scan_partition_like_default scan
+SELECT count(*) FROM orders WHERE dt LIKE '%HIVE%'
+
+query scan_partition_coalesce scan
+SELECT count(*) FROM orders WHERE coalesce(dt, '2024-03-01') = '2024-03-01'
+
+query scan_partition_case scan
+SELECT count(*) FROM orders WHERE CASE WHEN dt = '2024-03-01' THEN true END
+
+query scan_partition_empty_between scan
+SELECT count(*) FROM orders WHERE dt BETWEEN '2024-03-01' AND '2024-02-01'
+
+query scan_partition_function_of_key scan
+SELECT count(*) FROM orders WHERE length(dt) = 10
+
+query scan_partition_eq_null scan
+SELECT count(*) FROM orders WHERE dt = NULL
+
+query scan_partition_double_negation scan
+SELECT count(*) FROM orders WHERE NOT (dt <> '2024-03-01')
+
+query scan_partition_cast_date scan
+SELECT count(*) FROM orders WHERE CAST(dt AS date) BETWEEN DATE '2024-02-28' AND DATE '2024-03-01'
+
+query scan_partition_or_null scan
+SELECT count(*) FROM customers WHERE tier IN (1, 2) OR tier IS NULL
+
+query scan_partition_large_in scan
+SELECT count(*) FROM orders WHERE dt IN ('2024-01-01', '2024-02-26', '2024-02-27', '2024-02-28', '2024-02-29', '2024-03-01', '2024-03-02', '2024-03-03', '2024-03-05', '2024-03-06', '2024-03-07', 'x')
+
+query scan_partition_key_only scan
+SELECT DISTINCT dt FROM orders
+
+query scan_partition_only_columns scan
+SELECT yr, region FROM events WHERE event_id < 5100
+
+query scan_offset_last_row scan
+SELECT qty FROM orders ORDER BY order_id LIMIT 2 OFFSET 2999
+
+query error_distinct_order_by scan
+SELECT DISTINCT status FROM orders ORDER BY qty
+---- error ORDER BY
+
+query error_group_by_position scan
+SELECT status FROM orders GROUP BY 2
+---- error GROUP BY
+
+query error_aggregate_in_where scan
+SELECT status FROM orders WHERE count(*) > 1
+---- error WHERE
+
+query error_nested_aggregate scan
+SELECT max(count(*)) FROM orders
+---- error nest
+
+query error_not_grouped scan
+SELECT status, qty FROM orders GROUP BY status
+---- error GROUP BY
+
+query error_unknown_column scan
+SELECT no_such_column FROM orders
+---- error no_such_column
+
+query error_unknown_table scan
+SELECT * FROM no_such_table
+---- error no_such_table
+
 # ============================================================ filters
 
 query filter_eq_int filter
