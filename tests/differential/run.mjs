@@ -332,6 +332,18 @@ for (const r of results) {
 const failed = results.filter((r) => r.status === 'fail');
 for (const r of failed) console.log(`FAIL ${r.name} [${r.category}] ${r.where}\n  ${r.sql.replace(/\n/g, '\n  ')}\n  => ${r.detail}`);
 if (opt.verbose) for (const r of results.filter((x) => x.status === 'unsupported')) console.log(`unsupported ${r.name}: ${r.detail}`);
+{
+  // which missing features hold how many queries back
+  const why = new Map();
+  for (const r of results.filter((x) => x.status === 'unsupported')) {
+    const k = r.detail.replace(/ at line \d+:\d+$/, '');
+    why.set(k, (why.get(k) || 0) + 1);
+  }
+  if (why.size) {
+    console.log('\nskipped as not supported by sqe (first error of each query):');
+    for (const [k, n] of [...why.entries()].sort((a, b) => b[1] - a[1])) console.log(`${String(n).padStart(6)}  ${k}`);
+  }
+}
 const stale = results.filter((r) => r.staleSkip);
 for (const r of stale) console.log(`note: ${r.name} passes now; remove its skip entry '${r.staleSkip}' from skip.txt`);
 if (!opt.filter && !opt.categories && !opt.show && opt.queries.length === 0)
