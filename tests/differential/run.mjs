@@ -295,7 +295,7 @@ async function runOne(q) {
   if (skip) {
     skip.used++;
     if (v.status === 'pass') res.staleSkip = skip.pattern;
-    else { res.status = 'skiplist'; res.detail = `${skip.reason} [${v.status}: ${v.detail}]`; }
+    else { const [st, de] = [res.status, res.detail]; res.status = 'skiplist'; res.detail = `${skip.reason} [${st}: ${de}]`; }
   }
   if (opt.show) {
     const duck = await runDuck(q.duckdb || q.sql);
