@@ -176,6 +176,9 @@ function runSqe(sql) {
     const args = ['--embedded', '--hive-root', `lake=${whRoot}`, '--format', 'json', '-c', `USE lake.${DB}`, '-c', sql];
     const child = spawn(opt.sqe, args, { env: { ...process.env, SQE_LOG: 'debug' } });
     let out = '', err = '';
+    // decode as a stream: a UTF-8 character split across two pipe reads stays whole
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
     child.stdout.on('data', (d) => { out += d; });
     child.stderr.on('data', (d) => { err += d; });
     const timer = setTimeout(() => child.kill('SIGKILL'), 30000);
