@@ -144,7 +144,7 @@ class Gen {
       case 5: { const f = pick(['ceil', 'floor', 'round', 'truncate']); return fn('dec', (a) => `${f}(${a})`, [X()]); }
       case 6: return fn('dec', (a, b) => `coalesce(${a}, ${b})`, [X(), lit.dec()]);
       case 7: return fn('dec', (c, a, b) => `CASE WHEN ${c} THEN ${a} ELSE ${b} END`, [this.pred(d), X(), X()]);
-      case 8: return fn('dec', (a) => `CAST(${a} AS decimal(12,2))`, [this.expr('int', d)]);
+      case 8: return fn('dec', (a) => `CAST(${a} AS decimal(20,2))`, [this.expr('int', d)]); // wide enough for any bigint here
       default: return fn('dec', (a, b) => `${a} * ${b}`, [this.leaf('dec'), this.leaf('int')]);
     }
   }

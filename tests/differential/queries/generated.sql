@@ -18,7 +18,7 @@ query g_filter_003 g_filter
 SELECT CASE WHEN country NOT LIKE '%e' THEN abs(customer_key) ELSE CAST(credit_limit AS bigint) END AS c1, CASE WHEN (credit_limit IS DISTINCT FROM 999.99 AND (is_active AND credit_limit BETWEEN 1.05 AND 1.05)) THEN credit_limit ELSE credit_limit END BETWEEN 250.5 AND 999.99 AS c2, customer_key > customer_id AS c3, credit_limit * tier + credit_limit * 1 AS c4 FROM customers WHERE tier <> 3
 
 query g_filter_004 g_filter
-SELECT discount AS c1, 1.05 + round(unit_price) AS c2, upper(replace(dt, ' ', '_')) AS c3, CAST(least(qty, qty) AS decimal(12,2)) AS c4 FROM orders WHERE reverse(status) NOT IN ('pending', '')
+SELECT discount AS c1, 1.05 + round(unit_price) AS c2, upper(replace(dt, ' ', '_')) AS c3, CAST(least(qty, qty) AS decimal(20,2)) AS c4 FROM orders WHERE reverse(status) NOT IN ('pending', '')
 
 query g_filter_005 g_filter
 SELECT coalesce(priority - product_id, abs(0)) AS c1, order_date AS c2, created_at AS c3, greatest(qty, priority) AS c4, abs(unit_price) AS c5 FROM orders WHERE CAST(created_at AS date) NOT IN (DATE '2024-03-01', DATE '2023-12-31', DATE '2024-03-01', DATE '2023-12-31')
@@ -51,9 +51,9 @@ query g_filter_010 g_filter
 SELECT CASE WHEN country >= 'Paris' THEN lpad(city, 8, '-') ELSE substr(city, 1) END AS c1, CASE WHEN NOT (signup_date IN (DATE '2023-12-31', DATE '2024-02-29', DATE '2024-01-01', DATE '2022-06-15')) THEN score ELSE score END AS c2, strpos(city, 'sh') - tier AS c3, tier AS c4, country AS c5 FROM customers WHERE is_active
 
 query g_filter_011 g_filter
-SELECT coalesce(date_add('year', -10, DATE '2024-01-01'), DATE '2024-02-29') AS c1, ts AS c2, CAST(code AS decimal(12,2)) AS c3, length(trim(kind)) AS c4, strpos(ltrim(region), 'a') AS c5 FROM events WHERE ln(abs(ratio) + 1) NOT BETWEEN 0.125e0 AND 0.5e0
+SELECT coalesce(date_add('year', -10, DATE '2024-01-01'), DATE '2024-02-29') AS c1, ts AS c2, CAST(code AS decimal(20,2)) AS c3, length(trim(kind)) AS c4, strpos(ltrim(region), 'a') AS c5 FROM events WHERE ln(abs(ratio) + 1) NOT BETWEEN 0.125e0 AND 0.5e0
 ---- duckdb
-SELECT coalesce(CAST(DATE '2024-01-01' + to_years(-10) AS DATE), DATE '2024-02-29') AS c1, ts AS c2, CAST(code AS decimal(12,2)) AS c3, length(trim(kind)) AS c4, strpos(ltrim(region), 'a') AS c5 FROM events WHERE ln(abs(ratio) + 1) NOT BETWEEN 0.125e0 AND 0.5e0
+SELECT coalesce(CAST(DATE '2024-01-01' + to_years(-10) AS DATE), DATE '2024-02-29') AS c1, ts AS c2, CAST(code AS decimal(20,2)) AS c3, length(trim(kind)) AS c4, strpos(ltrim(region), 'a') AS c5 FROM events WHERE ln(abs(ratio) + 1) NOT BETWEEN 0.125e0 AND 0.5e0
 
 query g_order_limit_004 g_order_limit
 SELECT true AS c1, product_id < 7 AS c2 FROM orders WHERE (NOT (unit_price NOT BETWEEN 1.05 AND 100.00) OR (is_gift) IS NOT NULL) ORDER BY 1, 2 LIMIT 28
@@ -106,7 +106,7 @@ query g_order_limit_010 g_order_limit
 SELECT lpad(city, 6, '-') AS c1, name AS c2, is_active AS c3, score AS c4 FROM customers WHERE lower(name) LIKE 'R%' ORDER BY 1 NULLS FIRST, 2 NULLS LAST, 3 DESC, 4 NULLS LAST LIMIT 23
 
 query g_order_limit_011 g_order_limit
-SELECT CASE WHEN discount IS DISTINCT FROM 10e0 THEN unit_price ELSE unit_price END + CAST(priority AS decimal(12,2)) AS c1, date_trunc('day', date_trunc('month', date_trunc('hour', created_at))) AS c2, order_date AS c3, nullif('pending', '') AS c4, discount AS c5 FROM orders WHERE starts_with(note, 'r') ORDER BY 1 DESC NULLS FIRST, 2, 3 DESC, 4 DESC, 5 DESC NULLS FIRST LIMIT 18
+SELECT CASE WHEN discount IS DISTINCT FROM 10e0 THEN unit_price ELSE unit_price END + CAST(priority AS decimal(20,2)) AS c1, date_trunc('day', date_trunc('month', date_trunc('hour', created_at))) AS c2, order_date AS c3, nullif('pending', '') AS c4, discount AS c5 FROM orders WHERE starts_with(note, 'r') ORDER BY 1 DESC NULLS FIRST, 2, 3 DESC, 4 DESC, 5 DESC NULLS FIRST LIMIT 18
 
 query g_filter_021 g_filter
 SELECT product_id AS c1, discontinued AS c2 FROM products WHERE quarter(launched) <> -1
@@ -120,7 +120,7 @@ SELECT date_add('second', 20, date_add('minute', -18, date_add('day', 21, ts))) 
 SELECT (((ts + to_days(21)) + to_minutes(-18)) + to_seconds(20)) AS c1, code AS c2, code * -1 AS c3, round(amount, 2) AS c4, lower(region) AS c5 FROM events WHERE coalesce(DATE '2022-06-15', DATE '2024-01-01') BETWEEN DATE '2022-06-15' AND DATE '2024-02-29'
 
 query g_filter_024 g_filter
-SELECT created_at AS c1, replace(note, 'sh', '_') AS c2, strpos(note, ' ') AS c3 FROM orders WHERE (CAST(order_id AS decimal(12,2))) IS NOT NULL
+SELECT created_at AS c1, replace(note, 'sh', '_') AS c2, strpos(note, ' ') AS c3 FROM orders WHERE (CAST(order_id AS decimal(20,2))) IS NOT NULL
 
 query g_filter_025 g_filter
 SELECT launched AS c1, price * 3 AS c2, CASE WHEN weight <> 0.5e0 THEN stock ELSE product_id END AS c3, TIMESTAMP '2024-03-01 12:00:00' AS c4, ceil(truncate(price)) AS c5 FROM products WHERE starts_with(reverse(category), 'P')
@@ -154,9 +154,9 @@ query g_filter_031 g_filter
 SELECT ln(abs(score + score) + 1) AS c1, last_day_of_month(CAST(last_login AS date)) AS c2, floor(1e0) / nullif(score, 0) AS c3, strpos(lower(name), 'sh') AS c4, nullif(lower(name), '') AS c5 FROM customers WHERE tier + 0 = 2
 
 query g_filter_032 g_filter
-SELECT product_id AS c1, substr(category, 4) || substr(category, 5, 0) AS c2, abs(CAST(stock AS decimal(12,2))) AS c3 FROM products WHERE date_add('day', -15, launched) IN (DATE '2024-01-01', DATE '2023-12-31', DATE '2024-01-01')
+SELECT product_id AS c1, substr(category, 4) || substr(category, 5, 0) AS c2, abs(CAST(stock AS decimal(20,2))) AS c3 FROM products WHERE date_add('day', -15, launched) IN (DATE '2024-01-01', DATE '2023-12-31', DATE '2024-01-01')
 ---- duckdb
-SELECT product_id AS c1, substr(category, 4) || substr(category, 5, 0) AS c2, abs(CAST(stock AS decimal(12,2))) AS c3 FROM products WHERE (launched + -15) IN (DATE '2024-01-01', DATE '2023-12-31', DATE '2024-01-01')
+SELECT product_id AS c1, substr(category, 4) || substr(category, 5, 0) AS c2, abs(CAST(stock AS decimal(20,2))) AS c3 FROM products WHERE (launched + -15) IN (DATE '2024-01-01', DATE '2023-12-31', DATE '2024-01-01')
 
 query g_filter_033 g_filter
 SELECT unit_price AS c1, CAST(created_at AS date) AS c2 FROM orders WHERE round(unit_price, 2) NOT BETWEEN -3.75 AND 999.99
@@ -301,7 +301,7 @@ query g_order_limit_022 g_order_limit
 SELECT sign(customer_id % -3) AS c1, CASE WHEN region IS DISTINCT FROM '' THEN ratio ELSE ratio END AS c2 FROM events WHERE ((yr = 2023 OR region = 'apac') OR kind NOT LIKE '%') AND DATE '2023-12-31' BETWEEN DATE '2022-06-15' AND DATE '2024-03-01' ORDER BY 1, 2 OFFSET 5 LIMIT 1
 
 query g_filter_066 g_filter
-SELECT TIMESTAMP '2023-10-01 08:15:00' AS c1, CAST(floor(CAST(CAST(stock AS decimal(12,2)) AS double)) AS bigint) AS c2, month(last_day_of_month(launched)) AS c3, stock AS c4 FROM products WHERE starts_with(name, 'r')
+SELECT TIMESTAMP '2023-10-01 08:15:00' AS c1, CAST(floor(CAST(CAST(stock AS decimal(20,2)) AS double)) AS bigint) AS c2, month(last_day_of_month(launched)) AS c3, stock AS c4 FROM products WHERE starts_with(name, 'r')
 
 query g_filter_067 g_filter
 SELECT coalesce(date_add('day', 40, DATE '2024-01-01'), DATE '2024-02-29') AS c1, CAST(order_date AS timestamp) AS c2, order_date AS c3 FROM orders WHERE 100.00 NOT BETWEEN 12.25 AND 100.00
@@ -407,9 +407,9 @@ query g_group_by_023 g_group_by
 SELECT is_gift AS c1, stddev(coalesce(customer_id, priority)) AS c2, min(lower(status)) AS c3 FROM orders WHERE note LIKE '_u%' GROUP BY 1
 
 query g_group_by_024 g_group_by
-SELECT signup_date AS c1, country AS c2, count_if((tier) IS NULL) AS c3, max(CAST(customer_key AS decimal(12,2))) AS c4 FROM customers WHERE name >= 'shipped' GROUP BY 1, 2
+SELECT signup_date AS c1, country AS c2, count_if((tier) IS NULL) AS c3, max(CAST(customer_key AS decimal(20,2))) AS c4 FROM customers WHERE name >= 'shipped' GROUP BY 1, 2
 ---- duckdb
-SELECT signup_date AS c1, country AS c2, count(CASE WHEN (tier) IS NULL THEN 1 END) AS c3, max(CAST(customer_key AS decimal(12,2))) AS c4 FROM customers WHERE name >= 'shipped' GROUP BY 1, 2
+SELECT signup_date AS c1, country AS c2, count(CASE WHEN (tier) IS NULL THEN 1 END) AS c3, max(CAST(customer_key AS decimal(20,2))) AS c4 FROM customers WHERE name >= 'shipped' GROUP BY 1, 2
 
 query g_group_by_025 g_group_by
 SELECT discontinued AS c1, launched AS c2, sum(weight - weight) AS c3 FROM products GROUP BY 1, 2 HAVING max(weight) < 0.5e0
@@ -633,7 +633,7 @@ query g_distinct_001 g_distinct
 SELECT DISTINCT launched AS c1 FROM products WHERE product_id >= -3
 
 query g_distinct_002 g_distinct
-SELECT DISTINCT CAST(stock AS decimal(12,2)) AS c1, coalesce(category, 'shipped') AS c2, 'x y' AS c3 FROM products WHERE (category LIKE '%a%' AND (category < 'rush' OR category IN ('toys', '', 'Paris')))
+SELECT DISTINCT CAST(stock AS decimal(20,2)) AS c1, coalesce(category, 'shipped') AS c2, 'x y' AS c3 FROM products WHERE (category LIKE '%a%' AND (category < 'rush' OR category IN ('toys', '', 'Paris')))
 
 query g_distinct_003 g_distinct
 SELECT DISTINCT signup_date AS c1 FROM customers WHERE (customer_key) IS NULL
@@ -863,7 +863,7 @@ query g_join_inner_014 g_join_inner
 SELECT o.order_id AS c1, c.customer_key AS c2, lower('toys') AS c3 FROM orders o JOIN customers c ON o.customer_id = c.customer_id AND (NOT ('rush' < 'pending') AND o.dt NOT LIKE 'R%') WHERE NOT (c.score NOT BETWEEN 1e0 AND 10e0) ORDER BY 1 DESC, 2 NULLS LAST, 3 DESC LIMIT 31
 
 query g_join_outer_006 g_join_outer
-SELECT c.country AS c1, every(2 = 2) AS c2, min(CAST(e.code AS decimal(12,2))) AS c3 FROM events e RIGHT JOIN customers c ON e.customer_id = c.customer_id AND (e.amount) IS NOT NULL WHERE c.signup_date NOT BETWEEN DATE '2024-02-29' AND DATE '2024-03-01' GROUP BY 1
+SELECT c.country AS c1, every(2 = 2) AS c2, min(CAST(e.code AS decimal(20,2))) AS c3 FROM events e RIGHT JOIN customers c ON e.customer_id = c.customer_id AND (e.amount) IS NOT NULL WHERE c.signup_date NOT BETWEEN DATE '2024-02-29' AND DATE '2024-03-01' GROUP BY 1
 
 query g_join_outer_007 g_join_outer
 SELECT o.order_id AS c1, e.event_id AS c2, o.qty AS c3, 'pending' AS c4, e.amount AS c5 FROM orders o RIGHT JOIN events e ON o.customer_id = e.customer_id AND o.dt = CAST(e.yr AS varchar)
@@ -905,7 +905,7 @@ query g_join_outer_012 g_join_outer
 SELECT p.stock AS c1, count(sqrt(abs(p.weight))) AS c2, count(1.05) AS c3, count(DISTINCT last_day_of_month(p.launched)) AS c4 FROM products p LEFT JOIN orders o ON p.product_id = o.product_id WHERE o.priority <> o.product_id GROUP BY 1
 
 query g_join_inner_019 g_join_inner
-SELECT o.priority AS c1, bool_and(p.category < 'x y') AS c2, sum(CAST(o.product_id AS decimal(12,2))) AS c3, bool_and(o.created_at < TIMESTAMP '2024-03-04 18:30:00.5') AS c4 FROM products p JOIN orders o ON p.product_id = o.product_id WHERE o.is_gift GROUP BY 1
+SELECT o.priority AS c1, bool_and(p.category < 'x y') AS c2, sum(CAST(o.product_id AS decimal(20,2))) AS c3, bool_and(o.created_at < TIMESTAMP '2024-03-04 18:30:00.5') AS c4 FROM products p JOIN orders o ON p.product_id = o.product_id WHERE o.is_gift GROUP BY 1
 
 query g_join_outer_013 g_join_outer
 SELECT o.order_id AS c1, c.customer_key AS c2, greatest(c.customer_id, o.priority) AS c3 FROM orders o FULL JOIN customers c ON o.customer_id = c.customer_id WHERE starts_with(o.status, '')
@@ -961,7 +961,7 @@ query g_join_using_007 g_join_using
 SELECT c.customer_key AS c1, o.order_id AS c2, o.qty - o.qty AS c3 FROM customers c JOIN orders o USING (customer_id) WHERE o.created_at > TIMESTAMP '2024-02-29 00:00:00'
 
 query g_join_comma_003 g_join_comma
-SELECT o.order_id AS c1, c.customer_key AS c2, last_day_of_month(o.order_date) AS c3, CAST(o.customer_id AS decimal(12,2)) AS c4, o.discount AS c5 FROM orders o, customers c WHERE o.customer_id = c.customer_id AND c.last_login > TIMESTAMP '2024-03-01 12:00:00'
+SELECT o.order_id AS c1, c.customer_key AS c2, last_day_of_month(o.order_date) AS c3, CAST(o.customer_id AS decimal(20,2)) AS c4, o.discount AS c5 FROM orders o, customers c WHERE o.customer_id = c.customer_id AND c.last_login > TIMESTAMP '2024-03-01 12:00:00'
 
 query g_join_outer_022 g_join_outer
 SELECT o.status AS c1, count(DISTINCT o.created_at) AS c2 FROM orders o RIGHT JOIN customers c ON o.customer_id = c.customer_id WHERE NOT ((c.customer_key) IS NOT NULL) GROUP BY 1
@@ -1456,7 +1456,7 @@ query g_cte_005 g_cte
 WITH s AS (SELECT order_date AS k, stddev(-1) AS v, stddev(customer_id / 7) AS w FROM orders WHERE dt NOT LIKE '%\_%' ESCAPE '\' GROUP BY 1) SELECT k, v, w FROM s WHERE v IS NOT NULL
 
 query g_cte_006 g_cte
-WITH s AS (SELECT city AS k, count(credit_limit) AS v, sum(CAST(customer_key AS decimal(12,2))) AS w FROM customers WHERE NOT (is_active) GROUP BY 1) SELECT k, v, w FROM s WHERE v IS NOT NULL
+WITH s AS (SELECT city AS k, count(credit_limit) AS v, sum(CAST(customer_key AS decimal(20,2))) AS w FROM customers WHERE NOT (is_active) GROUP BY 1) SELECT k, v, w FROM s WHERE v IS NOT NULL
 
 query g_cte_007 g_cte
 WITH s AS (SELECT tier AS k, max(abs(score)) AS v, count(DISTINCT concat(name, '-', name)) AS w FROM customers WHERE NOT (credit_limit < 1.05) GROUP BY 1) SELECT k FROM s WHERE v IS NULL UNION ALL SELECT k FROM s WHERE w IS NULL
@@ -1901,7 +1901,7 @@ query g_window_value_008 g_window_value
 SELECT product_id, nth_value(stock / 7, 1) OVER (PARTITION BY discontinued ORDER BY stock DESC NULLS LAST, product_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1, nth_value(stock, 1) OVER (PARTITION BY discontinued ORDER BY stock DESC NULLS LAST, product_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w2, max(price * stock) OVER (PARTITION BY discontinued ORDER BY stock DESC NULLS LAST, product_id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS w3 FROM products
 
 query g_window_rank_013 g_window_rank
-SELECT customer_key, row_number() OVER (PARTITION BY country, tier ORDER BY score * score NULLS FIRST, customer_key) AS w1, min(CAST(customer_key AS decimal(12,2))) OVER (PARTITION BY country, tier) AS w2, count(sign(customer_id)) OVER (PARTITION BY country, tier) AS w3 FROM customers
+SELECT customer_key, row_number() OVER (PARTITION BY country, tier ORDER BY score * score NULLS FIRST, customer_key) AS w1, min(CAST(customer_key AS decimal(20,2))) OVER (PARTITION BY country, tier) AS w2, count(sign(customer_id)) OVER (PARTITION BY country, tier) AS w3 FROM customers
 
 query g_window_value_009 g_window_value
 SELECT order_id, lag(note, 1) OVER (PARTITION BY customer_id ORDER BY note NULLS LAST, order_id) AS w1 FROM orders WHERE dt >= '2024-03-01'
@@ -1934,7 +1934,7 @@ query g_window_value_012 g_window_value
 SELECT product_id, last_value(upper(category)) OVER (PARTITION BY discontinued, category ORDER BY name DESC, product_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1 FROM products
 
 query g_window_rank_018 g_window_rank
-SELECT event_id, cume_dist() OVER (PARTITION BY flag, yr ORDER BY CAST(yr AS decimal(12,2)) DESC NULLS LAST) AS w1 FROM events
+SELECT event_id, cume_dist() OVER (PARTITION BY flag, yr ORDER BY CAST(yr AS decimal(20,2)) DESC NULLS LAST) AS w1 FROM events
 
 query g_window_value_013 g_window_value
 SELECT order_id, first_value(CASE WHEN unit_price IS NOT DISTINCT FROM 999.99 THEN discount ELSE discount END) OVER (ORDER BY date_add('day', 39, order_date) NULLS LAST, order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1 FROM orders WHERE dt = '2024-03-01'
@@ -1948,7 +1948,7 @@ query g_window_rank_019 g_window_rank
 SELECT product_id, row_number() OVER (PARTITION BY discontinued, category ORDER BY CASE WHEN starts_with('a', '') THEN category ELSE category END DESC, product_id) AS w1 FROM products
 
 query g_window_agg_010 g_window_agg
-SELECT order_id, max(CAST(customer_id AS decimal(12,2))) OVER (ORDER BY discount NULLS LAST, order_id) AS w1 FROM orders WHERE dt >= '2024-03-01'
+SELECT order_id, max(CAST(customer_id AS decimal(20,2))) OVER (ORDER BY discount NULLS LAST, order_id) AS w1 FROM orders WHERE dt >= '2024-03-01'
 
 query g_window_value_014 g_window_value
 SELECT product_id, nth_value(upper(category), 2) OVER (ORDER BY price NULLS LAST, product_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w1, min(launched) OVER (ORDER BY price NULLS LAST, product_id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS w2 FROM products
