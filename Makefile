@@ -3,6 +3,7 @@
 #
 #   make            build build/libsqe.a and build/sqe-cli
 #   make test       install deps, build, run unit + SQL tests
+#   make difftest   the same queries on sqe and DuckDB, compared (tests/differential/)
 #   make sanitize   the same tests under AddressSanitizer + UBSan (build-asan/)
 #   make tsan       the executor's unit tests and the SQL tests under ThreadSanitizer (build-tsan/)
 #   make demo       install deps, build, create a sample warehouse, query it
@@ -33,7 +34,8 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 SLT_OBJS  := $(SLT_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test unit sqltest cli-test sanitize tsan tsan-run demo bench clean format fuzz fuzz-bins \
+.PHONY: all deps test unit sqltest cli-test difftest sanitize tsan tsan-run demo bench clean format \
+        fuzz fuzz-bins \
         fuzz-replay fuzz-replay-run
 all: $(BUILD)/libsqe.a $(BUILD)/sqe-cli $(BUILD)/sqe-slt
 
@@ -67,9 +69,19 @@ sqltest: $(BUILD)/sqe-slt $(BUILD)/sqe-cli
 cli-test: $(BUILD)/sqe-cli
 	tests/integration/test_cli.sh $(BUILD)/sqe-cli
 
+# Differential tier (tests/differential/README.md): fails on any mismatch with
+# DuckDB or a written Trino expectation, and when fewer than DIFFTEST_MIN_PASS
+# queries pass (raise it as features land). Its npm packages come from
+# scripts/deps.sh (npm ci); nothing is downloaded here.
+DIFFTEST_MIN_PASS ?= 1250
+difftest: $(BUILD)/sqe-cli
+	@test -d tests/differential/node_modules/@duckdb/node-api || \
+	    { echo "difftest: run scripts/deps.sh first (npm ci in tests/differential)" >&2; exit 2; }
+	node tests/differential/run.mjs --sqe $(BUILD)/sqe-cli --min-pass $(DIFFTEST_MIN_PASS)
+
 test: deps
 	$(MAKE) all
-	$(MAKE) unit sqltest cli-test fuzz-replay
+	$(MAKE) unit sqltest cli-test difftest fuzz-replay
 	$(MAKE) sanitize
 	$(MAKE) tsan
 

@@ -4,8 +4,24 @@
 # Idempotent: asks dpkg which packages are missing and runs apt-get only
 # when something is (apt-get update, then install --no-install-recommends).
 # Uses sudo when not root. Prints one line saying what it did.
-# Benchmark peers (npm ci in bench/) are not installed here.
+# Benchmark peers (npm ci in bench/) are not installed here. The differential
+# test tier's npm packages (DuckDB) are: npm ci in tests/differential from its
+# committed package-lock.json, only when they are missing.
 set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+npm_deps() {
+    local dir="$repo/tests/differential"
+    if [[ -d "$dir/node_modules/@duckdb/node-api" ]]; then
+        echo "deps: tests/differential npm packages already installed"
+        return 0
+    fi
+    if ! (cd "$dir" && npm ci --silent --no-audit --no-fund) >&2; then
+        echo "deps: npm ci failed in tests/differential" >&2
+        exit 1
+    fi
+    echo "deps: installed tests/differential npm packages (npm ci)"
+}
 
 packages=(
     build-essential pkg-config          # gcc, make
@@ -16,10 +32,13 @@ packages=(
     libpcre2-dev                        # RegexSerDe
     postgresql-client                   # psql against sqe-server
 )
-# Integration tests use node tools (s3rver); install Debian's node only if
-# no node is on the PATH.
+# Integration tests use node tools (s3rver) and the differential tier runs
+# DuckDB from npm; install Debian's node/npm only if they are not on the PATH.
 if ! command -v node >/dev/null 2>&1; then
-    packages+=(nodejs npm)
+    packages+=(nodejs)
+fi
+if ! command -v npm >/dev/null 2>&1; then
+    packages+=(npm)
 fi
 
 missing=()
@@ -31,6 +50,7 @@ done
 
 if [[ ${#missing[@]} -eq 0 ]]; then
     echo "deps: all ${#packages[@]} packages already installed"
+    npm_deps
     exit 0
 fi
 
@@ -54,3 +74,4 @@ if ! { "${sudo[@]}" apt-get update &&
     exit 1
 fi
 echo "deps: installed ${missing[*]}"
+npm_deps

@@ -567,11 +567,45 @@ static bool hash_agg_open(sqe_op *op_, sqe_error *err) {
     return true;
 }
 
+/* Empty grouping sets emit their row even when no input reached them: a
+ * group whose keys are NULL but for the group id (the last key). Appended
+ * after the drain, so the index is not needed any more. */
+static void hash_agg_add_defaults(hash_agg_op *op) {
+    const sqe_plan *p = op->base.plan;
+    int nd = p->u.aggregate.n_default_groups, nk = op->n_keys;
+    if (!nd || nk < 1) return;
+    if (!op->global) op->global = table_new(op);
+    agg_table *t = op->global;
+    for (int d = 0; d < nd; d++) {
+        int64_t id = p->u.aggregate.default_gids[d];
+        bool found = false;
+        for (size_t g = 0; g < t->n_groups && !found; g++)
+            found = !t->knull[nk - 1][g] && t->keys[nk - 1][g].i == id;
+        if (found) continue;
+        sqe_key_slot *slots = sqe_calloc((size_t)nk, sizeof *slots);
+        uint8_t *nulls = sqe_calloc((size_t)nk, 1);
+        sqe_key_slot **kp = sqe_calloc((size_t)nk, sizeof *kp);
+        uint8_t **np = sqe_calloc((size_t)nk, sizeof *np);
+        for (int k = 0; k < nk; k++) {
+            kp[k] = &slots[k];
+            np[k] = &nulls[k];
+            nulls[k] = k < nk - 1;
+        }
+        slots[nk - 1].i = id;
+        group_append(t, 0, kp, np, 0);
+        sqe_free(slots);
+        sqe_free(nulls);
+        sqe_free(kp);
+        sqe_free(np);
+    }
+}
+
 static bool hash_agg_next(sqe_op *op_, sqe_batch **out, bool *eof, sqe_error *err) {
     hash_agg_op *op = (hash_agg_op *)op_;
     if (!op->built) {
         if (!sqe_exec_drain(op_, 0, &agg_sink, err)) return false;
         op->built = true;
+        hash_agg_add_defaults(op);
     }
     agg_table *t = op->global;
     if (!t || op->out_pos >= t->n_groups) {

@@ -146,8 +146,14 @@ struct sqe_plan {
             int n_aggs;
             sqe_agg_binding *aggs;
             sqe_expr **agg_args; /* per aggregate: argument, NULL for count(*) */
-            sqe_expr *
-                *agg_filters; /* per aggregate: FILTER (WHERE ...) or NULL; the array may be NULL */
+            /* per aggregate: FILTER (WHERE ...) or NULL; the array may be NULL */
+            sqe_expr **agg_filters;
+            /* GROUPING SETS with empty sets: the last group key is the group
+             * id, and a group with each of these ids (every other key NULL)
+             * is emitted even when no input row reached it (Trino's default
+             * row of the () set over empty input). */
+            int n_default_groups;
+            int64_t *default_gids;
         } aggregate;
         struct {
             int n_keys;

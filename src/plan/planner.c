@@ -412,6 +412,25 @@ static sqe_plan *plan_group_id(sqe_arena *A, const sqe_ast_query *q, agg_ctx *ag
     return g;
 }
 
+/* The group ids of the empty grouping sets, computed as GROUP_ID does (all
+ * key bits set, plus the repeat count of identical sets above bit 32). */
+static void plan_default_groups(sqe_arena *A, const sqe_ast_query *q, int nk, sqe_plan *agg) {
+    int n = 0;
+    for (int s = 0; s < q->n_grouping_sets; s++) n += q->grouping_set_len[s] == 0;
+    if (!n || nk > 62) return;
+    int64_t *ids = sqe_arena_alloc(A, sizeof(int64_t) * (size_t)n);
+    int64_t dup = 0;
+    n = 0;
+    for (int s = 0; s < q->n_grouping_sets; s++) {
+        if (q->grouping_set_len[s] != 0) continue;
+        ids[n] = (int64_t)(((uint64_t)1 << nk) - 1);
+        if (nk <= 31) ids[n] |= dup << 32;
+        dup++, n++;
+    }
+    agg->u.aggregate.n_default_groups = n;
+    agg->u.aggregate.default_gids = ids;
+}
+
 sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
     sqe_arena *A = pl->arena;
     corr_ctx *cc = pl->corr; /* only this query level sees the enclosing query */
@@ -620,6 +639,7 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
         sqe_plan *agg = new_node(A, SQE_PLAN_AGGREGATE, cur, ag.n_groups + ag.n_aggs);
         agg->u.aggregate.n_groups = ag.n_groups;
         agg->u.aggregate.groups = agg_groups;
+        if (ag.gid_col >= 0) plan_default_groups(A, q, ag.gid_col, agg);
         agg->u.aggregate.n_aggs = ag.n_aggs;
         agg->u.aggregate.aggs = ag.aggs;
         agg->u.aggregate.agg_args = ag.agg_args;
