@@ -74,8 +74,9 @@ sqe_exec_query *sqe_exec_start(const sqe_plan *plan, const sqe_exec_options *opt
 /* Waits for the next batch. Returns true with *out set (a compact batch of
  * plan->n_out columns with at least one row, no selection, owned by the
  * query and valid until the next fetch or finish) or with *done set at the
- * end of the rows. Returns false with the query's first error (CANCELLED
- * "query was cancelled" once cancelled: queued batches are then dropped).
+ * end of the rows. Returns false with the query's first error once the
+ * batches queued before it were fetched (CANCELLED "query was cancelled" at
+ * once after a cancel request: queued batches are then dropped).
  * One consumer thread only. */
 bool sqe_exec_fetch(sqe_exec_query *q, const sqe_batch **out, bool *done, sqe_error *err);
 /* Asks the query to stop: operators stop within a batch with CANCELLED and

@@ -35,10 +35,11 @@
  * cancel is seen within QUEUE_POLL_MS even when nothing moves.
  *
  * Errors. The first error of the query (a worker's own error, or CANCELLED)
- * is what sqe_exec_produce returns; fetch reports it as soon as the producer
- * has finished, dropping batches still queued: rows of a failed statement
- * are not worth delivering. A cancel request makes fetch fail at once, even
- * before the producer has noticed it.
+ * is what sqe_exec_produce returns; fetch reports it once the batches queued
+ * before it are delivered, as a stream would (rows, then the error), so a
+ * serial query delivers every row before the failing batch. A cancel request
+ * makes fetch fail at once, dropping queued batches, even before the
+ * producer has noticed it.
  *
  * Ownership. The handle owns its context, the queued batches and the batch
  * last fetched (valid until the next fetch or finish); the plan stays the
@@ -269,12 +270,6 @@ bool sqe_exec_fetch(sqe_exec_query *q, const sqe_batch **out, bool *done, sqe_er
             ok = sqe_error_set(err, SQE_ERR_CANCELLED, "query was cancelled");
             break;
         }
-        if (q->failed) {
-            drop_queue(q);
-            if (err) *err = q->err;
-            ok = false;
-            break;
-        }
         if (q->count > 0) {
             queued_batch e = q->ring[q->head];
             q->head = (q->head + 1) % SQE_EXEC_QUEUE_BATCHES;
@@ -284,6 +279,11 @@ bool sqe_exec_fetch(sqe_exec_query *q, const sqe_batch **out, bool *done, sqe_er
             q->current_bytes = e.bytes;
             *out = e.b;
             pthread_cond_broadcast(&q->cv);
+            break;
+        }
+        if (q->failed) {
+            if (err) *err = q->err;
+            ok = false;
             break;
         }
         if (q->finished) {
