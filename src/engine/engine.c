@@ -282,7 +282,22 @@ static bool cursor_load_batch(sqe_cursor *c) {
     return false;
 }
 
-/* Renders column col of the current batch (every row) to text. */
+/* Appends the decimal text of x (as "%lld" writes it). */
+static void put_int(sqe_strbuf *sb, int64_t x) {
+    char buf[24];
+    char *p = buf + sizeof buf;
+    uint64_t u = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (x < 0) *--p = '-';
+    sqe_strbuf_append(sb, p, (size_t)(buf + sizeof buf - p));
+}
+
+/* Renders column col of the current batch (every row) to text: the texts of
+ * sqe_value_format, with direct paths for strings and integers (the bulk of
+ * a big result). */
 static void render_column(sqe_cursor *c, int col) {
     col_text *ct = &c->cols[col];
     if (!ct->offs) {
@@ -291,16 +306,40 @@ static void render_column(sqe_cursor *c, int col) {
     }
     sqe_strbuf_clear(&ct->text);
     const sqe_vector *v = col < c->batch->n_cols ? c->batch->cols[col] : NULL;
+    sqe_type_id id = v ? v->type.id : SQE_T_NULL;
     for (uint32_t r = 0; r < c->n_rows; r++) {
-        sqe_value val;
-        if (!v || v->type.id == SQE_T_NULL || sqe_vector_is_null(v, r)) {
+        if (id == SQE_T_NULL || sqe_vector_is_null(v, r)) {
             ct->offs[r] = SIZE_MAX;
             ct->lens[r] = 0;
             continue;
         }
-        sqe_vector_get_value(v, r, &val);
         size_t at = ct->text.len;
-        sqe_value_format(&val, &ct->text);
+        switch (id) {
+        case SQE_T_VARCHAR:
+        case SQE_T_VARBINARY: {
+            const sqe_string *str = &SQE_VEC_DATA(v, sqe_string)[r];
+            sqe_strbuf_append(&ct->text, sqe_string_data(str), str->len);
+            break;
+        }
+        case SQE_T_TINYINT:
+            put_int(&ct->text, SQE_VEC_DATA(v, int8_t)[r]);
+            break;
+        case SQE_T_SMALLINT:
+            put_int(&ct->text, SQE_VEC_DATA(v, int16_t)[r]);
+            break;
+        case SQE_T_INTEGER:
+            put_int(&ct->text, SQE_VEC_DATA(v, int32_t)[r]);
+            break;
+        case SQE_T_BIGINT:
+            put_int(&ct->text, SQE_VEC_DATA(v, int64_t)[r]);
+            break;
+        default: {
+            sqe_value val;
+            sqe_vector_get_value(v, r, &val);
+            sqe_value_format(&val, &ct->text);
+            break;
+        }
+        }
         ct->offs[r] = at;
         ct->lens[r] = ct->text.len - at;
         sqe_strbuf_putc(&ct->text, '\0');

@@ -14,6 +14,8 @@
  *   test_parallel_limit  LIMIT over a parallel scan ends early without error,
  *                        with exactly LIMIT rows (the files it never reaches
  *                        are bad, so reading them would fail)
+ *   test_queue_memory_limit  queued result batches count against the
+ *                        memory limit (fail when one does not fit, else wait)
  *   test_stream_memory   1.2M rows streamed through a cursor while the
  *                        process RSS stays bounded
  *
@@ -379,6 +381,42 @@ static void test_parallel_limit(void) {
     sqe_session_close(s);
 }
 
+/* ------------------------------------------------- result queue vs limit */
+
+/* Queued result batches count against the memory limit: a limit smaller
+ * than one batch fails the query naming the result queue; a limit of a few
+ * batches only makes the query wait for the reader. */
+static void test_queue_memory_limit(void) {
+    FILE *out = open_data("wh/db/ml/part-0.csv");
+    if (!out) return;
+    for (int r = 0; r < 20000; r++) fprintf(out, "%d,value number %d\n", r, r);
+    fclose(out);
+    sqe_options o = {.threads = 1, .memory_limit = 16 * 1024};
+    sqe_session *s = sqe_session_open(&o);
+    char spec[300];
+    snprintf(spec, sizeof spec, "lake=%s/wh", tmpdir);
+    free(sqe_session_attach_root(s, spec));
+    create_table(s, "ml", "id int, s string", false);
+    sqe_cursor *c = sqe_session_query(s, "SELECT id, s FROM lake.db.ml");
+    CHECK(!sqe_cursor_next_row(c));
+    CHECK_STR(sqe_cursor_error_class(c), "RESOURCE_EXHAUSTED");
+    CHECK_CONTAINS(sqe_cursor_error(c), "in the result queue");
+    sqe_cursor_close(c);
+
+    o.memory_limit = 400 * 1024; /* about three batches of this table */
+    sqe_session_set_tuning(s, &o);
+    c = sqe_session_query(s, "SELECT id, s FROM lake.db.ml");
+    int n = 0;
+    while (sqe_cursor_next_row(c)) {
+        if (n++ == 0) usleep(200 * 1000); /* let the producer fill up to the limit */
+    }
+    CHECK(sqe_cursor_ok(c));
+    if (!sqe_cursor_ok(c)) fprintf(stderr, "  %s\n", sqe_cursor_error(c));
+    CHECK(n == 20000);
+    sqe_cursor_close(c);
+    sqe_session_close(s);
+}
+
 /* --------------------------------------------------------- bounded memory */
 
 static long rss_kb(void) {
@@ -459,6 +497,7 @@ int main(void) {
     RUN(test_cancel);
     RUN(test_worker_error);
     RUN(test_parallel_limit);
+    RUN(test_queue_memory_limit);
     RUN(test_stream_memory);
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
