@@ -580,6 +580,9 @@ double sqe_cursor_elapsed_ms(const sqe_cursor *c) {
     return (double)(end - c->t0) / 1e6;
 }
 
+/* A lock-free atomic store is async-signal-safe: what sqe.h promises. */
+_Static_assert(ATOMIC_BOOL_LOCK_FREE == 2, "sqe_cursor_cancel needs a lock-free atomic_bool");
+
 void sqe_cursor_cancel(sqe_cursor *c) {
     if (c) atomic_store(&c->cancel, true);
 }
