@@ -5,7 +5,7 @@
  *   sqe_session_query                    one statement -> a cursor
  *     sqe_sql_parse                      AST in the statement arena
  *     SELECT   -> sqe_plan_query -> sqe_exec_start (query thread, bounded queue)
- *     EXPLAIN  -> sqe_plan_query -> sqe_exec_explain -> result set, one row per line
+ *     EXPLAIN  -> sqe_plan_query -> sqe_exec_explain (ANALYZE: runs it first) -> result set
  *     other    -> sqe_hive_execute (catalog statements: status word or result set)
  *   sqe_cursor_next_row / next_batch     sqe_exec_fetch (or the next result-set batch)
  *   sqe_cursor_value                     render the column of the batch to text, once
@@ -368,10 +368,12 @@ static bool run_explain(sqe_session *s, sqe_arena *arena, const sqe_ast_stmt *st
     sqe_strbuf sb;
     sqe_strbuf_init(&sb);
     if (st->u.explain.analyze) {
-        if (!s->pool) s->pool = sqe_threadpool_new(s->opts.threads);
-        sqe_exec_options eo = {.threads = sqe_threadpool_size(s->pool),
+        sqe_threadpool *pool = session_pool(s);
+        sqe_exec_options eo = {.threads = sqe_threadpool_size(pool),
                                .memory_limit = s->opts.memory_limit,
-                               .pool = s->pool};
+                               .pool = pool,
+                               .parallel_min_bytes = s->opts.parallel_min_bytes,
+                               .text_split_bytes = s->opts.text_split_bytes};
         if (!sqe_exec_explain_analyze(plan, &eo, &sb, err)) {
             sqe_plan_release(plan);
             sqe_strbuf_free(&sb);
