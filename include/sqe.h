@@ -2,15 +2,32 @@
  * sqe.h - the public embedding API of libsqe. The only header sqe-cli and
  * sqe-server include from the engine.
  *
+ * Streaming (a cursor: rows arrive while the query runs in the background):
+ *
  *   sqe_session *s = sqe_session_open(NULL);
+ *   sqe_cursor *c = sqe_session_query(s, "SELECT id, name FROM lake.db.t");
+ *   while (sqe_cursor_next_row(c)) {
+ *       size_t len;
+ *       const char *name = sqe_cursor_value(c, 1, &len);   NULL: SQL NULL
+ *       ...
+ *   }
+ *   if (!sqe_cursor_ok(c)) fprintf(stderr, "%s\n", sqe_cursor_error(c));
+ *   sqe_cursor_close(c);
+ *   sqe_session_close(s);
+ *
+ * Materialized (every row collected first, through a cursor):
+ *
  *   sqe_result *r = sqe_session_execute(s, "SELECT 1");
  *   if (!sqe_result_ok(r)) fprintf(stderr, "%s\n", sqe_result_error(r));
  *   ... sqe_result_value(r, row, col) ...
  *   sqe_result_free(r);
- *   sqe_session_close(s);
  *
- * A session is not thread-safe; use one per thread/connection. Results are
- * fully materialized and independent of the session once returned.
+ * A session is not thread-safe: call it from one thread at a time. Only
+ * sqe_cursor_cancel may be called from any thread (or a signal handler).
+ * Several cursors of one session may be open at once; each query runs on a
+ * thread of its own and shares the session's worker pool. Results are
+ * independent of the session once returned; a cursor must be closed, and
+ * closing the session first stops its queries.
  */
 #ifndef SQE_PUBLIC_H
 #define SQE_PUBLIC_H
@@ -27,6 +44,7 @@ extern "C" {
 
 typedef struct sqe_session sqe_session;
 typedef struct sqe_result sqe_result;
+typedef struct sqe_cursor sqe_cursor;
 
 typedef struct sqe_options {
     int threads;                     /* worker threads for queries; <= 0: number of CPUs */
@@ -34,6 +52,13 @@ typedef struct sqe_options {
     size_t manifest_max_bytes;       /* 0: default 1 MiB */
     int manifest_max_columns;        /* 0: default 4096 */
     int manifest_max_partition_keys; /* 0: default 32 */
+    /* Per-query tuning (0: the default). Below parallel_min_bytes of listed
+     * input a pipeline runs as one copy, so small tables give the same
+     * answers run after run (default 4 MiB; 1 forces the parallel path).
+     * Splittable text files larger than text_split_bytes are read as several
+     * byte ranges in parallel (default 32 MiB; UINT64_MAX: never split). */
+    uint64_t parallel_min_bytes;
+    uint64_t text_split_bytes;
 } sqe_options;
 
 const char *sqe_version(void);
@@ -46,8 +71,15 @@ void sqe_session_close(sqe_session *s);
  * Returns NULL on success, else a malloc'd error message (free()). */
 char *sqe_session_attach_root(sqe_session *s, const char *spec);
 
-/* Runs exactly one SQL statement (a trailing ';' is fine). Never returns
- * NULL: check sqe_result_ok. */
+/* Changes what later statements run with: threads, memory_limit,
+ * parallel_min_bytes and text_split_bytes of opts (the manifest limits are
+ * fixed when the session opens). A new thread count replaces the session's
+ * worker pool at the next statement that finds no cursor of the session
+ * still holding a query; until then statements keep the old pool. */
+void sqe_session_set_tuning(sqe_session *s, const sqe_options *opts);
+
+/* Runs exactly one SQL statement (a trailing ';' is fine) to completion and
+ * collects its rows. Never returns NULL: check sqe_result_ok. */
 sqe_result *sqe_session_execute(sqe_session *s, const char *sql);
 
 /* Splits a script into statements; calls cb for each (text without ';',
@@ -83,9 +115,85 @@ const char *sqe_result_column_type(const sqe_result *r,
 sqe_value_kind sqe_result_column_kind(const sqe_result *r, int col);
 uint64_t sqe_result_row_count(const sqe_result *r);
 /* Text of one value, or NULL for SQL NULL. DOUBLE NaN/Infinity are texts
- * "NaN"/"Infinity" with kind NUMBER: JSON writers must quote non-finite. */
+ * "NaN"/"Infinity" with kind NUMBER: JSON writers must quote non-finite.
+ * The text is NUL-terminated; a value holding NUL bytes goes on past the
+ * first one: use sqe_result_value_len. */
 const char *sqe_result_value(const sqe_result *r, uint64_t row, int col);
+/* Byte length of one value's text (0 for SQL NULL and for ''). */
+size_t sqe_result_value_len(const sqe_result *r, uint64_t row, int col);
 void sqe_result_free(sqe_result *r);
+
+/* ------------------------------------------------------------- cursors
+ *
+ * A cursor is one statement: parsed, planned and started by
+ * sqe_session_query, then read row by row (or batch by batch, up to 2048
+ * rows) while the query runs in the background; at most a few batches are
+ * buffered between the query and the reader, so memory stays bounded
+ * whatever the result size. Statements without rows (DDL, USE) run to
+ * completion inside sqe_session_query and give a cursor with a status word
+ * and no columns; SHOW/DESCRIBE/EXPLAIN give their rows the same way as
+ * queries. */
+
+/* Starts one SQL statement. Never returns NULL (parse and planning errors
+ * give a cursor in the error state): check sqe_cursor_ok, then read rows. */
+sqe_cursor *sqe_session_query(sqe_session *s, const char *sql);
+
+/* False once the statement failed (before or while rows arrive). */
+bool sqe_cursor_ok(const sqe_cursor *c);
+const char *sqe_cursor_error(const sqe_cursor *c);       /* message, or NULL when ok */
+const char *sqe_cursor_error_class(const sqe_cursor *c); /* "CANCELLED", "SYNTAX_ERROR"... */
+const char *sqe_cursor_sqlstate(const sqe_cursor *c);    /* "57014" ... ("00000" when ok) */
+/* Status word of a statement without rows ("CREATE EXTERNAL TABLE"); NULL
+ * for statements that return rows. */
+const char *sqe_cursor_status(const sqe_cursor *c);
+/* Warnings/notices, one per line, or NULL. */
+const char *sqe_cursor_notices(const sqe_cursor *c);
+
+int sqe_cursor_column_count(const sqe_cursor *c);
+const char *sqe_cursor_column_name(const sqe_cursor *c, int col);
+const char *sqe_cursor_column_type(const sqe_cursor *c, int col); /* "bigint", "varchar" ... */
+sqe_value_kind sqe_cursor_column_kind(const sqe_cursor *c, int col);
+
+/* Moves to the next row, waiting for the query when needed. Returns false
+ * at the end of the rows or when the statement failed (or was cancelled):
+ * check sqe_cursor_ok afterwards. */
+bool sqe_cursor_next_row(sqe_cursor *c);
+/* The current row's value of column col as text (the same texts as
+ * sqe_result_value), *len its byte length; NULL (and *len 0) for SQL NULL,
+ * so NULL differs from the empty string "". The text is NUL-terminated, but
+ * may hold NUL bytes itself: they count in *len. Valid until the cursor
+ * moves past the current batch (next_row leaving it, next_batch, close).
+ * len may be NULL. Texts are rendered per column per batch, on first use. */
+const char *sqe_cursor_value(sqe_cursor *c, int col, size_t *len);
+/* Typed reads of the current row, without rendering text. int64: integer
+ * and boolean columns (true = 1); double: integer, real, double and decimal
+ * columns. Return false for SQL NULL, no current row, or another type. */
+bool sqe_cursor_int64(sqe_cursor *c, int col, int64_t *out);
+bool sqe_cursor_double(sqe_cursor *c, int col, double *out);
+
+/* Moves to the next batch of rows (skipping what is left of the current
+ * one) and returns its row count (1..2048); 0 at the end or on failure.
+ * Its rows are read with sqe_cursor_batch_value; meanwhile the current row
+ * is the batch's last, so sqe_cursor_next_row continues after the batch. */
+uint32_t sqe_cursor_next_batch(sqe_cursor *c);
+/* Like sqe_cursor_value for row `row` (0-based) of the current batch. */
+const char *sqe_cursor_batch_value(sqe_cursor *c, uint32_t row, int col, size_t *len);
+
+/* Rows delivered so far. */
+uint64_t sqe_cursor_row_count(const sqe_cursor *c);
+/* Milliseconds from sqe_session_query to the end of the rows (to now while
+ * they still come). */
+double sqe_cursor_elapsed_ms(const sqe_cursor *c);
+
+/* Asks the running statement to stop: the query's operators stop within a
+ * batch and the cursor fails with CANCELLED "query was cancelled" (rows not
+ * read yet are dropped). Callable from any thread and from a signal handler
+ * (it is one atomic store), as long as the cursor is not being closed at
+ * the same time. No effect once the statement has ended. */
+void sqe_cursor_cancel(sqe_cursor *c);
+/* Stops the statement if it still runs, waits for its thread and frees the
+ * cursor. NULL is a no-op. */
+void sqe_cursor_close(sqe_cursor *c);
 
 #ifdef __cplusplus
 }

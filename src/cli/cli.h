@@ -40,11 +40,26 @@ typedef struct sqe_cli {
 /* Parses "table", "csv", ... (case-insensitive). Returns false if unknown. */
 bool sqe_cli_format_parse(const char *name, sqe_cli_format *fmt);
 const char *sqe_cli_format_name(sqe_cli_format fmt);
-/* Writes the rows of a successful result in the given format. The result
- * stays owned by the caller. */
-void sqe_cli_print_rows(FILE *out, const sqe_result *r, sqe_cli_format fmt);
+/* Streams the rows of a statement that returns rows (sqe_cursor_status
+ * NULL) to cli->out in cli->format while they arrive; output starts with the
+ * first row (or the end), after a blank line between results in table and
+ * markdown. Returns false when the statement failed midway (the error stays
+ * in the cursor; rows already printed stay printed). The cursor stays owned
+ * by the caller. */
+bool sqe_cli_print_rows(sqe_cli *cli, sqe_cursor *c);
 
 /* ------------------------------------------------------------------- run.c */
+
+/* Installs sqe-cli's SIGINT handler: Ctrl-C cancels the running statement
+ * (sqe_cursor_cancel), which then fails with "query was cancelled"; a
+ * second Ctrl-C while it is being cancelled exits at once with status 130.
+ * Outside a statement: in the shell it abandons the line being typed (see
+ * sqe_cli_interrupted), elsewhere it exits with status 130. */
+void sqe_cli_signals_install(bool shell);
+/* The shell waits for a line: no SA_RESTART, so Ctrl-C interrupts the read. */
+void sqe_cli_signals_prompt(bool at_prompt);
+/* True (and cleared) when Ctrl-C came while no statement ran. */
+bool sqe_cli_interrupted(void);
 
 /* Runs one statement (sql need not be NUL-terminated at len): prints its
  * notices, rows or status, timing; on failure prints "Error: ..." to stderr.
@@ -53,7 +68,8 @@ void sqe_cli_print_rows(FILE *out, const sqe_result *r, sqe_cli_format fmt);
  * Blank statements (only whitespace and comments) are skipped. */
 bool sqe_cli_run_statement(sqe_cli *cli, const char *sql, size_t len, const char *where, int line);
 /* Splits a script into statements and runs them in order, stopping at the
- * first failure. Returns false if a statement failed. */
+ * first failure (or after a statement during which Ctrl-C was pressed).
+ * Returns false if a statement failed or was interrupted. */
 bool sqe_cli_run_script(sqe_cli *cli, const char *script, const char *where);
 /* Reads a whole file ("-" is stdin) into a malloc'd NUL-terminated buffer.
  * Returns NULL and prints a message on failure. */

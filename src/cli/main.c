@@ -5,8 +5,13 @@
  * terminal (SPEC §0.1).
  *
  * Exit status: 0 every statement succeeded; 1 a statement (or attaching a
- * root, or reading a script) failed; 2 a usage error. Usage errors are found
- * before the engine is touched.
+ * root, or reading a script) failed or was cancelled with Ctrl-C; 2 a usage
+ * error; 130 a second Ctrl-C (or one outside a statement, in a script).
+ * Usage errors are found before the engine is touched.
+ *
+ * --memory-limit defaults to 80% of physical memory (sysconf), so one query
+ * that grows without bound fails with RESOURCE_EXHAUSTED instead of taking
+ * the machine; 0 means no limit.
  *
  * Server mode (no --embedded) and S3 storage are not built yet: both are
  * refused with exit status 2 and a message saying what to do instead.
@@ -22,6 +27,7 @@
 
 #define EXIT_USAGE 2
 
+/* Printed with the default memory limit (%s) filled in; no other '%'. */
 static const char usage_text[] =
     "Usage: sqe-cli --embedded [OPTIONS]\n"
     "\n"
@@ -42,7 +48,8 @@ static const char usage_text[] =
     "                           markdown\n"
     "  --threads N              worker threads per query (default: number of CPUs)\n"
     "  --memory-limit SIZE      memory per query, e.g. 512MB, 4GB, 1GiB (KB/MB/GB/TB are\n"
-    "                           powers of 1024, as in Trino; default: no limit)\n"
+    "                           powers of 1024, as in Trino; 0: no limit; default:\n"
+    "                           80%% of physical memory, %s here)\n"
     "  --timing                 print each statement's elapsed time to stderr\n"
     "  --s3-endpoint URL        S3-compatible endpoint (path-style addressing)\n"
     "  --s3-access-key KEY      S3 access key id\n"
@@ -67,7 +74,11 @@ static const char usage_text[] =
     "\\timing, \\format FMT (or .mode FMT), \\help. History is kept in ~/.sqe_history\n"
     "(or $SQE_HISTORY).\n"
     "\n"
-    "Exit status: 0 all statements succeeded, 1 a statement failed, 2 usage error.\n"
+    "Rows are printed as they arrive. Ctrl-C cancels the running statement; a second\n"
+    "Ctrl-C exits at once.\n"
+    "\n"
+    "Exit status: 0 all statements succeeded, 1 a statement failed (or was cancelled),\n"
+    "2 usage error, 130 interrupted.\n"
     "Set SQE_LOG=debug to see each error's class and SQLSTATE.\n";
 
 static void usage_error(const char *fmt, const char *arg) {
@@ -132,6 +143,33 @@ static bool parse_size(const char *text, size_t *bytes) {
     return false;
 }
 
+/* The default --memory-limit: 80% of physical memory (0, no limit, when
+ * the system does not say). */
+static size_t default_memory_limit(void) {
+    long pages = sysconf(_SC_PHYS_PAGES);
+    long page = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page <= 0) return 0;
+    double total = (double)pages * (double)page * 0.8;
+    return total >= (double)SIZE_MAX ? SIZE_MAX : (size_t)total;
+}
+
+/* "12.3 GiB", "800 MiB" ... */
+static void format_size(size_t bytes, char *buf, size_t cap) {
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024 && u < 4) {
+        v /= 1024;
+        u++;
+    }
+    if (bytes == 0)
+        snprintf(buf, cap, "no limit");
+    else if (u == 0)
+        snprintf(buf, cap, "%zu bytes", bytes);
+    else
+        snprintf(buf, cap, "%.1f %s", v, units[u]);
+}
+
 static bool parse_threads(const char *text, int *threads) {
     char *end;
     errno = 0;
@@ -158,6 +196,7 @@ typedef struct cli_input {
 typedef struct cli_flags {
     bool embedded;
     bool timing;
+    bool memory_limit_set; /* else default_memory_limit() */
     sqe_cli_format format;
     sqe_options opts;
     const char **roots;
@@ -218,7 +257,9 @@ static int parse_flags(int argc, char **argv, cli_flags *fl) {
         }
 
         if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
-            fputs(usage_text, stdout);
+            char def[32];
+            format_size(default_memory_limit(), def, sizeof def);
+            printf(usage_text, def);
             return 0;
         } else if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
             printf("sqe-cli %s\n", sqe_version());
@@ -255,6 +296,7 @@ static int parse_flags(int argc, char **argv, cli_flags *fl) {
                             value);
                 return EXIT_USAGE;
             }
+            fl->memory_limit_set = true;
         } else if (s3_flag_name(name)) {
             if (!fl->s3_flag) fl->s3_flag = s3_flag_name(name);
         } else if (arg[0] == '-' && arg[1] != '\0') {
@@ -312,6 +354,12 @@ int main(int argc, char **argv) {
     cli.format = fl.format;
     cli.timing = fl.timing;
     cli.out = stdout;
+    /* Rows stream through stdout: a big buffer when it is not a terminal
+     * (output.c flushes after every batch of rows). */
+    if (!isatty(STDOUT_FILENO)) setvbuf(stdout, NULL, _IOFBF, (size_t)1 << 16);
+    if (!fl.memory_limit_set) fl.opts.memory_limit = default_memory_limit();
+    bool shell = fl.n_inputs == 0 && isatty(STDIN_FILENO);
+    sqe_cli_signals_install(shell);
     cli.session = sqe_session_open(&fl.opts);
 
     for (int i = 0; i < fl.n_roots; i++) {
@@ -326,7 +374,7 @@ int main(int argc, char **argv) {
 
     if (fl.n_inputs > 0) {
         status = run_inputs(&cli, &fl);
-    } else if (isatty(STDIN_FILENO)) {
+    } else if (shell) {
         status = sqe_cli_repl(&cli);
     } else {
         char *script = sqe_cli_read_file("-");

@@ -1,29 +1,45 @@
 /*
- * output.c - writes a result's rows in one of sqe-cli's output formats.
+ * output.c - streams a statement's rows in one of sqe-cli's output formats.
  *
- * Every formatter reads the fully materialized result through include/sqe.h
- * (sqe_result_value gives text, or NULL for SQL NULL) and uses the column's
- * value kind (sqe_result_column_kind) to decide alignment and quoting:
+ * Rows come from a cursor (include/sqe.h) while the query still runs:
+ * sqe_cursor_value gives each value's text and byte length, or NULL for SQL
+ * NULL, and the column's value kind (sqe_cursor_column_kind) decides
+ * alignment and quoting. Every writer takes (bytes, length), so a NUL byte
+ * inside a value is shown like any other byte, never the end of the value.
  *
  *   table     psql's aligned style: names centred, text left-aligned, numbers
  *             and booleans right-aligned, NULL shown as "NULL", control
- *             characters shown as \n \t \r \xHH so rows stay on one line,
- *             then "(N rows)". No trailing blanks on any line.
+ *             characters and bytes that are not UTF-8 shown as \n \t \r \xHH
+ *             so rows stay on one line, then "(N rows)". No trailing blanks.
+ *             The first TABLE_HOLD_ROWS rows (or TABLE_HOLD_BYTES of values)
+ *             are held back to size the columns, then printed, and later rows
+ *             stream with the same widths; a later value wider than its
+ *             column is printed whole and pushes the rest of its line right.
  *   csv       header line, then RFC 4180 rows: a field is quoted when it holds
  *             a comma, a quote, CR or LF, or is the empty string (so "" differs
- *             from NULL, which is an empty field); quotes are doubled.
+ *             from NULL, which is an empty field); quotes are doubled; every
+ *             other byte (NUL, invalid UTF-8) is written as it is.
  *   tsv       header line, tab-separated; NULL is an empty field; tab,
- *             newline, CR and backslash are written as \t \n \r \\.
+ *             newline, CR, backslash and NUL are written as \t \n \r \\ \0;
+ *             other bytes as they are.
  *   json      one array of objects, one object per line; numbers and
  *             booleans bare, NULL null, everything else (including NaN and
- *             Infinity) a JSON string. Always valid JSON, "[]" for no rows;
- *             bytes that are not UTF-8 become U+FFFD.
+ *             Infinity) a JSON string. "[]" for no rows; control characters
+ *             (NUL too) as \u00XX, each byte that is not UTF-8 as U+FFFD.
  *   jsonl     one object per line, nothing for no rows.
  *   markdown  a GitHub table: "| a | b |", "|---:|---|" ("---:" for numbers
- *             and booleans), '|' escaped as "\|", newlines as "<br>".
+ *             and booleans), '|' escaped as "\|", newlines as "<br>", other
+ *             control characters and bytes that are not UTF-8 as \xHH.
+ *
+ * Output of a statement starts with its first row (or its end, when it has
+ * none): a statement that fails before any row prints nothing to stdout. A
+ * statement that fails midway leaves the rows printed so far (no "(N rows)"
+ * footer, no closing "]"); the table format drops the rows it still held.
+ * stdout is flushed after every batch of rows, so a consumer of a pipe sees
+ * rows while the query runs.
  *
  * Invariant: nothing here prints to stderr or decides exit status; run.c
- * does that. The result is never modified.
+ * does that.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -31,6 +47,9 @@
 #include <strings.h>
 
 #include "cli/cli.h"
+
+#define TABLE_HOLD_ROWS 1000
+#define TABLE_HOLD_BYTES ((size_t)4 << 20)
 
 static const struct {
     const char *name;
@@ -57,21 +76,42 @@ const char *sqe_cli_format_name(sqe_cli_format fmt) {
     return "table";
 }
 
-static const char *column_name(const sqe_result *r, int col) {
-    const char *name = sqe_result_column_name(r, col);
+/* One value: bytes and length; p == NULL is SQL NULL. */
+typedef struct cell {
+    const char *p;
+    size_t len;
+} cell;
+
+/* The state of one statement's output. */
+typedef struct printer {
+    sqe_cli *cli;
+    FILE *out;
+    sqe_cursor *c;
+    int n_cols;
+    bool started;    /* the header (or "[") is out */
+    uint64_t n_rows; /* rows printed or held */
+    cell *row;       /* the current row's values (n_cols) */
+    /* table */
+    size_t *widths;
+    cell *held; /* TABLE_HOLD_ROWS * n_cols copies (malloc'd bytes) */
+    size_t n_held, held_bytes;
+    cell *lines; /* per column: what is left of a multi-line value */
+} printer;
+
+static const char *column_name(const printer *p, int col) {
+    const char *name = sqe_cursor_column_name(p->c, col);
     return name ? name : "";
 }
 
 /* True for columns whose values are right-aligned and written bare. */
-static bool column_is_numeric(const sqe_result *r, int col) {
-    sqe_value_kind kind = sqe_result_column_kind(r, col);
+static bool column_is_numeric(const printer *p, int col) {
+    sqe_value_kind kind = sqe_cursor_column_kind(p->c, col);
     return kind == SQE_KIND_NUMBER || kind == SQE_KIND_BOOLEAN;
 }
 
-/* ------------------------------------------------------------------ table */
-
-/* Length of the UTF-8 sequence starting at s (1 for an invalid byte). */
-static size_t utf8_seq_len(const unsigned char *s) {
+/* Length of the UTF-8 sequence starting at s, of at most `avail` bytes;
+ * 0 when it is not valid UTF-8 (cut short, overlong, a surrogate, > U+10FFFF). */
+static size_t utf8_seq_len(const unsigned char *s, size_t avail) {
     unsigned char c = s[0];
     size_t n;
     uint32_t cp;
@@ -88,59 +128,87 @@ static size_t utf8_seq_len(const unsigned char *s) {
     } else {
         return 0;
     }
+    if (n > avail) return 0;
     for (size_t i = 1; i < n; i++) {
         if ((s[i] & 0xC0) != 0x80) return 0;
         cp = (cp << 6) | (s[i] & 0x3F);
     }
-    /* reject overlong forms, surrogates and values above U+10FFFF */
     if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
         (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
         return 0;
     return n;
 }
 
-/* Width in characters of the first len bytes of v as the table format
- * shows them (escapes included). */
-static size_t table_width(const char *v, size_t len) {
-    size_t width = 0;
+/* Writes v[0..len) with control characters and bytes that are not UTF-8 as
+ * \xHH (the escapes of table and markdown); keep_tab leaves tabs alone.
+ * Returns the width in characters of what was written (out may be NULL to
+ * only measure). \n \t \r become \n \t \r when not handled by the caller. */
+static size_t write_escaped(FILE *out, const char *v, size_t len, bool named_escapes) {
     const unsigned char *s = (const unsigned char *)v;
     const unsigned char *e = s + len;
+    const unsigned char *run = s;
+    size_t width = 0;
     while (s < e) {
-        if (*s == '\n' || *s == '\t' || *s == '\r') {
-            width += 2;
-            s++;
-        } else if (*s < 0x20 || *s == 0x7F) {
-            width += 4;
-            s++;
-        } else {
-            size_t n = utf8_seq_len(s);
-            if (n == 0 || n > (size_t)(e - s)) {
-                width += 4; /* shown as \xHH */
-                s++;
-            } else {
-                width += 1;
-                s += n;
+        const char *esc = NULL;
+        char hex[8];
+        size_t n = 1;
+        if (named_escapes && *s == '\n') {
+            esc = "\\n";
+        } else if (named_escapes && *s == '\t') {
+            esc = "\\t";
+        } else if (named_escapes && *s == '\r') {
+            esc = "\\r";
+        } else if ((*s < 0x20 && *s != '\t') || *s == 0x7F) {
+            snprintf(hex, sizeof(hex), "\\x%02X", *s);
+            esc = hex;
+        } else if (*s >= 0x80) {
+            n = utf8_seq_len(s, (size_t)(e - s));
+            if (n == 0) {
+                snprintf(hex, sizeof(hex), "\\x%02X", *s);
+                esc = hex;
+                n = 1;
             }
         }
+        if (esc) {
+            if (out) {
+                fwrite(run, 1, (size_t)(s - run), out);
+                fputs(esc, out);
+            }
+            width += strlen(esc);
+            s += n;
+            run = s;
+        } else {
+            s += n;
+            width++;
+        }
     }
+    if (out) fwrite(run, 1, (size_t)(s - run), out);
     return width;
 }
 
-/* Length of the line of a multi-line cell starting at v. */
-static size_t line_len(const char *v) {
-    const char *nl = strchr(v, '\n');
-    return nl ? (size_t)(nl - v) : strlen(v);
+/* ------------------------------------------------------------------ table */
+
+/* Width in characters of v[0..len) as the table format shows it. */
+static size_t table_width(const char *v, size_t len) {
+    return write_escaped(NULL, v, len, true);
+}
+
+/* Length of the first line of v[0..len). */
+static size_t line_len(const char *v, size_t len) {
+    const char *nl = memchr(v, '\n', len);
+    return nl ? (size_t)(nl - v) : len;
 }
 
 /* Widest line of a cell. */
-static size_t cell_width(const char *v) {
+static size_t cell_width(cell v) {
     size_t width = 0;
     for (;;) {
-        size_t len = line_len(v);
-        size_t w = table_width(v, len);
+        size_t len = line_len(v.p, v.len);
+        size_t w = table_width(v.p, len);
         if (w > width) width = w;
-        if (v[len] == '\0') return width;
-        v += len + 1;
+        if (len == v.len) return width;
+        v.p += len + 1;
+        v.len -= len + 1;
     }
 }
 
@@ -174,169 +242,147 @@ static void tl_end(table_line *tl) {
     fputc('\n', tl->out);
 }
 
-/* Writes the first len bytes of v with control characters and invalid
- * UTF-8 shown as escapes, so the widths computed by table_width hold. */
 static void tl_text(table_line *tl, const char *v, size_t len) {
-    FILE *out = tl->out;
-    const unsigned char *s = (const unsigned char *)v;
-    const unsigned char *e = s + len;
-    const unsigned char *run = s;
     if (len == 0) return;
     tl_flush_pad(tl);
-    while (s < e) {
-        const char *esc = NULL;
-        char hex[8];
-        size_t n = 1;
-        if (*s == '\n') {
-            esc = "\\n";
-        } else if (*s == '\t') {
-            esc = "\\t";
-        } else if (*s == '\r') {
-            esc = "\\r";
-        } else if (*s < 0x20 || *s == 0x7F) {
-            snprintf(hex, sizeof(hex), "\\x%02X", *s);
-            esc = hex;
-        } else if (*s >= 0x80) {
-            n = utf8_seq_len(s);
-            if (n == 0 || n > (size_t)(e - s)) {
-                snprintf(hex, sizeof(hex), "\\x%02X", *s);
-                esc = hex;
-                n = 1;
-            }
-        }
-        if (esc) {
-            fwrite(run, 1, (size_t)(s - run), out);
-            fputs(esc, out);
-            s += n;
-            run = s;
-        } else {
-            s += n;
-        }
+    write_escaped(tl->out, v, len, true);
+}
+
+static void table_header(printer *p) {
+    table_line tl = {p->out, 0};
+    if (p->n_cols == 0) return;
+    /* names centred (the odd blank goes right, as in psql) */
+    for (int col = 0; col < p->n_cols; col++) {
+        const char *name = column_name(p, col);
+        size_t len = strlen(name);
+        size_t w = table_width(name, len);
+        size_t pad = p->widths[col] > w ? p->widths[col] - w : 0;
+        if (col > 0) tl_raw(&tl, "|");
+        tl_pad(&tl, 1 + pad / 2);
+        tl_text(&tl, name, len);
+        tl_pad(&tl, pad - pad / 2 + 1);
     }
-    fwrite(run, 1, (size_t)(s - run), out);
+    tl_end(&tl);
+    for (int col = 0; col < p->n_cols; col++) {
+        if (col > 0) fputc('+', p->out);
+        for (size_t i = 0; i < p->widths[col] + 2; i++) fputc('-', p->out);
+    }
+    fputc('\n', p->out);
 }
 
 /* Cells holding line breaks span several lines; as in psql, a '+' after
- * a cell's line says the cell goes on in the next line. */
-static void print_table(FILE *out, const sqe_result *r) {
-    int n_cols = sqe_result_column_count(r);
-    uint64_t n_rows = sqe_result_row_count(r);
-    size_t alloc_cols = n_cols > 0 ? (size_t)n_cols : 1;
-    size_t *widths = calloc(alloc_cols, sizeof(size_t));
-    const char **cursor = calloc(alloc_cols, sizeof(char *));
-    table_line tl = {out, 0};
-    if (!widths || !cursor) {
-        fputs("(out of memory formatting the result)\n", out);
-        free(widths);
-        free(cursor);
-        return;
+ * a cell's line says the cell goes on in the next line. A value wider than
+ * its column is written whole (no padding). */
+static void table_row(printer *p, const cell *row) {
+    table_line tl = {p->out, 0};
+    cell *left = p->lines;
+    if (p->n_cols == 0) return;
+    for (int col = 0; col < p->n_cols; col++) {
+        left[col] = row[col].p ? row[col] : (cell){"NULL", 4};
     }
-    for (int col = 0; col < n_cols; col++) {
-        widths[col] = table_width(column_name(r, col), strlen(column_name(r, col)));
-        for (uint64_t row = 0; row < n_rows; row++) {
-            const char *v = sqe_result_value(r, row, col);
-            size_t w = cell_width(v ? v : "NULL");
-            if (w > widths[col]) widths[col] = w;
-        }
-    }
-
-    if (n_cols > 0) {
-        /* header: names centred (the odd blank goes right, as in psql) */
-        for (int col = 0; col < n_cols; col++) {
-            const char *name = column_name(r, col);
-            size_t len = strlen(name);
-            size_t pad = widths[col] - table_width(name, len);
+    bool more = true;
+    while (more) {
+        more = false;
+        for (int col = 0; col < p->n_cols; col++) {
+            cell v = left[col];
+            size_t len = v.p ? line_len(v.p, v.len) : 0;
+            size_t w = v.p ? table_width(v.p, len) : 0;
+            size_t pad = p->widths[col] > w ? p->widths[col] - w : 0;
+            bool goes_on = v.p && len < v.len;
             if (col > 0) tl_raw(&tl, "|");
-            tl_pad(&tl, 1 + pad / 2);
-            tl_text(&tl, name, len);
-            tl_pad(&tl, pad - pad / 2 + 1);
+            tl_pad(&tl, 1);
+            if (v.p && column_is_numeric(p, col)) {
+                tl_pad(&tl, pad);
+                tl_text(&tl, v.p, len);
+            } else {
+                if (v.p) tl_text(&tl, v.p, len);
+                tl_pad(&tl, pad);
+            }
+            if (goes_on) {
+                tl_raw(&tl, "+");
+                left[col] = (cell){v.p + len + 1, v.len - len - 1};
+                more = true;
+            } else {
+                tl_pad(&tl, 1);
+                left[col] = (cell){NULL, 0};
+            }
         }
         tl_end(&tl);
-        for (int col = 0; col < n_cols; col++) {
-            if (col > 0) fputc('+', out);
-            for (size_t i = 0; i < widths[col] + 2; i++) fputc('-', out);
-        }
-        fputc('\n', out);
-        for (uint64_t row = 0; row < n_rows; row++) {
-            bool more = true;
-            for (int col = 0; col < n_cols; col++) {
-                const char *v = sqe_result_value(r, row, col);
-                cursor[col] = v ? v : "NULL";
-            }
-            while (more) {
-                more = false;
-                for (int col = 0; col < n_cols; col++) {
-                    const char *cell = cursor[col];
-                    size_t len = cell ? line_len(cell) : 0;
-                    size_t pad = widths[col] - (cell ? table_width(cell, len) : 0);
-                    bool goes_on = cell && cell[len] == '\n';
-                    if (col > 0) tl_raw(&tl, "|");
-                    tl_pad(&tl, 1);
-                    if (cell && column_is_numeric(r, col)) {
-                        tl_pad(&tl, pad);
-                        tl_text(&tl, cell, len);
-                    } else {
-                        if (cell) tl_text(&tl, cell, len);
-                        tl_pad(&tl, pad);
-                    }
-                    if (goes_on) {
-                        tl_raw(&tl, "+");
-                        cursor[col] = cell + len + 1;
-                        more = true;
-                    } else {
-                        tl_pad(&tl, 1);
-                        cursor[col] = NULL;
-                    }
-                }
-                tl_end(&tl);
-            }
+    }
+}
+
+static void table_free_held(printer *p) {
+    for (size_t i = 0; i < p->n_held * (size_t)p->n_cols; i++) free((void *)p->held[i].p);
+    p->n_held = 0;
+    p->held_bytes = 0;
+}
+
+/* Sizes the columns from the names and the held rows, prints the header and
+ * the held rows; later rows stream with these widths. */
+static void table_release(printer *p) {
+    for (int col = 0; col < p->n_cols; col++) {
+        const char *name = column_name(p, col);
+        p->widths[col] = table_width(name, strlen(name));
+    }
+    for (size_t r = 0; r < p->n_held; r++) {
+        for (int col = 0; col < p->n_cols; col++) {
+            cell v = p->held[r * (size_t)p->n_cols + (size_t)col];
+            size_t w = cell_width(v.p ? v : (cell){"NULL", 4});
+            if (w > p->widths[col]) p->widths[col] = w;
         }
     }
-    fprintf(out, "(%llu %s)\n", (unsigned long long)n_rows, n_rows == 1 ? "row" : "rows");
-    free(widths);
-    free(cursor);
+    table_header(p);
+    for (size_t r = 0; r < p->n_held; r++) table_row(p, &p->held[r * (size_t)p->n_cols]);
+    table_free_held(p);
+    p->started = true;
+}
+
+/* Holds a copy of the current row. */
+static bool table_hold(printer *p) {
+    cell *dst = &p->held[p->n_held * (size_t)p->n_cols];
+    for (int col = 0; col < p->n_cols; col++) {
+        cell v = p->row[col];
+        dst[col] = (cell){NULL, 0};
+        if (!v.p) continue;
+        char *copy = malloc(v.len + 1);
+        if (!copy) return false;
+        memcpy(copy, v.p, v.len);
+        copy[v.len] = '\0';
+        dst[col] = (cell){copy, v.len};
+        p->held_bytes += v.len + 1;
+    }
+    p->n_held++;
+    return true;
 }
 
 /* -------------------------------------------------------------------- csv */
 
-static void csv_write(FILE *out, const char *v) {
-    bool quote = v[0] == '\0' || strpbrk(v, ",\"\r\n") != NULL;
+static void csv_write(FILE *out, const char *v, size_t len) {
+    bool quote = len == 0;
+    for (size_t i = 0; i < len && !quote; i++)
+        quote = v[i] == ',' || v[i] == '"' || v[i] == '\r' || v[i] == '\n';
     if (!quote) {
-        fputs(v, out);
+        fwrite(v, 1, len, out);
         return;
     }
     fputc('"', out);
-    for (const char *s = v; *s; s++) {
-        if (*s == '"') fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
-static void print_csv(FILE *out, const sqe_result *r) {
-    int n_cols = sqe_result_column_count(r);
-    uint64_t n_rows = sqe_result_row_count(r);
-    for (int col = 0; col < n_cols; col++) {
-        if (col > 0) fputc(',', out);
-        csv_write(out, column_name(r, col));
-    }
-    fputc('\n', out);
-    for (uint64_t row = 0; row < n_rows; row++) {
-        for (int col = 0; col < n_cols; col++) {
-            const char *v = sqe_result_value(r, row, col);
-            if (col > 0) fputc(',', out);
-            if (v) csv_write(out, v);
+    const char *run = v;
+    for (const char *s = v; s < v + len; s++) {
+        if (*s == '"') {
+            fwrite(run, 1, (size_t)(s - run) + 1, out); /* up to and with the quote */
+            run = s;                                    /* ... which is written again */
         }
-        fputc('\n', out);
     }
+    fwrite(run, 1, (size_t)(v + len - run), out);
+    fputc('"', out);
 }
 
 /* -------------------------------------------------------------------- tsv */
 
-static void tsv_write(FILE *out, const char *v) {
+static void tsv_write(FILE *out, const char *v, size_t len) {
     const char *run = v;
     const char *s = v;
-    for (; *s; s++) {
+    for (; s < v + len; s++) {
         const char *esc = NULL;
         switch (*s) {
         case '\t':
@@ -351,6 +397,9 @@ static void tsv_write(FILE *out, const char *v) {
         case '\\':
             esc = "\\\\";
             break;
+        case '\0':
+            esc = "\\0";
+            break;
         default:
             break;
         }
@@ -363,63 +412,46 @@ static void tsv_write(FILE *out, const char *v) {
     fwrite(run, 1, (size_t)(s - run), out);
 }
 
-static void print_tsv(FILE *out, const sqe_result *r) {
-    int n_cols = sqe_result_column_count(r);
-    uint64_t n_rows = sqe_result_row_count(r);
-    for (int col = 0; col < n_cols; col++) {
-        if (col > 0) fputc('\t', out);
-        tsv_write(out, column_name(r, col));
-    }
-    fputc('\n', out);
-    for (uint64_t row = 0; row < n_rows; row++) {
-        for (int col = 0; col < n_cols; col++) {
-            const char *v = sqe_result_value(r, row, col);
-            if (col > 0) fputc('\t', out);
-            if (v) tsv_write(out, v);
-        }
-        fputc('\n', out);
-    }
-}
-
 /* ------------------------------------------------------------------- json */
 
 /* Writes v as a JSON string: escapes quotes, backslashes and control
- * characters, and replaces bytes that are not UTF-8 with U+FFFD. */
-static void json_write_string(FILE *out, const char *v) {
+ * characters, and replaces each byte that is not UTF-8 with U+FFFD. */
+static void json_write_string(FILE *out, const char *v, size_t len) {
     const unsigned char *s = (const unsigned char *)v;
+    const unsigned char *e = s + len;
     const unsigned char *run = s;
     fputc('"', out);
-    while (*s) {
+    while (s < e) {
         char esc[8];
-        const char *e = NULL;
+        const char *x = NULL;
         size_t n = 1;
         if (*s == '"') {
-            e = "\\\"";
+            x = "\\\"";
         } else if (*s == '\\') {
-            e = "\\\\";
+            x = "\\\\";
         } else if (*s == '\n') {
-            e = "\\n";
+            x = "\\n";
         } else if (*s == '\r') {
-            e = "\\r";
+            x = "\\r";
         } else if (*s == '\t') {
-            e = "\\t";
+            x = "\\t";
         } else if (*s == '\b') {
-            e = "\\b";
+            x = "\\b";
         } else if (*s == '\f') {
-            e = "\\f";
+            x = "\\f";
         } else if (*s < 0x20 || *s == 0x7F) {
             snprintf(esc, sizeof(esc), "\\u%04x", *s);
-            e = esc;
+            x = esc;
         } else if (*s >= 0x80) {
-            n = utf8_seq_len(s);
+            n = utf8_seq_len(s, (size_t)(e - s));
             if (n == 0) {
-                e = "\xEF\xBF\xBD"; /* U+FFFD */
+                x = "\xEF\xBF\xBD"; /* U+FFFD */
                 n = 1;
             }
         }
-        if (e) {
+        if (x) {
             fwrite(run, 1, (size_t)(s - run), out);
-            fputs(e, out);
+            fputs(x, out);
             s += n;
             run = s;
         } else {
@@ -430,150 +462,235 @@ static void json_write_string(FILE *out, const char *v) {
     fputc('"', out);
 }
 
-/* True if v is a number in JSON's grammar (so NaN, Infinity, "1." and
- * ".5" are not). */
-static bool json_is_number(const char *v) {
-    const char *s = v;
-    if (*s == '-') s++;
-    if (*s == '0') {
+/* True if v[0..len) is a number in JSON's grammar (so NaN, Infinity, "1."
+ * and ".5" are not). */
+static bool json_is_number(const char *v, size_t len) {
+    const char *s = v, *e = v + len;
+#define DIGIT(p) ((p) < e && *(p) >= '0' && *(p) <= '9')
+    if (s < e && *s == '-') s++;
+    if (s < e && *s == '0') {
         s++;
-    } else if (*s >= '1' && *s <= '9') {
-        while (*s >= '0' && *s <= '9') s++;
+    } else if (DIGIT(s)) {
+        while (DIGIT(s)) s++;
     } else {
         return false;
     }
-    if (*s == '.') {
+    if (s < e && *s == '.') {
         s++;
-        if (!(*s >= '0' && *s <= '9')) return false;
-        while (*s >= '0' && *s <= '9') s++;
+        if (!DIGIT(s)) return false;
+        while (DIGIT(s)) s++;
     }
-    if (*s == 'e' || *s == 'E') {
+    if (s < e && (*s == 'e' || *s == 'E')) {
         s++;
-        if (*s == '+' || *s == '-') s++;
-        if (!(*s >= '0' && *s <= '9')) return false;
-        while (*s >= '0' && *s <= '9') s++;
+        if (s < e && (*s == '+' || *s == '-')) s++;
+        if (!DIGIT(s)) return false;
+        while (DIGIT(s)) s++;
     }
-    return *s == '\0';
+#undef DIGIT
+    return s == e;
 }
 
-static void json_write_row(FILE *out, const sqe_result *r, uint64_t row, int n_cols) {
+static void json_write_row(printer *p) {
+    FILE *out = p->out;
     fputc('{', out);
-    for (int col = 0; col < n_cols; col++) {
-        const char *v = sqe_result_value(r, row, col);
+    for (int col = 0; col < p->n_cols; col++) {
+        cell v = p->row[col];
+        const char *name = column_name(p, col);
         if (col > 0) fputc(',', out);
-        json_write_string(out, column_name(r, col));
+        json_write_string(out, name, strlen(name));
         fputc(':', out);
-        if (!v) {
+        if (!v.p) {
             fputs("null", out);
             continue;
         }
-        switch (sqe_result_column_kind(r, col)) {
+        switch (sqe_cursor_column_kind(p->c, col)) {
         case SQE_KIND_NUMBER:
-            if (json_is_number(v))
-                fputs(v, out);
+            if (json_is_number(v.p, v.len))
+                fwrite(v.p, 1, v.len, out);
             else
-                json_write_string(out, v);
+                json_write_string(out, v.p, v.len);
             break;
         case SQE_KIND_BOOLEAN:
-            if (strcasecmp(v, "true") == 0)
+            if (v.len == 4 && strncasecmp(v.p, "true", 4) == 0)
                 fputs("true", out);
-            else if (strcasecmp(v, "false") == 0)
+            else if (v.len == 5 && strncasecmp(v.p, "false", 5) == 0)
                 fputs("false", out);
             else
-                json_write_string(out, v);
+                json_write_string(out, v.p, v.len);
             break;
         default:
-            json_write_string(out, v);
+            json_write_string(out, v.p, v.len);
             break;
         }
     }
     fputc('}', out);
 }
 
-static void print_json(FILE *out, const sqe_result *r) {
-    int n_cols = sqe_result_column_count(r);
-    uint64_t n_rows = sqe_result_row_count(r);
-    if (n_rows == 0) {
-        fputs("[]\n", out);
-        return;
-    }
-    fputs("[\n", out);
-    for (uint64_t row = 0; row < n_rows; row++) {
-        json_write_row(out, r, row, n_cols);
-        fputs(row + 1 < n_rows ? ",\n" : "\n", out);
-    }
-    fputs("]\n", out);
-}
-
-static void print_jsonl(FILE *out, const sqe_result *r) {
-    int n_cols = sqe_result_column_count(r);
-    uint64_t n_rows = sqe_result_row_count(r);
-    for (uint64_t row = 0; row < n_rows; row++) {
-        json_write_row(out, r, row, n_cols);
-        fputc('\n', out);
-    }
-}
-
 /* --------------------------------------------------------------- markdown */
 
-static void markdown_write(FILE *out, const char *v) {
-    for (const char *s = v; *s; s++) {
+static void markdown_write(FILE *out, const char *v, size_t len) {
+    const char *s = v, *e = v + len;
+    while (s < e) {
+        const char *run = s;
+        while (s < e && *s != '|' && *s != '\r' && *s != '\n') s++;
+        write_escaped(out, run, (size_t)(s - run), false);
+        if (s == e) break;
         if (*s == '|') {
             fputs("\\|", out);
         } else if (*s == '\r') {
-            if (s[1] != '\n') fputs("<br>", out);
-        } else if (*s == '\n') {
-            fputs("<br>", out);
+            if (s + 1 == e || s[1] != '\n') fputs("<br>", out);
         } else {
-            fputc(*s, out);
+            fputs("<br>", out);
         }
+        s++;
     }
 }
 
-static void print_markdown(FILE *out, const sqe_result *r) {
-    int n_cols = sqe_result_column_count(r);
-    uint64_t n_rows = sqe_result_row_count(r);
-    if (n_cols == 0) return;
-    fputc('|', out);
-    for (int col = 0; col < n_cols; col++) {
-        fputc(' ', out);
-        markdown_write(out, column_name(r, col));
-        fputs(" |", out);
-    }
-    fputs("\n|", out);
-    for (int col = 0; col < n_cols; col++) fputs(column_is_numeric(r, col) ? "---:|" : "---|", out);
-    fputc('\n', out);
-    for (uint64_t row = 0; row < n_rows; row++) {
+/* ---------------------------------------------------------------- printer */
+
+/* The blank line between results, then the header of the format. */
+static void begin(printer *p) {
+    sqe_cli *cli = p->cli;
+    FILE *out = p->out;
+    if (cli->printed_result &&
+        (cli->format == SQE_CLI_FORMAT_TABLE || cli->format == SQE_CLI_FORMAT_MARKDOWN))
+        fputc('\n', out);
+    cli->printed_result = true;
+    switch (cli->format) {
+    case SQE_CLI_FORMAT_TABLE:
+        break; /* table_release prints the header once widths are known */
+    case SQE_CLI_FORMAT_CSV:
+    case SQE_CLI_FORMAT_TSV:
+        for (int col = 0; col < p->n_cols; col++) {
+            const char *name = column_name(p, col);
+            bool csv = cli->format == SQE_CLI_FORMAT_CSV;
+            if (col > 0) fputc(csv ? ',' : '\t', out);
+            (csv ? csv_write : tsv_write)(out, name, strlen(name));
+        }
+        fputc('\n', out);
+        break;
+    case SQE_CLI_FORMAT_JSON:
+    case SQE_CLI_FORMAT_JSONL:
+        break;
+    case SQE_CLI_FORMAT_MARKDOWN:
+        if (p->n_cols == 0) break;
         fputc('|', out);
-        for (int col = 0; col < n_cols; col++) {
-            const char *v = sqe_result_value(r, row, col);
+        for (int col = 0; col < p->n_cols; col++) {
+            const char *name = column_name(p, col);
             fputc(' ', out);
-            markdown_write(out, v ? v : "NULL");
+            markdown_write(out, name, strlen(name));
+            fputs(" |", out);
+        }
+        fputs("\n|", out);
+        for (int col = 0; col < p->n_cols; col++)
+            fputs(column_is_numeric(p, col) ? "---:|" : "---|", out);
+        fputc('\n', out);
+        break;
+    }
+    if (cli->format != SQE_CLI_FORMAT_TABLE) p->started = true;
+}
+
+/* Prints (or, for table, holds) the current row. */
+static bool print_row(printer *p) {
+    FILE *out = p->out;
+    if (!p->started && p->cli->format != SQE_CLI_FORMAT_TABLE) begin(p);
+    switch (p->cli->format) {
+    case SQE_CLI_FORMAT_TABLE:
+        if (p->started) {
+            table_row(p, p->row);
+        } else {
+            if (!table_hold(p)) return false;
+            if (p->n_held >= TABLE_HOLD_ROWS || p->held_bytes >= TABLE_HOLD_BYTES) {
+                begin(p);
+                table_release(p);
+            }
+        }
+        break;
+    case SQE_CLI_FORMAT_CSV:
+    case SQE_CLI_FORMAT_TSV:
+        for (int col = 0; col < p->n_cols; col++) {
+            cell v = p->row[col];
+            bool csv = p->cli->format == SQE_CLI_FORMAT_CSV;
+            if (col > 0) fputc(csv ? ',' : '\t', out);
+            if (v.p) (csv ? csv_write : tsv_write)(out, v.p, v.len);
+        }
+        fputc('\n', out);
+        break;
+    case SQE_CLI_FORMAT_JSON:
+        fputs(p->n_rows == 0 ? "[\n" : ",\n", out);
+        json_write_row(p);
+        break;
+    case SQE_CLI_FORMAT_JSONL:
+        json_write_row(p);
+        fputc('\n', out);
+        break;
+    case SQE_CLI_FORMAT_MARKDOWN:
+        if (p->n_cols == 0) break;
+        fputc('|', out);
+        for (int col = 0; col < p->n_cols; col++) {
+            cell v = p->row[col];
+            fputc(' ', out);
+            if (v.p)
+                markdown_write(out, v.p, v.len);
+            else
+                fputs("NULL", out);
             fputs(" |", out);
         }
         fputc('\n', out);
+        break;
+    }
+    p->n_rows++;
+    return true;
+}
+
+/* The end of a result that ended well. */
+static void finish(printer *p) {
+    FILE *out = p->out;
+    if (!p->started) begin(p);
+    switch (p->cli->format) {
+    case SQE_CLI_FORMAT_TABLE:
+        if (p->n_held > 0 || p->n_rows == 0) table_release(p);
+        fprintf(out, "(%llu %s)\n", (unsigned long long)p->n_rows, p->n_rows == 1 ? "row" : "rows");
+        break;
+    case SQE_CLI_FORMAT_JSON:
+        fputs(p->n_rows == 0 ? "[]\n" : "\n]\n", out);
+        break;
+    default:
+        break;
     }
 }
 
-void sqe_cli_print_rows(FILE *out, const sqe_result *r, sqe_cli_format fmt) {
-    switch (fmt) {
-    case SQE_CLI_FORMAT_TABLE:
-        print_table(out, r);
-        break;
-    case SQE_CLI_FORMAT_CSV:
-        print_csv(out, r);
-        break;
-    case SQE_CLI_FORMAT_TSV:
-        print_tsv(out, r);
-        break;
-    case SQE_CLI_FORMAT_JSON:
-        print_json(out, r);
-        break;
-    case SQE_CLI_FORMAT_JSONL:
-        print_jsonl(out, r);
-        break;
-    case SQE_CLI_FORMAT_MARKDOWN:
-        print_markdown(out, r);
-        break;
+bool sqe_cli_print_rows(sqe_cli *cli, sqe_cursor *c) {
+    printer p = {.cli = cli, .out = cli->out, .c = c, .n_cols = sqe_cursor_column_count(c)};
+    size_t n = (size_t)(p.n_cols > 0 ? p.n_cols : 1);
+    p.row = calloc(n, sizeof *p.row);
+    p.lines = calloc(n, sizeof *p.lines);
+    p.widths = calloc(n, sizeof *p.widths);
+    if (cli->format == SQE_CLI_FORMAT_TABLE) p.held = calloc(n * TABLE_HOLD_ROWS, sizeof *p.held);
+    bool ok = p.row && p.lines && p.widths && (cli->format != SQE_CLI_FORMAT_TABLE || p.held);
+    bool oom = !ok;
+    while (ok && sqe_cursor_next_row(c)) {
+        for (int col = 0; col < p.n_cols; col++)
+            p.row[col].p = sqe_cursor_value(c, col, &p.row[col].len);
+        if (!print_row(&p)) {
+            oom = true;
+            break;
+        }
+        /* the batch is printed: let a reader of the pipe see it */
+        if (p.started && p.n_rows == sqe_cursor_row_count(c)) fflush(p.out);
     }
+    if (oom) {
+        fputs("(out of memory formatting the result)\n", p.out);
+        sqe_cursor_cancel(c);
+    } else if (sqe_cursor_ok(c)) {
+        finish(&p);
+    } else if (p.started && cli->format == SQE_CLI_FORMAT_JSON) {
+        fputc('\n', p.out); /* end the line of the last object; no "]": it failed */
+    }
+    if (p.held) table_free_held(&p);
+    free(p.held);
+    free(p.row);
+    free(p.lines);
+    free(p.widths);
+    return ok && !oom && sqe_cursor_ok(c);
 }

@@ -17,12 +17,12 @@
  * ~/.sqe_history, kept to 1000 entries, written (mode 0600) after every
  * entry so nothing is lost if the process is killed.
  *
- * Signals: Ctrl-C at the prompt abandons the statement being typed. The
- * engine cannot cancel a running statement yet, so Ctrl-C while one runs
- * ends the process with status 130. Errors never end the shell.
+ * Signals (run.c's handler): Ctrl-C at the prompt abandons the statement
+ * being typed; while a statement runs it cancels it ("Error: query was
+ * cancelled") and the shell goes on; a second Ctrl-C while cancelling ends
+ * the process with status 130. Errors never end the shell.
  */
 #include <ctype.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -34,21 +34,6 @@
 
 #define HISTORY_MAX 1000
 
-static volatile sig_atomic_t got_sigint;
-static volatile sig_atomic_t executing;
-
-static void on_sigint(int signo) {
-    (void)signo;
-    if (executing) {
-        static const char msg[] = "\nInterrupted: a running statement cannot be cancelled yet; "
-                                  "exiting.\n";
-        ssize_t n = write(STDERR_FILENO, msg, sizeof(msg) - 1);
-        (void)n;
-        _exit(130);
-    }
-    got_sigint = 1;
-}
-
 static const char help_text[] =
     "Statements end with ';' and may span several lines.\n"
     "Meta commands (at the start of a statement):\n"
@@ -57,7 +42,7 @@ static const char help_text[] =
     "  \\format [FMT], .mode [FMT] show or set the output format: table, csv, tsv,\n"
     "                             json, jsonl, markdown\n"
     "  \\help, \\?, .help           this text\n"
-    "Ctrl-C abandons the statement being typed.\n";
+    "Ctrl-C abandons the statement being typed, or cancels the one running.\n";
 
 typedef struct text_buf {
     char *data;
@@ -164,13 +149,6 @@ static bool run_meta(sqe_cli *cli, const char *line) {
 int sqe_cli_repl(sqe_cli *cli) {
     char *hist = history_path();
     text_buf buf = {0};
-    struct sigaction sa, old_sa;
-
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0; /* no SA_RESTART: Ctrl-C must interrupt the line read */
-    sigaction(SIGINT, &sa, &old_sa);
 
     rl_readline_name = "sqe";
     using_history();
@@ -182,10 +160,12 @@ int sqe_cli_repl(sqe_cli *cli) {
     fflush(stdout);
 
     for (;;) {
-        got_sigint = 0;
+        sqe_cli_interrupted();        /* forget a Ctrl-C from before this prompt */
+        sqe_cli_signals_prompt(true); /* Ctrl-C must interrupt the line read */
         char *line = readline(buf.len == 0 ? "sqe> " : "  -> ");
+        sqe_cli_signals_prompt(false);
         if (!line) {
-            if (got_sigint) { /* Ctrl-C: drop the statement being typed */
+            if (sqe_cli_interrupted()) { /* Ctrl-C: drop the statement being typed */
                 buf_reset(&buf);
                 fputc('\n', stdout);
                 fflush(stdout);
@@ -220,13 +200,10 @@ int sqe_cli_repl(sqe_cli *cli) {
 
         remember(buf.data, hist);
         cli->printed_result = false;
-        executing = 1;
         sqe_cli_run_script(cli, buf.data, "<shell>");
-        executing = 0;
         buf_reset(&buf);
     }
 
-    sigaction(SIGINT, &old_sa, NULL);
     free(buf.data);
     free(hist);
     return 0;

@@ -1,5 +1,6 @@
 /*
- * run.c - runs statements for sqe-cli and reports their outcome.
+ * run.c - runs statements for sqe-cli, reports their outcome, and turns
+ * Ctrl-C into a cancel of the running statement.
  *
  * Both the non-interactive paths (-c, -f, a piped stdin) and the shell come
  * through here, so a statement prints the same way wherever it came from:
@@ -7,22 +8,92 @@
  *   sqe_cli_run_script(cli, text, where)
  *     sqe_split_statements(text, on_statement)      engine's splitter
  *       sqe_cli_run_statement(cli, sql, len, where, line)
- *         sqe_session_execute                       one statement
+ *         sqe_session_query                         a cursor; the query runs in the background
  *         notices  -> stderr "Notice: <line>"
- *         failure  -> stderr "Error: <message>" (+ class/SQLSTATE with SQE_LOG=debug)
  *         status   -> stdout status word, table format only
- *         rows     -> stdout through output.c
- *         --timing -> stderr "Time: N.NNN ms"
+ *         rows     -> stdout through output.c, streamed as they arrive
+ *         failure  -> stderr "Error: <message>" (+ class/SQLSTATE with SQE_LOG=debug)
+ *         --timing -> stderr "Time: N.NNN ms" (start to last row printed)
  *
- * A script stops at its first failing statement. stdout is flushed after
- * each statement so that output and error lines appear in order.
+ * A script stops at its first failing statement. stdout is flushed before
+ * an error line so that output and error lines appear in order.
+ *
+ * Ctrl-C. One SIGINT handler (sqe_cli_signals_install) for the whole
+ * program. While a statement runs it calls sqe_cursor_cancel on the
+ * statement's cursor (one atomic store, async-signal-safe): the engine stops
+ * within a batch and the statement fails with "Error: query was cancelled";
+ * a script then stops (exit 1), the shell goes on. A second Ctrl-C before
+ * the statement has ended exits at once with status 130. A Ctrl-C during
+ * parsing and planning, before the cursor exists, is remembered and cancels
+ * it as soon as it does. With no statement running, the shell abandons the
+ * line being typed; any other input exits with 130. The engine's threads
+ * block signals, so the handler always runs on the main thread, the one
+ * that closes cursors; that is what makes reading running_cursor safe.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+
+static volatile sig_atomic_t in_statement;   /* a statement runs */
+static volatile sig_atomic_t interrupts;     /* Ctrl-C presses during it */
+static volatile sig_atomic_t idle_interrupt; /* Ctrl-C with no statement running */
+static volatile sig_atomic_t shell_mode;
+static sqe_cursor *volatile running_cursor;
+
+static void on_sigint(int signo) {
+    (void)signo;
+    if (!in_statement) {
+        if (shell_mode) {
+            idle_interrupt = 1;
+            return;
+        }
+        _exit(130);
+    }
+    if (interrupts > 0) {
+        static const char msg[] = "\nInterrupted again while cancelling; exiting.\n";
+        ssize_t n = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+        (void)n;
+        _exit(130);
+    }
+    interrupts = 1;
+    sqe_cursor *c = running_cursor;
+    if (c) sqe_cursor_cancel(c);
+}
+
+static void install(bool restart) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = restart ? SA_RESTART : 0;
+    sigaction(SIGINT, &sa, NULL);
+}
+
+void sqe_cli_signals_install(bool shell) {
+    struct sigaction old;
+    /* SIGINT ignored on entry (a background job of a shell without job
+     * control, nohup): stay out of the way, as other tools do. */
+    if (sigaction(SIGINT, NULL, &old) == 0 && old.sa_handler == SIG_IGN) return;
+    shell_mode = shell;
+    install(true);
+}
+
+void sqe_cli_signals_prompt(bool at_prompt) {
+    struct sigaction old;
+    if (sigaction(SIGINT, NULL, &old) != 0 || old.sa_handler != on_sigint) return;
+    install(!at_prompt);
+}
+
+bool sqe_cli_interrupted(void) {
+    bool was = idle_interrupt != 0;
+    idle_interrupt = 0;
+    return was;
+}
 
 /* True if sql holds only whitespace and comments (nothing to run). */
 static bool sql_is_blank(const char *sql) {
@@ -57,14 +128,6 @@ static void print_notices(const char *notices) {
     }
 }
 
-/* Blank line between two printed results in the human formats. */
-static void separate(sqe_cli *cli) {
-    if (cli->printed_result &&
-        (cli->format == SQE_CLI_FORMAT_TABLE || cli->format == SQE_CLI_FORMAT_MARKDOWN))
-        fputc('\n', cli->out);
-    cli->printed_result = true;
-}
-
 bool sqe_cli_run_statement(sqe_cli *cli, const char *sql, size_t len, const char *where, int line) {
     char *text = malloc(len + 1);
     if (!text) {
@@ -79,36 +142,47 @@ bool sqe_cli_run_statement(sqe_cli *cli, const char *sql, size_t len, const char
     }
 
     double start = now_ms();
-    sqe_result *r = sqe_session_execute(cli->session, text);
-    double elapsed = now_ms() - start;
-    bool ok = sqe_result_ok(r);
+    interrupts = 0;
+    in_statement = 1;
+    sqe_cursor *c = sqe_session_query(cli->session, text);
+    running_cursor = c;
+    if (interrupts) sqe_cursor_cancel(c); /* Ctrl-C while it was being planned */
 
-    print_notices(sqe_result_notices(r));
-    if (!ok) {
-        const char *msg = sqe_result_error(r);
-        fflush(cli->out);
-        fprintf(stderr, "Error: %s\n", msg && *msg ? msg : "statement failed");
-        if (cli->debug) {
-            const char *cls = sqe_result_error_class(r);
-            const char *state = sqe_result_sqlstate(r);
-            fprintf(stderr, "  class: %s, SQLSTATE: %s, statement at %s:%d\n", cls ? cls : "?",
-                    state ? state : "?", where, line);
-        }
-    } else {
-        const char *status = sqe_result_status(r);
+    bool ok = sqe_cursor_ok(c);
+    print_notices(sqe_cursor_notices(c));
+    if (ok) {
+        const char *status = sqe_cursor_status(c);
         if (status) {
             if (cli->format == SQE_CLI_FORMAT_TABLE) {
-                separate(cli);
+                if (cli->printed_result) fputc('\n', cli->out);
+                cli->printed_result = true;
                 fprintf(cli->out, "%s\n", status);
             }
         } else {
-            separate(cli);
-            sqe_cli_print_rows(cli->out, r, cli->format);
+            ok = sqe_cli_print_rows(cli, c);
         }
     }
     fflush(cli->out);
+    double elapsed = now_ms() - start;
+    if (!ok) {
+        const char *msg = sqe_cursor_error(c);
+        fprintf(stderr, "Error: %s\n", msg && *msg ? msg : "statement failed");
+        if (cli->debug) {
+            const char *cls = sqe_cursor_error_class(c);
+            const char *state = sqe_cursor_sqlstate(c);
+            fprintf(stderr, "  class: %s, SQLSTATE: %s, statement at %s:%d\n", cls ? cls : "?",
+                    state ? state : "?", where, line);
+        }
+    } else if (interrupts) {
+        /* Ctrl-C came too late to cancel anything: the statement is done,
+         * but the user asked to stop. */
+        fputs("Interrupted.\n", stderr);
+        ok = false;
+    }
     if (cli->timing) fprintf(stderr, "Time: %.3f ms\n", elapsed);
-    sqe_result_free(r);
+    running_cursor = NULL;
+    sqe_cursor_close(c);
+    in_statement = 0;
     free(text);
     return ok;
 }

@@ -1,22 +1,46 @@
 /*
- * engine.c - sessions and statement dispatch; the implementation of the
- * public API in include/sqe.h.
+ * engine.c - sessions, statement dispatch and cursors; the implementation
+ * of the public API in include/sqe.h.
  *
- *   sqe_session_execute
- *     sqe_sql_parse                      one statement -> AST (statement arena)
- *     SELECT   -> sqe_plan_query -> sqe_exec_run -> result set
- *     EXPLAIN  -> sqe_plan_query -> sqe_exec_explain -> one row per line
- *     other    -> sqe_hive_execute (catalog statements)
- *     result_from_resultset              render every value to text once
+ *   sqe_session_query                    one statement -> a cursor
+ *     sqe_sql_parse                      AST in the statement arena
+ *     SELECT   -> sqe_plan_query -> sqe_exec_start (query thread, bounded queue)
+ *     EXPLAIN  -> sqe_plan_query -> sqe_exec_explain (ANALYZE: runs it first) -> result set
+ *     other    -> sqe_hive_execute (catalog statements: status word or result set)
+ *   sqe_cursor_next_row / next_batch     sqe_exec_fetch (or the next result-set batch)
+ *   sqe_cursor_value                     render the column of the batch to text, once
+ *   sqe_session_execute                  a cursor read to its end into an sqe_result
  *
- * A session owns its catalog (attached roots, current root/database) and a
- * thread pool for query execution. Results own all their memory and outlive
- * the statement arena.
+ * Sessions. A session owns its catalog (attached roots, current
+ * root/database), a worker pool for pipeline copies (created by the first
+ * query, replaced when the thread count changes and no cursor holds a
+ * query), and the list of its open cursors (so closing the session stops
+ * their queries first).
+ *
+ * Cursors. A cursor owns its statement: the arena holding AST and plan and
+ * the query handle (exec/query.c) while the query runs, or a materialized
+ * result set for SHOW/DESCRIBE/EXPLAIN, plus the text of the batch being
+ * read. A batch's values are rendered to text per column on first use
+ * (sqe_value_format, the texts sqe-cli prints) into one buffer per column,
+ * each value NUL-terminated and with its length, so NUL bytes inside values
+ * survive. The query handle is finished (thread joined, plan released) as
+ * soon as the rows end; after an error it is only cancelled, and finished
+ * by close, so next_row returns without waiting for operators to stop.
+ *
+ * Cancel. sqe_cursor_cancel is one atomic store into the cursor's flag,
+ * which is the query's cancel flag (sqe_exec_options.cancel): operators stop
+ * within a batch, and sqe_exec_fetch fails with CANCELLED at once.
+ *
+ * Results. sqe_session_execute reads a cursor to its end: every cell's
+ * text goes into one buffer, with offsets and lengths, so an sqe_result
+ * outlives the statement and the session.
  */
 #include "engine/engine.h"
 
 #include "exec/exec.h"
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,6 +48,46 @@ struct sqe_session {
     sqe_options opts;
     sqe_hive_catalog *cat;
     sqe_threadpool *pool; /* created on first query */
+    sqe_cursor *cursors;  /* open cursors, linked through prev/next */
+};
+
+/* One column of the batch being read, as text. */
+typedef struct col_text {
+    bool rendered; /* for the current batch */
+    sqe_strbuf text;
+    size_t *offs; /* SQE_BATCH_ROWS offsets into text; SIZE_MAX: SQL NULL */
+    size_t *lens;
+} col_text;
+
+struct sqe_cursor {
+    sqe_session *session; /* NULL once the session closed */
+    sqe_cursor *prev, *next;
+    atomic_bool cancel; /* the query's cancel flag */
+    uint64_t t0, t_end;
+    bool ended; /* no more rows: end reached or failed */
+
+    sqe_error_class cls; /* SQE_OK until the statement fails */
+    char *error;
+    const char *status; /* static */
+    char *notices;
+
+    int n_cols;
+    char **names;
+    char **types;
+    sqe_value_kind *kinds;
+
+    sqe_arena *arena;  /* statement arena while the query runs (plan, AST) */
+    sqe_plan *plan;    /* released when the query is finished */
+    sqe_exec_query *q; /* running query, or NULL */
+    sqe_resultset *rs; /* materialized rows (SHOW, EXPLAIN), or NULL */
+    size_t rs_next;    /* next batch of rs */
+
+    const sqe_batch *batch; /* current batch (owned by q or rs), or NULL */
+    uint32_t n_rows;        /* its rows */
+    uint32_t row;           /* current row in it */
+    bool has_row;
+    col_text *cols;
+    uint64_t n_delivered;
 };
 
 struct sqe_result {
@@ -38,12 +102,15 @@ struct sqe_result {
     sqe_value_kind *kinds;
     uint64_t n_rows;
     char **cells; /* n_rows * n_cols pointers into text (NULL = SQL NULL) */
+    size_t *lens; /* n_rows * n_cols byte lengths */
     char *text;   /* one buffer holding every cell */
 };
 
 const char *sqe_version(void) {
     return SQE_VERSION;
 }
+
+/* ---------------------------------------------------------- sessions */
 
 sqe_session *sqe_session_open(const sqe_options *opts) {
     sqe_session *s = sqe_calloc(1, sizeof *s);
@@ -58,8 +125,11 @@ sqe_session *sqe_session_open(const sqe_options *opts) {
     return s;
 }
 
+static void cursor_detach(sqe_cursor *c);
+
 void sqe_session_close(sqe_session *s) {
     if (!s) return;
+    while (s->cursors) cursor_detach(s->cursors);
     sqe_hive_catalog_free(s->cat);
     sqe_threadpool_free(s->pool);
     sqe_free(s);
@@ -76,18 +146,38 @@ char *sqe_session_attach_root(sqe_session *s, const char *spec) {
     return NULL;
 }
 
-/* ---------------------------------------------------------- results */
-
-static sqe_result *result_new(void) {
-    return sqe_calloc(1, sizeof(sqe_result));
+void sqe_session_set_tuning(sqe_session *s, const sqe_options *opts) {
+    if (!opts) return;
+    s->opts.threads = opts->threads;
+    s->opts.memory_limit = opts->memory_limit;
+    s->opts.parallel_min_bytes = opts->parallel_min_bytes;
+    s->opts.text_split_bytes = opts->text_split_bytes;
 }
 
-static sqe_result *result_error(const sqe_error *err) {
-    sqe_result *r = result_new();
-    r->cls = err->cls == SQE_OK ? SQE_ERR_INTERNAL : err->cls;
-    r->error = sqe_strdup(err->msg[0] ? err->msg : "unknown error");
-    return r;
+/* The pool for the next query: (re)created with the wanted size unless a
+ * cursor still holds a query that may use the current one. Its threads take
+ * no signals, like the query threads. */
+static sqe_threadpool *session_pool(sqe_session *s) {
+    int want = s->opts.threads > 0 ? s->opts.threads : sqe_cpu_count();
+    if (s->pool && sqe_threadpool_size(s->pool) != want) {
+        bool busy = false;
+        for (sqe_cursor *c = s->cursors; c; c = c->next) busy |= c->q != NULL;
+        if (!busy) {
+            sqe_threadpool_free(s->pool);
+            s->pool = NULL;
+        }
+    }
+    if (!s->pool) {
+        sigset_t all, old;
+        sigfillset(&all);
+        pthread_sigmask(SIG_SETMASK, &all, &old);
+        s->pool = sqe_threadpool_new(want);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+    }
+    return s->pool;
 }
+
+/* ---------------------------------------------------------- cursors */
 
 static sqe_value_kind kind_of(sqe_type t) {
     if (t.id == SQE_T_BOOLEAN) return SQE_KIND_BOOLEAN;
@@ -95,62 +185,176 @@ static sqe_value_kind kind_of(sqe_type t) {
     return SQE_KIND_TEXT;
 }
 
-static sqe_result *result_from_resultset(const sqe_resultset *rs) {
-    sqe_result *r = result_new();
-    r->n_cols = rs->n_cols;
-    r->names = sqe_calloc((size_t)(rs->n_cols ? rs->n_cols : 1), sizeof(char *));
-    r->types = sqe_calloc((size_t)(rs->n_cols ? rs->n_cols : 1), sizeof(char *));
-    r->kinds = sqe_calloc((size_t)(rs->n_cols ? rs->n_cols : 1), sizeof(sqe_value_kind));
-    for (int c = 0; c < rs->n_cols; c++) {
-        char tb[64];
-        r->names[c] = sqe_strdup(rs->names[c]);
-        r->types[c] = sqe_strdup(sqe_type_sql_name(rs->types[c], tb, sizeof tb));
-        r->kinds[c] = kind_of(rs->types[c]);
-    }
-    r->n_rows = rs->n_rows;
-    size_t n_cells = (size_t)rs->n_rows * (size_t)rs->n_cols;
-    size_t *offs = sqe_malloc(sizeof(size_t) * (n_cells ? n_cells : 1));
-    sqe_strbuf sb;
-    sqe_strbuf_init(&sb);
-    sqe_strbuf_putc(&sb, '\0'); /* offset 0 is never a cell: marks NULL */
-    size_t cell = 0;
-    for (size_t b = 0; b < rs->batches.len; b++) {
-        const sqe_batch *batch = rs->batches.items[b];
-        for (uint32_t i = 0; i < sqe_batch_live(batch); i++) {
-            uint32_t row = sqe_batch_row(batch, i);
-            for (int c = 0; c < rs->n_cols; c++) {
-                sqe_value v;
-                sqe_vector_get_value(batch->cols[c], row, &v);
-                if (v.is_null) {
-                    offs[cell++] = 0;
-                    continue;
-                }
-                offs[cell++] = sb.len;
-                sqe_value_format(&v, &sb);
-                sqe_strbuf_putc(&sb, '\0');
-            }
-        }
-    }
-    r->text = sqe_strbuf_detach(&sb);
-    r->cells = sqe_malloc(sizeof(char *) * (n_cells ? n_cells : 1));
-    for (size_t i = 0; i < cell; i++) r->cells[i] = offs[i] ? r->text + offs[i] : NULL;
-    sqe_free(offs);
-    return r;
+static sqe_cursor *cursor_new(sqe_session *s) {
+    sqe_cursor *c = sqe_calloc(1, sizeof *c);
+    atomic_init(&c->cancel, false);
+    c->t0 = sqe_clock_ns();
+    c->session = s;
+    c->next = s->cursors;
+    if (s->cursors) s->cursors->prev = c;
+    s->cursors = c;
+    return c;
 }
 
-/* ---------------------------------------------------------- dispatch */
+static void cursor_set_schema(sqe_cursor *c, int n_cols, const char *const *names,
+                              const sqe_type *types) {
+    size_t n = (size_t)(n_cols > 0 ? n_cols : 1);
+    c->n_cols = n_cols;
+    c->names = sqe_calloc(n, sizeof *c->names);
+    c->types = sqe_calloc(n, sizeof *c->types);
+    c->kinds = sqe_calloc(n, sizeof *c->kinds);
+    c->cols = sqe_calloc(n, sizeof *c->cols);
+    for (int i = 0; i < n_cols; i++) {
+        char tb[64];
+        c->names[i] = sqe_strdup(names[i] ? names[i] : "");
+        c->types[i] = sqe_strdup(sqe_type_sql_name(types[i], tb, sizeof tb));
+        c->kinds[i] = kind_of(types[i]);
+        sqe_strbuf_init(&c->cols[i].text);
+    }
+}
 
-static bool run_select(sqe_session *s, sqe_arena *arena, const sqe_ast_query *q,
-                       sqe_resultset **out, sqe_error *err) {
-    sqe_plan *plan = sqe_plan_query(arena, s->cat, q, err);
-    if (!plan) return false;
-    if (!s->pool) s->pool = sqe_threadpool_new(s->opts.threads);
-    sqe_exec_options eo = {.threads = sqe_threadpool_size(s->pool),
-                           .memory_limit = s->opts.memory_limit,
-                           .pool = s->pool};
-    bool ok = sqe_exec_run(plan, &eo, out, err);
-    sqe_plan_release(plan);
-    return ok;
+/* Waits for the query's thread and frees the plan and the arena. */
+static void cursor_stop_query(sqe_cursor *c) {
+    sqe_exec_finish(c->q);
+    c->q = NULL;
+    c->batch = NULL;
+    if (c->plan) sqe_plan_release(c->plan);
+    c->plan = NULL;
+    sqe_arena_free(c->arena);
+    c->arena = NULL;
+}
+
+static void cursor_end(sqe_cursor *c) {
+    if (!c->ended) c->t_end = sqe_clock_ns();
+    c->ended = true;
+    c->batch = NULL;
+    c->has_row = false;
+}
+
+/* Puts the cursor in the error state (the first error wins). */
+static void cursor_fail(sqe_cursor *c, const sqe_error *err) {
+    if (c->cls == SQE_OK) {
+        c->cls = err->cls == SQE_OK ? SQE_ERR_INTERNAL : err->cls;
+        c->error = sqe_strdup(err->msg[0] ? err->msg : "unknown error");
+    }
+    if (c->q) sqe_exec_cancel(c->q); /* stops now; joined by close */
+    cursor_end(c);
+}
+
+/* Takes the next batch with rows. False at the end or on failure. */
+static bool cursor_load_batch(sqe_cursor *c) {
+    c->batch = NULL;
+    c->has_row = false;
+    for (int i = 0; i < c->n_cols; i++) c->cols[i].rendered = false;
+    while (!c->ended) {
+        sqe_error err;
+        sqe_error_clear(&err);
+        const sqe_batch *b = NULL;
+        if (c->q) {
+            bool done = false;
+            if (!sqe_exec_fetch(c->q, &b, &done, &err)) {
+                cursor_fail(c, &err);
+                return false;
+            }
+            if (done) {
+                cursor_stop_query(c);
+                cursor_end(c);
+                return false;
+            }
+        } else if (atomic_load(&c->cancel)) {
+            sqe_error_set(&err, SQE_ERR_CANCELLED, "query was cancelled");
+            cursor_fail(c, &err);
+            return false;
+        } else if (c->rs && c->rs_next < c->rs->batches.len) {
+            b = c->rs->batches.items[c->rs_next++];
+        } else {
+            cursor_end(c);
+            return false;
+        }
+        if (b->n_rows == 0) continue;
+        c->batch = b;
+        c->n_rows = b->n_rows;
+        c->row = 0;
+        c->has_row = true;
+        c->n_delivered += b->n_rows;
+        return true;
+    }
+    return false;
+}
+
+/* Appends the decimal text of x (as "%lld" writes it). */
+static void put_int(sqe_strbuf *sb, int64_t x) {
+    char buf[24];
+    char *p = buf + sizeof buf;
+    uint64_t u = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (x < 0) *--p = '-';
+    sqe_strbuf_append(sb, p, (size_t)(buf + sizeof buf - p));
+}
+
+/* Renders column col of the current batch (every row) to text: the texts of
+ * sqe_value_format, with direct paths for strings and integers (the bulk of
+ * a big result). */
+static void render_column(sqe_cursor *c, int col) {
+    col_text *ct = &c->cols[col];
+    if (!ct->offs) {
+        ct->offs = sqe_malloc(SQE_BATCH_ROWS * sizeof *ct->offs);
+        ct->lens = sqe_malloc(SQE_BATCH_ROWS * sizeof *ct->lens);
+    }
+    sqe_strbuf_clear(&ct->text);
+    const sqe_vector *v = col < c->batch->n_cols ? c->batch->cols[col] : NULL;
+    sqe_type_id id = v ? v->type.id : SQE_T_NULL;
+    for (uint32_t r = 0; r < c->n_rows; r++) {
+        if (id == SQE_T_NULL || sqe_vector_is_null(v, r)) {
+            ct->offs[r] = SIZE_MAX;
+            ct->lens[r] = 0;
+            continue;
+        }
+        size_t at = ct->text.len;
+        switch (id) {
+        case SQE_T_VARCHAR:
+        case SQE_T_VARBINARY: {
+            const sqe_string *str = &SQE_VEC_DATA(v, sqe_string)[r];
+            sqe_strbuf_append(&ct->text, sqe_string_data(str), str->len);
+            break;
+        }
+        case SQE_T_TINYINT:
+            put_int(&ct->text, SQE_VEC_DATA(v, int8_t)[r]);
+            break;
+        case SQE_T_SMALLINT:
+            put_int(&ct->text, SQE_VEC_DATA(v, int16_t)[r]);
+            break;
+        case SQE_T_INTEGER:
+            put_int(&ct->text, SQE_VEC_DATA(v, int32_t)[r]);
+            break;
+        case SQE_T_BIGINT:
+            put_int(&ct->text, SQE_VEC_DATA(v, int64_t)[r]);
+            break;
+        default: {
+            sqe_value val;
+            sqe_vector_get_value(v, r, &val);
+            sqe_value_format(&val, &ct->text);
+            break;
+        }
+        }
+        ct->offs[r] = at;
+        ct->lens[r] = ct->text.len - at;
+        sqe_strbuf_putc(&ct->text, '\0');
+    }
+    ct->rendered = true;
+}
+
+static const char *cell_text(sqe_cursor *c, uint32_t row, int col, size_t *len) {
+    if (len) *len = 0;
+    if (!c->batch || row >= c->n_rows || col < 0 || col >= c->n_cols) return NULL;
+    col_text *ct = &c->cols[col];
+    if (!ct->rendered) render_column(c, col);
+    if (ct->offs[row] == SIZE_MAX) return NULL;
+    if (len) *len = ct->lens[row];
+    return ct->text.data + ct->offs[row];
 }
 
 static bool run_explain(sqe_session *s, sqe_arena *arena, const sqe_ast_stmt *st,
@@ -164,10 +368,12 @@ static bool run_explain(sqe_session *s, sqe_arena *arena, const sqe_ast_stmt *st
     sqe_strbuf sb;
     sqe_strbuf_init(&sb);
     if (st->u.explain.analyze) {
-        if (!s->pool) s->pool = sqe_threadpool_new(s->opts.threads);
-        sqe_exec_options eo = {.threads = sqe_threadpool_size(s->pool),
+        sqe_threadpool *pool = session_pool(s);
+        sqe_exec_options eo = {.threads = sqe_threadpool_size(pool),
                                .memory_limit = s->opts.memory_limit,
-                               .pool = s->pool};
+                               .pool = pool,
+                               .parallel_min_bytes = s->opts.parallel_min_bytes,
+                               .text_split_bytes = s->opts.text_split_bytes};
         if (!sqe_exec_explain_analyze(plan, &eo, &sb, err)) {
             sqe_plan_release(plan);
             sqe_strbuf_free(&sb);
@@ -194,8 +400,31 @@ static bool run_explain(sqe_session *s, sqe_arena *arena, const sqe_ast_stmt *st
     return true;
 }
 
-sqe_result *sqe_session_execute(sqe_session *s, const char *sql) {
-    uint64_t t0 = sqe_clock_ns();
+/* Plans a query and starts it; the cursor takes the arena. */
+static bool start_select(sqe_session *s, sqe_cursor *c, sqe_arena *arena,
+                         const sqe_ast_query *query, sqe_error *err) {
+    sqe_plan *plan = sqe_plan_query(arena, s->cat, query, err);
+    if (!plan) return false;
+    sqe_threadpool *pool = session_pool(s);
+    sqe_exec_options eo = {.threads = sqe_threadpool_size(pool),
+                           .memory_limit = s->opts.memory_limit,
+                           .pool = pool,
+                           .parallel_min_bytes = s->opts.parallel_min_bytes,
+                           .text_split_bytes = s->opts.text_split_bytes,
+                           .cancel = &c->cancel};
+    cursor_set_schema(c, plan->n_out, plan->out_names, plan->out_types);
+    c->q = sqe_exec_start(plan, &eo, err);
+    if (!c->q) {
+        sqe_plan_release(plan);
+        return false;
+    }
+    c->plan = plan;
+    c->arena = arena;
+    return true;
+}
+
+sqe_cursor *sqe_session_query(sqe_session *s, const char *sql) {
+    sqe_cursor *c = cursor_new(s);
     sqe_arena *arena = sqe_arena_new(0);
     sqe_error err;
     sqe_error_clear(&err);
@@ -211,7 +440,7 @@ sqe_result *sqe_session_execute(sqe_session *s, const char *sql) {
     } else {
         switch (st->kind) {
         case SQE_STMT_SELECT:
-            ok = run_select(s, arena, st->u.query, &rs, &err);
+            ok = start_select(s, c, arena, st->u.query, &err);
             break;
         case SQE_STMT_EXPLAIN:
             ok = run_explain(s, arena, st, &rs, &err);
@@ -225,26 +454,237 @@ sqe_result *sqe_session_execute(sqe_session *s, const char *sql) {
             break;
         }
     }
+    if (c->arena != arena) sqe_arena_free(arena); /* a running query keeps its arena */
 
-    sqe_result *r;
     if (!ok) {
-        r = result_error(&err);
         sqe_resultset_free(rs);
+        cursor_fail(c, &err);
     } else if (rs) {
-        r = result_from_resultset(rs);
-        sqe_resultset_free(rs);
-    } else {
-        r = result_new();
-        r->status = status ? status : "OK";
+        cursor_set_schema(c, rs->n_cols, (const char *const *)rs->names, rs->types);
+        c->rs = rs;
+    } else if (!c->q) {
+        c->status = status ? status : "OK";
+        cursor_end(c);
     }
     if (notices.len) {
         while (notices.len && notices.data[notices.len - 1] == '\n')
             notices.data[--notices.len] = '\0';
-        r->notices = sqe_strbuf_detach(&notices);
+        c->notices = sqe_strbuf_detach(&notices);
     } else {
         sqe_strbuf_free(&notices);
     }
-    sqe_arena_free(arena);
+    return c;
+}
+
+bool sqe_cursor_ok(const sqe_cursor *c) {
+    return c->cls == SQE_OK;
+}
+const char *sqe_cursor_error(const sqe_cursor *c) {
+    return c->error;
+}
+const char *sqe_cursor_error_class(const sqe_cursor *c) {
+    return sqe_error_class_name(c->cls);
+}
+const char *sqe_cursor_sqlstate(const sqe_cursor *c) {
+    return sqe_error_sqlstate(c->cls);
+}
+const char *sqe_cursor_status(const sqe_cursor *c) {
+    return c->status;
+}
+const char *sqe_cursor_notices(const sqe_cursor *c) {
+    return c->notices;
+}
+int sqe_cursor_column_count(const sqe_cursor *c) {
+    return c->n_cols;
+}
+const char *sqe_cursor_column_name(const sqe_cursor *c, int col) {
+    return col >= 0 && col < c->n_cols ? c->names[col] : NULL;
+}
+const char *sqe_cursor_column_type(const sqe_cursor *c, int col) {
+    return col >= 0 && col < c->n_cols ? c->types[col] : NULL;
+}
+sqe_value_kind sqe_cursor_column_kind(const sqe_cursor *c, int col) {
+    return col >= 0 && col < c->n_cols ? c->kinds[col] : SQE_KIND_TEXT;
+}
+
+bool sqe_cursor_next_row(sqe_cursor *c) {
+    if (c->has_row && c->row + 1 < c->n_rows) {
+        c->row++;
+        return true;
+    }
+    return cursor_load_batch(c);
+}
+
+uint32_t sqe_cursor_next_batch(sqe_cursor *c) {
+    if (!cursor_load_batch(c)) return 0;
+    c->row = c->n_rows - 1;
+    return c->n_rows;
+}
+
+const char *sqe_cursor_value(sqe_cursor *c, int col, size_t *len) {
+    if (!c->has_row) {
+        if (len) *len = 0;
+        return NULL;
+    }
+    return cell_text(c, c->row, col, len);
+}
+
+const char *sqe_cursor_batch_value(sqe_cursor *c, uint32_t row, int col, size_t *len) {
+    return cell_text(c, row, col, len);
+}
+
+/* The current row's value of col, or false for NULL / no row. */
+static bool current_value(const sqe_cursor *c, int col, sqe_value *v) {
+    if (!c->has_row || col < 0 || col >= c->n_cols || col >= c->batch->n_cols) return false;
+    const sqe_vector *vec = c->batch->cols[col];
+    if (vec->type.id == SQE_T_NULL || sqe_vector_is_null(vec, c->row)) return false;
+    sqe_vector_get_value(vec, c->row, v);
+    return true;
+}
+
+bool sqe_cursor_int64(sqe_cursor *c, int col, int64_t *out) {
+    sqe_value v;
+    if (!current_value(c, col, &v)) return false;
+    if (v.type.id == SQE_T_BOOLEAN) {
+        *out = v.v.b ? 1 : 0;
+        return true;
+    }
+    if (!sqe_type_is_integer(v.type)) return false;
+    *out = v.v.i;
+    return true;
+}
+
+bool sqe_cursor_double(sqe_cursor *c, int col, double *out) {
+    sqe_value v;
+    if (!current_value(c, col, &v)) return false;
+    if (sqe_type_is_integer(v.type)) {
+        *out = (double)v.v.i;
+    } else if (v.type.id == SQE_T_REAL) {
+        *out = v.v.f;
+    } else if (v.type.id == SQE_T_DOUBLE) {
+        *out = v.v.d;
+    } else if (v.type.id == SQE_T_DECIMAL) {
+        double d = (double)v.v.dec;
+        for (int i = 0; i < v.type.scale; i++) d /= 10.0;
+        *out = d;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+uint64_t sqe_cursor_row_count(const sqe_cursor *c) {
+    return c->n_delivered;
+}
+
+double sqe_cursor_elapsed_ms(const sqe_cursor *c) {
+    uint64_t end = c->ended ? c->t_end : sqe_clock_ns();
+    return (double)(end - c->t0) / 1e6;
+}
+
+/* A lock-free atomic store is async-signal-safe: what sqe.h promises. */
+_Static_assert(ATOMIC_BOOL_LOCK_FREE == 2, "sqe_cursor_cancel needs a lock-free atomic_bool");
+
+void sqe_cursor_cancel(sqe_cursor *c) {
+    if (c) atomic_store(&c->cancel, true);
+}
+
+/* Unlinks the cursor from its session. */
+static void cursor_unlink(sqe_cursor *c) {
+    sqe_session *s = c->session;
+    if (!s) return;
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        s->cursors = c->next;
+    if (c->next) c->next->prev = c->prev;
+    c->prev = c->next = NULL;
+    c->session = NULL;
+}
+
+/* The session closes first: the cursor's query stops and the cursor fails
+ * (unless its rows had ended); it stays valid until sqe_cursor_close. */
+static void cursor_detach(sqe_cursor *c) {
+    if (!c->ended) {
+        sqe_error err;
+        sqe_error_set(&err, SQE_ERR_CANCELLED, "query was cancelled: its session was closed");
+        cursor_fail(c, &err);
+    }
+    cursor_stop_query(c);
+    cursor_unlink(c);
+}
+
+void sqe_cursor_close(sqe_cursor *c) {
+    if (!c) return;
+    cursor_unlink(c);
+    cursor_stop_query(c);
+    sqe_resultset_free(c->rs);
+    for (int i = 0; i < c->n_cols; i++) {
+        sqe_free(c->names[i]);
+        sqe_free(c->types[i]);
+        sqe_strbuf_free(&c->cols[i].text);
+        sqe_free(c->cols[i].offs);
+        sqe_free(c->cols[i].lens);
+    }
+    sqe_free(c->names);
+    sqe_free(c->types);
+    sqe_free(c->kinds);
+    sqe_free(c->cols);
+    sqe_free(c->error);
+    sqe_free(c->notices);
+    sqe_free(c);
+}
+
+/* ---------------------------------------------------------- results */
+
+sqe_result *sqe_session_execute(sqe_session *s, const char *sql) {
+    uint64_t t0 = sqe_clock_ns();
+    sqe_cursor *c = sqe_session_query(s, sql);
+    sqe_result *r = sqe_calloc(1, sizeof *r);
+    SQE_ARRAY(size_t) offs = {0};
+    SQE_ARRAY(size_t) lens = {0};
+    sqe_strbuf text;
+    sqe_strbuf_init(&text);
+    while (sqe_cursor_next_row(c)) {
+        for (int col = 0; col < c->n_cols; col++) {
+            size_t len = 0;
+            const char *v = sqe_cursor_value(c, col, &len);
+            SQE_ARRAY_PUSH(NULL, offs, v ? text.len : SIZE_MAX);
+            SQE_ARRAY_PUSH(NULL, lens, len);
+            if (!v) continue;
+            sqe_strbuf_append(&text, v, len);
+            sqe_strbuf_putc(&text, '\0');
+        }
+        r->n_rows++;
+    }
+    if (!sqe_cursor_ok(c)) {
+        r->cls = c->cls;
+        r->error = sqe_strdup(c->error);
+        r->n_rows = 0;
+    } else {
+        r->status = c->status;
+        r->n_cols = c->n_cols;
+        size_t n = (size_t)(c->n_cols > 0 ? c->n_cols : 1);
+        r->names = sqe_calloc(n, sizeof *r->names);
+        r->types = sqe_calloc(n, sizeof *r->types);
+        r->kinds = sqe_calloc(n, sizeof *r->kinds);
+        for (int i = 0; i < c->n_cols; i++) {
+            r->names[i] = sqe_strdup(c->names[i]);
+            r->types[i] = sqe_strdup(c->types[i]);
+            r->kinds[i] = c->kinds[i];
+        }
+        r->text = sqe_strbuf_detach(&text);
+        r->cells = sqe_malloc(sizeof(char *) * (offs.len ? offs.len : 1));
+        for (size_t i = 0; i < offs.len; i++)
+            r->cells[i] = offs.items[i] == SIZE_MAX ? NULL : r->text + offs.items[i];
+        r->lens = lens.items;
+        lens.items = NULL;
+    }
+    if (c->notices) r->notices = sqe_strdup(c->notices);
+    sqe_strbuf_free(&text);
+    SQE_ARRAY_FREE(offs);
+    SQE_ARRAY_FREE(lens);
+    sqe_cursor_close(c);
     r->elapsed_ms = (double)(sqe_clock_ns() - t0) / 1e6;
     return r;
 }
@@ -303,6 +743,11 @@ const char *sqe_result_value(const sqe_result *r, uint64_t row, int col) {
     return r->cells[row * (uint64_t)r->n_cols + (uint64_t)col];
 }
 
+size_t sqe_result_value_len(const sqe_result *r, uint64_t row, int col) {
+    if (row >= r->n_rows || col < 0 || col >= r->n_cols) return 0;
+    return r->lens[row * (uint64_t)r->n_cols + (uint64_t)col];
+}
+
 void sqe_result_free(sqe_result *r) {
     if (!r) return;
     for (int c = 0; c < r->n_cols; c++) {
@@ -313,6 +758,7 @@ void sqe_result_free(sqe_result *r) {
     sqe_free(r->types);
     sqe_free(r->kinds);
     sqe_free(r->cells);
+    sqe_free(r->lens);
     sqe_free(r->text);
     sqe_free(r->error);
     sqe_free(r->notices);

@@ -257,92 +257,71 @@ bool sqe_exec_drain(sqe_op *op, int child, const sqe_sink_vtable *sink, sqe_erro
 
 /* ------------------------------------------------------------------- run */
 
-/* Streaming plans, LIMIT? over a scan pipeline, run through the
- * same drain as blocking operators, with a "gather" sink: each pipeline copy
- * appends its batches to its own result set; the sets are concatenated in
- * copy order (whole batches move, no copy), partly filled last batches at
- * the end, applying OFFSET/LIMIT on the way. With a LIMIT, every consume
- * adds its live rows to a shared counter and sets the pipeline's done flag once
- * offset + limit rows exist, so all copies stop at their next batch and no
- * further file is opened. Inputs below ctx->parallel_min_bytes run as one
- * copy on this thread: rows come out in the serial order. */
+/* Streaming plans, LIMIT? over a scan pipeline, run through the same drain
+ * as blocking operators, with a "gather" sink: each pipeline copy pushes its
+ * batches straight into the query's output (sqe_exec_output: the bounded
+ * queue of a query handle, or sqe_exec_run's result set), so nothing is
+ * materialized per copy and the consumer sees rows while the scan goes on.
+ * OFFSET/LIMIT are counted across copies under the gather's mutex: a copy
+ * reserves the rows it may skip and keep, narrows its batch's selection to
+ * the kept ones and pushes it; the reservation that reaches offset + limit
+ * sets the pipeline's done flag, so every copy stops at its next batch and
+ * no further file is opened. Exactly LIMIT rows (or all there are) reach the
+ * output. Rows come out in whatever order the copies produce them (there is
+ * no ORDER BY); inputs below ctx->parallel_min_bytes run as one copy on this
+ * thread, so they keep the serial order. */
 typedef struct gather_op {
-    sqe_op base;                    /* plan = the root; vt unused */
-    sqe_resultset *rs;              /* the result being built (merge, calling thread) */
-    SQE_ARRAY(sqe_batch *) partial; /* last, partly filled batches of the copies */
-    uint64_t need;                  /* offset + limit (UINT64_MAX: no limit) */
-    uint64_t skip, left;            /* OFFSET still to skip, LIMIT rows still to keep */
-    atomic_uint_least64_t produced; /* live rows consumed by all copies */
-    atomic_bool done;               /* the pipeline's done flag: LIMIT satisfied */
+    sqe_op base; /* plan = the root; vt unused */
+    sqe_exec_output *out;
+    bool limited; /* LIMIT or OFFSET present */
+    pthread_mutex_t mu;
+    uint64_t skip, left; /* under mu: OFFSET rows still to skip, LIMIT rows still to keep */
+    atomic_bool done;    /* the pipeline's done flag: LIMIT satisfied */
 } gather_op;
 
+/* Copies keep no local state: every batch goes to the output at once. */
 static void *gather_local_new(sqe_op *op) {
-    const sqe_plan *p = op->plan;
-    return sqe_resultset_new(p->n_out, (const char *const *)p->out_names, p->out_types);
+    return op;
 }
 
 static bool gather_consume(sqe_op *op, void *local, sqe_batch *b, uint64_t tag_base,
                            sqe_error *err) {
+    SQE_UNUSED(local);
     SQE_UNUSED(tag_base);
-    SQE_UNUSED(err);
     gather_op *g = (gather_op *)op;
-    uint32_t live = sqe_batch_live(b);
-    sqe_resultset_append(local, b);
-    if (g->need != UINT64_MAX) {
-        uint64_t total = atomic_fetch_add(&g->produced, live) + live;
-        if (total >= g->need) atomic_store(&g->done, true);
+    if (g->limited) {
+        uint32_t live = sqe_batch_live(b);
+        pthread_mutex_lock(&g->mu);
+        uint32_t s = (uint32_t)SQE_MIN(g->skip, (uint64_t)live);
+        g->skip -= s;
+        uint32_t t = (uint32_t)SQE_MIN((uint64_t)(live - s), g->left);
+        if (g->left != UINT64_MAX) g->left -= t;
+        if (g->left == 0) atomic_store(&g->done, true);
+        pthread_mutex_unlock(&g->mu);
+        if (t == 0) return true;
+        if (s > 0 || t < live) { /* keep live rows [s, s + t), as LimitExec does */
+            if (b->sel) {
+                for (uint32_t i = 0; i < t; i++) b->sel_buf[i] = b->sel[s + i];
+            } else {
+                for (uint32_t i = 0; i < t; i++) b->sel_buf[i] = (uint16_t)(s + i);
+            }
+            b->sel = b->sel_buf;
+            b->n_sel = t;
+        }
     }
-    return true;
-}
-
-/* Appends batch b (compact, owned, taken over) to the result after
- * skipping/trimming rows for OFFSET/LIMIT. Whole full batches move. */
-static void gather_take(gather_op *g, sqe_batch *b) {
-    sqe_resultset *rs = g->rs;
-    uint32_t n = b->n_rows;
-    uint32_t s = (uint32_t)SQE_MIN(g->skip, (uint64_t)n);
-    g->skip -= s;
-    uint32_t t = (uint32_t)SQE_MIN((uint64_t)(n - s), g->left);
-    if (g->left != UINT64_MAX) g->left -= t;
-    if (t == 0) {
-        sqe_batch_free(b);
-        return;
-    }
-    bool last_full =
-        rs->batches.len == 0 || rs->batches.items[rs->batches.len - 1]->n_rows == SQE_BATCH_ROWS;
-    if (s == 0 && t == n && n == SQE_BATCH_ROWS && last_full) {
-        SQE_ARRAY_PUSH(NULL, rs->batches, b);
-        rs->n_rows += n;
-        return;
-    }
-    if (s > 0 || t < n) {
-        for (uint32_t i = 0; i < t; i++) b->sel_buf[i] = (uint16_t)(s + i);
-        b->sel = b->sel_buf;
-        b->n_sel = t;
-    }
-    sqe_resultset_append(rs, b);
-    sqe_batch_free(b);
+    return g->out->push(g->out, b, err);
 }
 
 static bool gather_merge(sqe_op *op, void *local, sqe_error *err) {
+    SQE_UNUSED(op);
+    SQE_UNUSED(local);
     SQE_UNUSED(err);
-    gather_op *g = (gather_op *)op;
-    sqe_resultset *l = local;
-    for (size_t i = 0; i < l->batches.len; i++) {
-        sqe_batch *b = l->batches.items[i];
-        if (b->n_rows < SQE_BATCH_ROWS)
-            SQE_ARRAY_PUSH(NULL, g->partial, b);
-        else
-            gather_take(g, b);
-    }
-    l->batches.len = 0;
-    sqe_resultset_free(l);
     return true;
 }
 
 static void gather_local_free(sqe_op *op, void *local) {
     SQE_UNUSED(op);
-    sqe_resultset_free(local);
+    SQE_UNUSED(local);
 }
 
 static const sqe_sink_vtable gather_sink = {gather_local_new, gather_consume, gather_merge,
@@ -350,7 +329,7 @@ static const sqe_sink_vtable gather_sink = {gather_local_new, gather_consume, ga
 
 /* Runs a streaming plan with pipeline copies when it has that shape and the
  * query may use several threads; *handled = false otherwise. */
-bool sqe_exec_run_gather(sqe_exec_ctx *ctx, const sqe_plan *plan, sqe_resultset **out,
+bool sqe_exec_run_gather(sqe_exec_ctx *ctx, const sqe_plan *plan, sqe_exec_output *out,
                          bool *handled, sqe_error *err) {
     *handled = false;
     if (ctx->n_threads <= 1 || !ctx->pool) return true;
@@ -369,24 +348,13 @@ bool sqe_exec_run_gather(sqe_exec_ctx *ctx, const sqe_plan *plan, sqe_resultset 
     memset(&g, 0, sizeof g);
     g.base.plan = plan;
     g.base.ctx = ctx;
-    g.rs = sqe_resultset_new(plan->n_out, (const char *const *)plan->out_names, plan->out_types);
+    g.out = out;
+    g.limited = offset > 0 || limit != UINT64_MAX;
     g.skip = offset;
     g.left = limit;
-    g.need = limit == UINT64_MAX || offset > UINT64_MAX - limit ? UINT64_MAX : offset + limit;
-    atomic_init(&g.produced, 0);
+    pthread_mutex_init(&g.mu, NULL);
     atomic_init(&g.done, false);
     bool ok = drain_parallel(&g.base, pipe, scan, &gather_sink, &g.done, err);
-    for (size_t i = 0; i < g.partial.len; i++) {
-        if (ok)
-            gather_take(&g, g.partial.items[i]);
-        else
-            sqe_batch_free(g.partial.items[i]);
-    }
-    SQE_ARRAY_FREE(g.partial);
-    if (!ok) {
-        sqe_resultset_free(g.rs);
-        return false;
-    }
-    *out = g.rs;
-    return true;
+    pthread_mutex_destroy(&g.mu);
+    return ok;
 }

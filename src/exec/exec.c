@@ -3,7 +3,8 @@
  * operator per plan node (any number of children), frees operator trees,
  * keeps the query's memory account, its stop signals and the state plan
  * nodes share between their pipeline copies, and runs a plan into a result
- * set.
+ * set (sqe_exec_run, a wrapper over sqe_exec_produce that collects every
+ * batch; query.c runs the same producer on a thread of its own and streams).
  *
  * Stop signals. ctx->abort means "stop with an error": a worker failed (its
  * own error is the one reported) or the user cancelled (ctx->cancel, set by
@@ -242,43 +243,59 @@ void sqe_op_free(sqe_op *op) {
 
 /* ------------------------------------------------------------------- run */
 
+bool sqe_exec_produce(sqe_exec_ctx *ctx, const sqe_plan *plan, sqe_exec_output *out,
+                      sqe_error *err) {
+    bool handled = false;
+    bool ok = sqe_exec_run_gather(ctx, plan, out, &handled, err);
+    if (handled) return ok;
+    sqe_op *root = sqe_op_build(ctx, plan, NULL, err);
+    if (!root) return false;
+    ok = sqe_op_open(root, err);
+    while (ok) {
+        sqe_batch *b = NULL;
+        bool eof = false;
+        /* VALUES and other roots without a scan below check nothing */
+        if (sqe_exec_stopped(ctx, err) || !sqe_op_next(root, &b, &eof, err)) {
+            ok = false;
+            break;
+        }
+        if (eof) break;
+        ok = out->push(out, b, err);
+    }
+    sqe_op_free(root);
+    return ok;
+}
+
+/* sqe_exec_run's output: every batch appended to one result set. */
+typedef struct collect_output {
+    sqe_exec_output base;
+    pthread_mutex_t mu; /* pipeline copies push concurrently */
+    sqe_resultset *rs;
+} collect_output;
+
+static bool collect_push(sqe_exec_output *out, sqe_batch *b, sqe_error *err) {
+    SQE_UNUSED(err);
+    collect_output *c = (collect_output *)out;
+    pthread_mutex_lock(&c->mu);
+    sqe_resultset_append(c->rs, b);
+    pthread_mutex_unlock(&c->mu);
+    return true;
+}
+
 bool sqe_exec_run(const sqe_plan *plan, const sqe_exec_options *opts, sqe_resultset **out,
                   sqe_error *err) {
     *out = NULL;
     sqe_exec_ctx ctx;
     sqe_exec_ctx_init(&ctx, opts);
-    bool handled = false;
-    bool ok = sqe_exec_run_gather(&ctx, plan, out, &handled, err);
-    if (handled) {
-        sqe_exec_ctx_destroy(&ctx);
-        return ok;
-    }
-    sqe_op *root = sqe_op_build(&ctx, plan, NULL, err);
-    if (!root) {
-        sqe_exec_ctx_destroy(&ctx);
-        return false;
-    }
-    sqe_resultset *rs = NULL;
-    ok = sqe_op_open(root, err);
-    if (ok) {
-        rs = sqe_resultset_new(plan->n_out, plan->out_names, plan->out_types);
-        for (;;) {
-            sqe_batch *b = NULL;
-            bool eof = false;
-            if (!sqe_op_next(root, &b, &eof, err)) {
-                ok = false;
-                break;
-            }
-            if (eof) break;
-            sqe_resultset_append(rs, b);
-        }
-    }
-    sqe_op_free(root);
+    collect_output c = {{collect_push}, PTHREAD_MUTEX_INITIALIZER, NULL};
+    c.rs = sqe_resultset_new(plan->n_out, plan->out_names, plan->out_types);
+    bool ok = sqe_exec_produce(&ctx, plan, &c.base, err);
     sqe_exec_ctx_destroy(&ctx);
+    pthread_mutex_destroy(&c.mu);
     if (!ok) {
-        sqe_resultset_free(rs);
+        sqe_resultset_free(c.rs);
         return false;
     }
-    *out = rs;
+    *out = c.rs;
     return true;
 }

@@ -6,6 +6,8 @@
  * values.c): open -> next(batch)* -> close. An operator's next returns a
  * batch it owns (valid until its next call) or sets *eof. Pipelines are cut at
  * blocking operators (aggregate, sort); scans hand out files as morsels.
+ * A query runs either to a materialized result set (sqe_exec_run) or in the
+ * background behind a query handle that streams batches (sqe_exec_start).
  */
 #ifndef SQE_EXEC_H
 #define SQE_EXEC_H
@@ -34,9 +36,56 @@ typedef struct sqe_exec_options {
     bool analyze;
 } sqe_exec_options;
 
-/* Runs a plan to completion and materializes its output. */
+/* Runs a plan to completion on the calling thread (pipeline copies on the
+ * pool) and materializes its output. */
 bool sqe_exec_run(const sqe_plan *plan, const sqe_exec_options *opts, sqe_resultset **out,
                   sqe_error *err);
+
+/* ------------------------------------------------------------ query handle
+ *
+ * A running query (query.c): the plan runs on a thread of its own (not a
+ * pool worker, so the pool stays free for pipeline copies) and pushes
+ * compacted result batches into a bounded queue (at most
+ * SQE_EXEC_QUEUE_BATCHES batches and, beyond one batch, SQE_EXEC_QUEUE_BYTES
+ * bytes; queued bytes count against opts->memory_limit). The producer
+ * blocks while the queue is full, the consumer while it is empty.
+ *
+ *   sqe_exec_query *q = sqe_exec_start(plan, &opts, &err);
+ *   for (;;) {
+ *       const sqe_batch *b; bool done;
+ *       if (!sqe_exec_fetch(q, &b, &done, &err)) break;   (the query's error)
+ *       if (done) break;
+ *       ... read b->n_rows rows of b ...
+ *   }
+ *   sqe_exec_finish(q);
+ */
+#define SQE_EXEC_QUEUE_BATCHES 8
+#define SQE_EXEC_QUEUE_BYTES ((size_t)32 << 20)
+
+typedef struct sqe_exec_query sqe_exec_query;
+
+/* Starts running plan in the background. plan (and the arena and tables it
+ * refers to) must stay alive until sqe_exec_finish; opts is copied. When
+ * opts->cancel is given it is the query's cancel flag: sqe_exec_cancel
+ * stores true into it, so it must point to a writable atomic_bool; without
+ * it the query has a flag of its own. Returns NULL with err set when the
+ * thread cannot be started; every other failure is reported by fetch. */
+sqe_exec_query *sqe_exec_start(const sqe_plan *plan, const sqe_exec_options *opts, sqe_error *err);
+/* Waits for the next batch. Returns true with *out set (a compact batch of
+ * plan->n_out columns with at least one row, no selection, owned by the
+ * query and valid until the next fetch or finish) or with *done set at the
+ * end of the rows. Returns false with the query's first error once the
+ * batches queued before it were fetched (CANCELLED "query was cancelled" at
+ * once after a cancel request: queued batches are then dropped).
+ * One consumer thread only. */
+bool sqe_exec_fetch(sqe_exec_query *q, const sqe_batch **out, bool *done, sqe_error *err);
+/* Asks the query to stop: operators stop within a batch with CANCELLED and
+ * the next fetch fails with it. Any thread; only an atomic store, so it is
+ * also async-signal-safe. */
+void sqe_exec_cancel(sqe_exec_query *q);
+/* Cancels the query if it is still running, waits for its thread and frees
+ * it with every batch it holds. NULL is a no-op. */
+void sqe_exec_finish(sqe_exec_query *q);
 
 /* Renders the physical plan as indented text, one operator per line, e.g.
  *   TopNExec: limit=10, keys=[s DESC NULLS LAST]

@@ -195,9 +195,11 @@ typedef struct sqe_sink_vtable {
 bool sqe_exec_drain(sqe_op *op, int child, const sqe_sink_vtable *sink, sqe_error *err);
 
 /* Runs a streaming plan, LIMIT? over a scan pipeline, with one pipeline
- * copy per worker into a result set (see drain.c). *handled = false when
- * the plan has another shape or the query runs on one thread. */
-bool sqe_exec_run_gather(sqe_exec_ctx *ctx, const sqe_plan *plan, sqe_resultset **out,
+ * copy per worker, every copy pushing its batches into `out` (see drain.c
+ * and sqe_exec_output below). *handled = false when the plan has another
+ * shape or the query runs on one thread. */
+typedef struct sqe_exec_output sqe_exec_output;
+bool sqe_exec_run_gather(sqe_exec_ctx *ctx, const sqe_plan *plan, sqe_exec_output *out,
                          bool *handled, sqe_error *err);
 
 /* The SCAN at the bottom of a pipeline: p's first-child chain through
@@ -483,5 +485,32 @@ void sqe_win_agg_scratch_free(sqe_win_agg_scratch *s);
 bool sqe_win_agg_eval(sqe_win_agg_scratch *s, const sqe_agg_binding *ab, const sqe_win_col *arg,
                       const sqe_win_col *filter, const sqe_win_part *p, const uint32_t *fs,
                       const uint32_t *fe, sqe_vector *const *res, sqe_error *err);
+
+/* ------------------------------------------------------- query output */
+
+/* Where the streaming root of a query delivers its rows: the bounded queue
+ * of a query handle (query.c) or the result set of sqe_exec_run (exec.c).
+ * push gets a batch owned by the operator that produced it (live rows
+ * through its selection; valid only during the call) and copies what it
+ * keeps. Pipeline copies call it from several threads at once
+ * (sqe_exec_run_gather), so it must be thread-safe. It may block (a full
+ * queue) but must then watch sqe_exec_stopped. Returns false with err set
+ * to fail the query. */
+struct sqe_exec_output {
+    bool (*push)(sqe_exec_output *out, sqe_batch *b, sqe_error *err);
+};
+
+/* Runs plan to its end, delivering every output batch to out: through
+ * sqe_exec_run_gather when the plan is a parallel streaming pipeline,
+ * otherwise by pulling the root operator on the calling thread. Returns the
+ * query's first error. */
+bool sqe_exec_produce(sqe_exec_ctx *ctx, const sqe_plan *plan, sqe_exec_output *out,
+                      sqe_error *err);
+
+/* A compact copy of the live rows of b (the first n_cols columns, typed
+ * types; columns b lacks or of type NULL become NULL): owned vectors, no
+ * selection, string bytes copied. *bytes is the memory it holds. */
+sqe_batch *sqe_exec_batch_compact(const sqe_batch *b, int n_cols, const sqe_type *types,
+                                  size_t *bytes);
 
 #endif

@@ -98,6 +98,9 @@ expect_in out "--help" "--hive-root NAME=URL"
 expect_in out "--help" "AWS_SECRET_ACCESS_KEY"
 expect_in out "--help" "Examples:"
 
+expect_in out "--help" "80% of physical memory"
+expect_in out "--help" "Ctrl-C cancels the running statement"
+
 run --version
 expect_status "--version" 0
 expect_stdout "--version" "sqe-cli 0.1.0"
@@ -140,7 +143,7 @@ for bad in 12XB -5MB MB 1.2.3GB; do
     run --embedded --memory-limit "$bad" -c "$Q"
     expect_status "--memory-limit $bad" 2
 done
-for good in 512MB 4GB 1GiB 1048576 "1.5 GB"; do
+for good in 512MB 4GB 1GiB 1048576 "1.5 GB" 0; do
     run --embedded --memory-limit "$good" --format csv -c "$Q"
     expect_status "--memory-limit $good" 0
 done
@@ -224,6 +227,91 @@ expect_stdout "table no rows" " a
 ---
 (0 rows)"
 
+# expect_stdout_bytes NAME PRINTF_FORMAT: stdout must equal the bytes
+# printf FORMAT makes (for NUL and other bytes a shell string cannot hold).
+expect_stdout_bytes() {
+    # shellcheck disable=SC2059
+    printf "$2" >"$tmp/want"
+    if cmp -s "$tmp/want" "$tmp/out"; then
+        pass "$1: stdout"
+    else
+        fail "$1: stdout" "want: $(od -c "$tmp/want" | head -20 | tr '\n' '~')" \
+            "got:  $(od -c "$tmp/out" | head -20 | tr '\n' '~')"
+    fi
+}
+
+# NUL bytes and invalid UTF-8 inside values: shown whole in every format,
+# raw (csv), escaped (tsv \0, table and markdown \xHH, json \u0000 and
+# U+FFFD), never cut at the NUL; '' still differs from NULL.
+mkdir -p "$tmp/bytes/db/t"
+printf '1,a\000b\n2,\377\376ok\n3,\n4,\\N\n' >"$tmp/bytes/db/t/data.csv"
+bytes_ddl="CREATE EXTERNAL TABLE b.db.t (id int, s string) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' STORED AS TEXTFILE LOCATION '$tmp/bytes/db/t/'"
+run --embedded --hive-root "b=$tmp/bytes" --format csv -c "$bytes_ddl"
+expect_status "bytes table" 0
+bytes_q="SELECT id, s FROM b.db.t ORDER BY id"
+run --embedded --hive-root "b=$tmp/bytes" --format csv -c "$bytes_q"
+expect_stdout_bytes "csv NUL and invalid UTF-8" 'id,s\n1,a\000b\n2,\377\376ok\n3,""\n4,\n'
+run --embedded --hive-root "b=$tmp/bytes" --format tsv -c "$bytes_q"
+expect_stdout_bytes "tsv NUL and invalid UTF-8" 'id\ts\n1\ta\\0b\n2\t\377\376ok\n3\t\n4\t\n'
+run --embedded --hive-root "b=$tmp/bytes" --format json -c "$bytes_q"
+expect_stdout_bytes "json NUL and invalid UTF-8" '[\n{"id":1,"s":"a\\u0000b"},\n{"id":2,"s":"\357\277\275\357\277\275ok"},\n{"id":3,"s":""},\n{"id":4,"s":null}\n]\n'
+run --embedded --hive-root "b=$tmp/bytes" --format jsonl -c "$bytes_q"
+expect_stdout_bytes "jsonl NUL and invalid UTF-8" '{"id":1,"s":"a\\u0000b"}\n{"id":2,"s":"\357\277\275\357\277\275ok"}\n{"id":3,"s":""}\n{"id":4,"s":null}\n'
+run --embedded --hive-root "b=$tmp/bytes" --format markdown -c "$bytes_q"
+expect_stdout_bytes "markdown NUL and invalid UTF-8" '| id | s |\n|---:|---|\n| 1 | a\\x00b |\n| 2 | \\xFF\\xFEok |\n| 3 |  |\n| 4 | NULL |\n'
+run --embedded --hive-root "b=$tmp/bytes" -c "$bytes_q"
+expect_stdout "table NUL and invalid UTF-8" ' id |     s
+----+------------
+  1 | a\x00b
+  2 | \xFF\xFEok
+  3 |
+  4 | NULL
+(4 rows)'
+
+# table streams: widths come from the first 1,000 rows; a later, wider value
+# is printed whole and pushes its line right.
+mkdir -p "$tmp/long/db/t"
+{
+    for i in $(seq 1 1000); do echo "$i,ab"; done
+    echo "123456,abcdefgh"
+} >"$tmp/long/db/t/data.csv"
+long_ddl="CREATE EXTERNAL TABLE l.db.t (id int, s string) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' STORED AS TEXTFILE LOCATION '$tmp/long/db/t/'"
+run --embedded --hive-root "l=$tmp/long" --format csv -c "$long_ddl"
+run --embedded --hive-root "l=$tmp/long" -c "SELECT id, s FROM l.db.t ORDER BY id"
+expect_status "table over 1000 rows" 0
+head -n 3 "$tmp/out" >"$tmp/out.head"
+tail -n 3 "$tmp/out" >"$tmp/out.tail"
+if [[ $(cat "$tmp/out.head") == "$(printf '  id  | s\n------+----\n    1 | ab')" &&
+    $(cat "$tmp/out.tail") == "$(printf ' 1000 | ab\n 123456 | abcdefgh\n(1001 rows)')" ]]; then
+    pass "table over 1000 rows: widths of the first 1000, wider values whole"
+else
+    fail "table over 1000 rows: widths of the first 1000, wider values whole" \
+        "head: $(tr '\n' '~' <"$tmp/out.head")" "tail: $(tr '\n' '~' <"$tmp/out.tail")"
+fi
+
+# A statement failing after rows were printed: the rows stay, then the
+# error (the reader fails on its third batch of 2048 rows); the table
+# format drops the rows it was still holding.
+mkdir -p "$tmp/late/db/t"
+{
+    seq 1 5000
+    echo "x"
+} >"$tmp/late/db/t/data.csv"
+run --embedded --hive-root "l=$tmp/late" --format csv \
+    -c "CREATE EXTERNAL TABLE l.db.t (id int) STORED AS TEXTFILE LOCATION '$tmp/late/db/t/'" \
+    -c "SELECT id FROM l.db.t"
+expect_status "error after rows" 1
+expect_line1 err "error after rows" "^Error: .*'x'"
+if [[ $(wc -l <"$tmp/out") -eq 4097 && $(tail -n 1 "$tmp/out") == 4096 ]]; then
+    pass "error after rows: the rows before the failing batch are printed"
+else
+    fail "error after rows: the rows before the failing batch are printed"
+fi
+printf 'x,late\n' >>"$tmp/long/db/t/data.csv"
+run --embedded --hive-root "l=$tmp/long" -c "SELECT id FROM l.db.t"
+expect_status "error after rows (table)" 1
+expect_stdout_empty "error after rows (table)"
+
 # ------------------------------------------------------------- execution
 run --embedded --format csv -c "$Q; SELECT 2 AS c" -c "SELECT 3 AS d"
 expect_status "several statements" 0
@@ -304,6 +392,57 @@ expect_stdout "DDL prints nothing in csv" "name
 x
 y"
 
+# ------------------------------------------------------------- Ctrl-C
+# A query that runs for many seconds: 600 files of 3 rows, each row a LIKE
+# whose pattern depends on the row (the general matcher, ~5 ms a row).
+mkdir -p "$tmp/slow/db/t"
+for i in $(seq 1 600); do printf 'x%d,1\ny%d,2\nz%d,3\n' "$i" "$i" "$i" >"$tmp/slow/db/t/f$i.csv"; done
+slow_ddl="CREATE EXTERNAL TABLE s.db.t (s string, n int) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' STORED AS TEXTFILE LOCATION '$tmp/slow/db/t/'"
+slow_q="SELECT count(*) FROM s.db.t WHERE lpad(s, 4000, 'a') LIKE concat('%', lpad('b', 1000 + n, 'a'))"
+run --embedded --hive-root "s=$tmp/slow" -c "$slow_ddl"
+expect_status "slow table" 0
+
+# start_slow ARGS...: the CLI in the background with SIGINT at its default
+# (a non-interactive shell starts background jobs with SIGINT ignored, and
+# sqe-cli then leaves it ignored, as other tools do).
+start_slow() {
+    perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' -- "$CLI" "$@" </dev/null >"$tmp/out" 2>"$tmp/err" &
+    slow_pid=$!
+}
+
+start_slow --embedded --hive-root "s=$tmp/slow" --format csv -c "$slow_q" -c "SELECT 'after' AS x"
+sleep 0.7
+t0=$(date +%s%N)
+kill -INT "$slow_pid"
+wait "$slow_pid"
+status=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+expect_status "Ctrl-C cancels a running statement" 1
+expect_stderr "Ctrl-C cancels a running statement" "Error: query was cancelled"
+expect_stdout_empty "Ctrl-C cancels a running statement (the script stops)"
+if [[ $ms -lt 3000 ]]; then pass "Ctrl-C: ends in ${ms} ms"; else fail "Ctrl-C: ends in ${ms} ms (> 3 s)"; fi
+
+# One file of 1000 such rows is one batch of several seconds: the statement
+# fails at once on Ctrl-C, but its operators stop only after the batch, so
+# sqe-cli is still waiting for them when the second Ctrl-C comes.
+mkdir -p "$tmp/slow/db/one"
+for i in $(seq 1 1000); do echo "x$i,$((i % 3 + 1))"; done >"$tmp/slow/db/one/f.csv"
+run --embedded --hive-root "s=$tmp/slow" \
+    -c "CREATE EXTERNAL TABLE s.db.one (s string, n int) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' STORED AS TEXTFILE LOCATION '$tmp/slow/db/one/'"
+start_slow --embedded --hive-root "s=$tmp/slow" --format csv -c "${slow_q/s.db.t/s.db.one}"
+sleep 0.7
+t0=$(date +%s%N)
+kill -INT "$slow_pid"
+sleep 0.3
+kill -INT "$slow_pid"
+wait "$slow_pid"
+status=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+expect_status "a second Ctrl-C exits at once" 130
+expect_in err "a second Ctrl-C exits at once" "Error: query was cancelled"
+expect_in err "a second Ctrl-C exits at once" "Interrupted again while cancelling; exiting."
+if [[ $ms -lt 2000 ]]; then pass "second Ctrl-C: ends in ${ms} ms"; else fail "second Ctrl-C: ends in ${ms} ms (> 2 s)"; fi
+
 # ------------------------------------------------------------- shell
 if command -v script >/dev/null 2>&1; then
     printf "SELECT 1 AS a,\n 'x' AS b;\n\\\\format csv\nSELEC 1;\nSELECT 2 AS c;\n\\\\q\n" \
@@ -319,6 +458,18 @@ if command -v script >/dev/null 2>&1; then
     else
         fail "shell: runs statements after an error"
     fi
+
+    # Ctrl-C (the terminal's ^C) cancels the running statement; the shell goes on
+    {
+        printf '%s;\n' "$slow_q"
+        sleep 1.5
+        printf '\003'
+        sleep 1
+        printf "SELECT 'still here' AS s;\n\\\\q\n"
+    } | timeout 30 script -qec "$CLI --embedded --hive-root s=$tmp/slow" /dev/null 2>&1 \
+        | tr -d '\r' >"$tmp/out"
+    expect_in out "shell Ctrl-C" "Error: query was cancelled"
+    expect_in out "shell Ctrl-C" " still here"
 else
     echo "skip - shell tests (no 'script' program)"
 fi

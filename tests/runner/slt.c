@@ -39,8 +39,10 @@
  *   query TYPES [nosort|rowsort|valuesort]
  *                                one SQL statement, "----", expected rows:
  *                                values separated by one TAB; NULL is "NULL",
- *                                the empty string "(empty)"; TAB, LF, CR inside
- *                                actual values are shown as \t \n \r. TYPES is
+ *                                the empty string "(empty)"; TAB, LF, CR, NUL
+ *                                inside actual values are shown as \t \n \r \0
+ *                                (values are read with their byte length, so a
+ *                                NUL does not end them). TYPES is
  *                                one letter of I R T B D per column; the
  *                                column count must match. rowsort sorts rows,
  *                                valuesort sorts single values, as strings
@@ -54,6 +56,15 @@
  *                                "\c" means no newline after the line before
  *   mkdir PATH                   mkdir -p
  *   hive-root NAME=URL           sqe_session_attach_root on the file's session
+ *   tuning KEY=VALUE...          per-query options for the records that follow
+ *                                (sqe_session_set_tuning): threads,
+ *                                parallel_min_bytes, text_split_bytes,
+ *                                memory_limit; whole numbers, 0 = the default.
+ *                                e.g. "tuning threads=4 parallel_min_bytes=1
+ *                                text_split_bytes=64" runs scans in parallel
+ *                                and splits text files into 64-byte ranges,
+ *                                so a file can check the parallel and split
+ *                                paths give the serial answers.
  *   halt                         stop reading the file
  *
  * Output: for each failure, file:line, what went wrong, the SQL, and the
@@ -246,6 +257,7 @@ typedef struct test_file {
     FILE *log;          /* where failures are reported */
     file_stats *st;
     sqe_session *session;
+    sqe_options tuning; /* the `tuning` directive's options so far */
     const run_opts *opts;
 } test_file;
 
@@ -423,20 +435,21 @@ static void run_statement(test_file *tf, int line, bool expect_error, const char
 
 /* ---------------------------------------------------------------- queries */
 
-static void render_value(strbuf *b, const char *v) {
+static void render_value(strbuf *b, const char *v, size_t len) {
     if (!v) {
         sb_puts(b, "NULL");
         return;
     }
-    if (!*v) {
+    if (len == 0) {
         sb_puts(b, "(empty)");
         return;
     }
-    for (const char *s = v; *s; s++) {
+    for (const char *s = v; s < v + len; s++) {
         switch (*s) {
         case '\t': sb_puts(b, "\\t"); break;
         case '\n': sb_puts(b, "\\n"); break;
         case '\r': sb_puts(b, "\\r"); break;
+        case '\0': sb_puts(b, "\\0"); break;
         default: sb_putc(b, *s); break;
         }
     }
@@ -541,7 +554,7 @@ static void run_query(test_file *tf, int line, const char *types, const char *so
         b.data[0] = '\0';
         for (int col = 0; col < n_cols; col++) {
             if (col > 0) sb_putc(&b, '\t');
-            render_value(&b, sqe_result_value(r, row, col));
+            render_value(&b, sqe_result_value(r, row, col), sqe_result_value_len(r, row, col));
         }
         sl_push(&actual, b.data);
     }
@@ -679,6 +692,53 @@ static void run_file_directive(test_file *tf, int line, bool escaped, const char
     free(content.data);
 }
 
+/* "tuning threads=4 parallel_min_bytes=1 ...": sets the options of the
+ * file's session for the records that follow. */
+static void run_tuning(test_file *tf, int line, const char *arg) {
+    sqe_options o = tf->tuning;
+    const char *s = arg;
+    if (!*s) {
+        fail_header(tf, line, "tuning needs KEY=VALUE pairs (threads, parallel_min_bytes, "
+                              "text_split_bytes, memory_limit)");
+        return;
+    }
+    while (*s) {
+        char key[64];
+        size_t n = 0;
+        while (*s && *s != '=' && !isspace((unsigned char)*s) && n < sizeof(key) - 1) key[n++] = *s++;
+        key[n] = '\0';
+        if (*s != '=') {
+            fail_header(tf, line, "tuning: expected KEY=VALUE, got '%s'", key);
+            return;
+        }
+        s++;
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (end == s || errno || (*end && !isspace((unsigned char)*end)) || *s == '-') {
+            fail_header(tf, line, "tuning: %s needs a whole number", key);
+            return;
+        }
+        if (!strcmp(key, "threads") && v <= 4096)
+            o.threads = (int)v;
+        else if (!strcmp(key, "parallel_min_bytes"))
+            o.parallel_min_bytes = v;
+        else if (!strcmp(key, "text_split_bytes"))
+            o.text_split_bytes = v;
+        else if (!strcmp(key, "memory_limit"))
+            o.memory_limit = (size_t)v;
+        else {
+            fail_header(tf, line, "tuning: unknown key or value '%s' (threads <= 4096, "
+                                  "parallel_min_bytes, text_split_bytes, memory_limit)", key);
+            return;
+        }
+        s = end;
+        while (isspace((unsigned char)*s)) s++;
+    }
+    tf->tuning = o;
+    sqe_session_set_tuning(tf->session, &tf->tuning);
+}
+
 /* Runs the records of one file. */
 static void run_records(test_file *tf) {
     int i = 0;
@@ -740,6 +800,8 @@ static void run_records(test_file *tf) {
                 fail_header(tf, line, "hive-root %s failed: %s", arg, err);
                 free(err);
             }
+        } else if (strcmp(word, "tuning") == 0) {
+            run_tuning(tf, line, arg);
         } else if (strcmp(word, "halt") == 0) {
             free(arg);
             return;
