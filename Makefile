@@ -95,7 +95,7 @@ sanitize:
 # suite, whose parallel paths run with a thread pool. halt_on_error makes a
 # race fail the run.
 TSAN_VARS := OPT="-O1 -g -fno-omit-frame-pointer" SAN="-fsanitize=thread"
-TSAN_UNITS = $(filter $(BUILD)/tests/test_exec%,$(UNIT_BINS))
+TSAN_UNITS = $(filter $(BUILD)/tests/test_exec% $(BUILD)/tests/test_engine,$(UNIT_BINS))
 tsan:
 	$(MAKE) BUILD=build-tsan $(TSAN_VARS) tsan-run
 
