@@ -88,6 +88,9 @@ struct planner {
 sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err);
 scope sqe_plan_scope_of(sqe_arena *a, const sqe_plan *p, const char *qualifier, const char *db,
                         const char *root);
+/* A constant, non-negative integer for LIMIT/OFFSET (`what` names it). */
+bool sqe_plan_const_count(planner *pl, const sqe_ast_expr *e, const char *what, uint64_t *out,
+                          sqe_error *err);
 sqe_plan *sqe_plan_table(planner *pl, const sqe_ast_from *f, scope *out_scope, sqe_error *err);
 bool sqe_plan_push_filter_into_scan(sqe_arena *a, sqe_plan *scan, sqe_expr *pred, sqe_error *err);
 /* Same output schema as child (types and names copied). */

@@ -86,9 +86,8 @@ sqe_plan *sqe_plan_table(planner *pl, const sqe_ast_from *f, scope *out_scope, s
     return p;
 }
 
-/* Constant, non-negative integer for LIMIT/OFFSET. */
-static bool const_count(planner *pl, const sqe_ast_expr *e, const char *what, uint64_t *out,
-                        sqe_error *err) {
+bool sqe_plan_const_count(planner *pl, const sqe_ast_expr *e, const char *what, uint64_t *out,
+                          sqe_error *err) {
     bind_ctx cx = {.arena = pl->arena, .cat = pl->cat, .clause = what};
     sqe_expr *b = sqe_bind_expr(&cx, e, err);
     if (!b) return false;
@@ -814,10 +813,10 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
     uint64_t limit = 0, offset = 0;
     bool has_limit = false;
     if (q->limit) {
-        if (!const_count(pl, q->limit, "LIMIT", &limit, err)) return NULL;
+        if (!sqe_plan_const_count(pl, q->limit, "LIMIT", &limit, err)) return NULL;
         has_limit = true;
     }
-    if (q->offset && !const_count(pl, q->offset, "OFFSET", &offset, err)) return NULL;
+    if (q->offset && !sqe_plan_const_count(pl, q->offset, "OFFSET", &offset, err)) return NULL;
 
     if (q->n_order_by > 0) {
         sqe_plan *s = new_node(A, has_limit ? SQE_PLAN_TOPN : SQE_PLAN_SORT, cur, cur->n_out);

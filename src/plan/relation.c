@@ -209,22 +209,6 @@ static sqe_plan *rel_plan_values(planner *pl, const sqe_ast_query *q, sqe_error 
 
 /* ------------------------------------------- ORDER BY / LIMIT of a query */
 
-static bool rel_const_count(planner *pl, const sqe_ast_expr *e, const char *what, uint64_t *out,
-                            sqe_error *err) {
-    bind_ctx cx = {.arena = pl->arena, .cat = pl->cat, .clause = what};
-    sqe_expr *b = sqe_bind_expr(&cx, e, err);
-    if (!b) return false;
-    sqe_value v;
-    if (!sqe_type_is_integer(b->type) || !sqe_expr_eval_const(b, pl->arena, &v, err) || v.is_null)
-        return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos, "%s must be a constant integer",
-                              what);
-    if (v.v.i < 0)
-        return sqe_bind_error(err, SQE_ERR_INVALID_ARGUMENT, e->pos, "%s must not be negative",
-                              what);
-    *out = (uint64_t)v.v.i;
-    return true;
-}
-
 /* ORDER BY (ordinals or expressions over the output columns), then
  * LIMIT/OFFSET, over the output of a set operation or VALUES. Keys that
  * are not output columns are computed by a projection and dropped after. */
@@ -234,10 +218,10 @@ static sqe_plan *rel_order_limit(planner *pl, const sqe_ast_query *q, sqe_plan *
     uint64_t limit = 0, offset = 0;
     bool has_limit = false;
     if (q->limit) {
-        if (!rel_const_count(pl, q->limit, "LIMIT", &limit, err)) return NULL;
+        if (!sqe_plan_const_count(pl, q->limit, "LIMIT", &limit, err)) return NULL;
         has_limit = true;
     }
-    if (q->offset && !rel_const_count(pl, q->offset, "OFFSET", &offset, err)) return NULL;
+    if (q->offset && !sqe_plan_const_count(pl, q->offset, "OFFSET", &offset, err)) return NULL;
     if (q->n_order_by) {
         scope sc = sqe_plan_scope_of(A, p, NULL, NULL, NULL);
         bind_ctx cx = {.arena = A, .cat = pl->cat, .scope = &sc, .clause = "ORDER BY"};
