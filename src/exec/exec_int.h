@@ -70,6 +70,9 @@ typedef struct sqe_exec_ctx {
     bool analyze;                      /* collect sqe_exec_stats per plan node */
     SQE_ARRAY(sqe_exec_stats *) stats; /* under shared_mu */
     atomic_size_t mem_peak;            /* highest mem_used seen */
+    const char *temp_dir;              /* spill files go here (resolved: never NULL) */
+    atomic_uint_least64_t spill_files; /* spill files created by the query */
+    atomic_uint_least64_t spill_bytes; /* bytes written to them */
 } sqe_exec_ctx;
 
 /* The counters of plan node p (created on first use), or NULL when the
@@ -403,6 +406,55 @@ static inline const sqe_vector *sqe_rowstore_col(const sqe_rowstore *rs, uint32_
     *row = idx & (SQE_BATCH_ROWS - 1);
     return rs->chunks.items[idx >> SQE_ROWSTORE_SHIFT].cols[col];
 }
+
+/* ------------------------------------------------------- spill files */
+
+/* A temporary file of batches with a fixed schema (spill.c): created under
+ * ctx->temp_dir with mkostemp and unlinked at once (the descriptor is the
+ * only reference, so no exit path leaves it behind), written batch by
+ * batch, then read back from the start after sqe_spill_rewind (any number
+ * of times). Not thread-safe: one user at a time. Encoding in spill.c;
+ * every sqe_type round-trips exactly (NULLs, NaN payloads, -0.0, 128-bit
+ * decimals, empty and long strings). */
+typedef struct sqe_spill_file sqe_spill_file;
+
+/* One I/O buffer per file while it is written or read (none when idle). */
+#define SQE_SPILL_BUF_BYTES ((size_t)128 << 10)
+
+/* Creates an empty file for batches of n_cols columns of `types` (copied).
+ * op_name ("SortExec") is named in I/O errors. Fails with STORAGE (or
+ * RESOURCE_EXHAUSTED when the disk is full) "could not create temporary file
+ * in '<dir>' for <op_name>: <strerror>". Counts ctx->spill_files. */
+sqe_spill_file *sqe_spill_create(sqe_exec_ctx *ctx, int n_cols, const sqe_type *types,
+                                 const char *op_name, sqe_error *err);
+/* Appends rows (sel ? sel[i] : i), i < n, of b's first n_cols columns (any
+ * n; stored as batches of at most SQE_BATCH_ROWS rows). A failed write
+ * fails with RESOURCE_EXHAUSTED "could not write temporary file for
+ * <op_name>: No space left on device" (ENOSPC, EDQUOT, EFBIG) or STORAGE,
+ * and the file refuses further use. Counts ctx->spill_bytes. */
+bool sqe_spill_write(sqe_spill_file *f, const sqe_batch *b, const uint16_t *sel, uint32_t n,
+                     sqe_error *err);
+/* Ends writing (flushes, releases the buffer) and positions reading at the
+ * first batch. */
+bool sqe_spill_rewind(sqe_spill_file *f, sqe_error *err);
+/* Reads the next batch into out (reset first; out has at least n_cols
+ * owned vectors of the file's types): compact rows, no selection, strings
+ * in out's heaps. *eof at the end (the buffer is released then). Rewinds
+ * first when the file was still being written. */
+bool sqe_spill_read(sqe_spill_file *f, sqe_batch *out, bool *eof, sqe_error *err);
+/* Closes (and so deletes) the file. NULL is a no-op. */
+void sqe_spill_close(sqe_spill_file *f);
+uint64_t sqe_spill_rows(const sqe_spill_file *f);
+uint64_t sqe_spill_bytes(const sqe_spill_file *f); /* bytes written so far */
+/* Memory one batch of the file takes when read back: the vectors' value
+ * arrays plus its largest long-string payload. */
+size_t sqe_spill_max_batch_bytes(const sqe_spill_file *f);
+
+/* "Reserve or spill": moves the query's tracked bytes by (now - *tracked)
+ * like sqe_exec_mem_track, but when growing would pass the memory limit it
+ * changes nothing and returns false without an error, so the caller can
+ * free memory (spill) and try again. Shrinking always succeeds. */
+bool sqe_exec_mem_reserve(sqe_exec_ctx *ctx, size_t *tracked, size_t now);
 
 /* ----------------------------------------------------------- helpers */
 
