@@ -387,6 +387,11 @@ void sqe_rowstore_free(sqe_rowstore *rs);
  * n_cols - 1 plus tag_base + row when tagged). */
 void sqe_rowstore_append(sqe_rowstore *rs, const sqe_batch *b, const uint16_t *sel, uint32_t n,
                          uint64_t tag_base);
+/* The bytes sqe_rowstore_append(rs, b, sel, n, ...) would add to rs->bytes
+ * (new chunks and long string bytes), so a caller can reserve memory
+ * before copying. */
+size_t sqe_rowstore_append_bytes(const sqe_rowstore *rs, const sqe_batch *b, const uint16_t *sel,
+                                 uint32_t n);
 /* Copies rows idx[0..n) of src (same schema) to the end of rs. */
 void sqe_rowstore_append_rows(sqe_rowstore *rs, const sqe_rowstore *src, const uint32_t *idx,
                               size_t n);
@@ -397,6 +402,17 @@ void sqe_rowstore_indexes(const sqe_rowstore *rs, uint32_t *idx);
 /* Stable sort of idx[0..n) by keys (columns of rs). */
 void sqe_rowstore_sort(const sqe_rowstore *rs, const sqe_sort_key *keys, int n_keys, uint32_t *idx,
                        size_t n);
+/* Sorts every live row of rs by keys (stable): returns their addresses in
+ * sorted order (malloc'd, rs->n_rows entries) and, when slots_out is given,
+ * per key a malloc'd array of the rows' key slots and NULL flags in that
+ * order (*slots_out and *nulls_out are malloc'd arrays of n_keys arrays;
+ * string slots are views into rs). Peak memory beyond rs: about
+ * SQE_SORT_PEAK_ROW(n_keys) bytes per row; what it returns is
+ * SQE_SORT_KEEP_ROW(n_keys) bytes per row. */
+uint32_t *sqe_rowstore_sort_all(const sqe_rowstore *rs, const sqe_sort_key *keys, int n_keys,
+                                sqe_key_slot ***slots_out, uint8_t ***nulls_out);
+#define SQE_SORT_KEEP_ROW(n_keys) (sizeof(uint32_t) + (size_t)(n_keys) * (sizeof(sqe_key_slot) + 1))
+#define SQE_SORT_PEAK_ROW(n_keys) (SQE_SORT_KEEP_ROW(n_keys) + 4 + sizeof(sqe_key_slot) + 1)
 /* Writes rows idx[0..n) (n <= SQE_BATCH_ROWS) into out's first n rows: the
  * first out->n_cols columns (out owns vectors of rs's types, reset by the
  * caller). Strings are views into rs. */

@@ -81,6 +81,28 @@ static inline size_t copy_cell(sqe_vector *dst, uint32_t dr, const sqe_vector *s
     return 0;
 }
 
+size_t sqe_rowstore_append_bytes(const sqe_rowstore *rs, const sqe_batch *b, const uint16_t *sel,
+                                 uint32_t n) {
+    uint32_t room = 0;
+    if (rs->chunks.len > 0) room = SQE_BATCH_ROWS - rs->chunks.items[rs->chunks.len - 1].n;
+    size_t bytes = 0;
+    if (n > room) {
+        size_t new_chunks = (n - room + SQE_BATCH_ROWS - 1) / SQE_BATCH_ROWS;
+        bytes += new_chunks * (SQE_BATCH_ROWS * (row_width(rs) + 1) + sizeof(sqe_rowstore_chunk));
+    }
+    int n_data = rs->n_cols - (rs->tagged ? 1 : 0);
+    for (int k = 0; k < n_data; k++) {
+        const sqe_vector *v = b->cols[k];
+        if (!is_str(rs->types[k]) || v->type.id == SQE_T_NULL) continue;
+        const sqe_string *d = v->data;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t r = sel ? sel[i] : i;
+            if (d[r].len > SQE_STRING_INLINE && !sqe_vector_is_null(v, r)) bytes += d[r].len;
+        }
+    }
+    return bytes;
+}
+
 void sqe_rowstore_append(sqe_rowstore *rs, const sqe_batch *b, const uint16_t *sel, uint32_t n,
                          uint64_t tag_base) {
     uint32_t done = 0;
@@ -243,20 +265,20 @@ static void merge_sort(const sort_ctx *sc, uint32_t *pos, uint32_t *tmp, size_t 
     if (src != pos) memcpy(pos, src, n * sizeof *pos);
 }
 
-void sqe_rowstore_sort(const sqe_rowstore *rs, const sqe_sort_key *keys, int n_keys, uint32_t *idx,
-                       size_t n) {
-    if (n < 2 || n_keys == 0) return;
-    sort_ctx sc;
-    sc.n_keys = n_keys;
-    sc.keys = keys;
-    sc.kc = sqe_malloc((size_t)n_keys * sizeof *sc.kc);
-    sc.slots = sqe_malloc((size_t)n_keys * sizeof *sc.slots);
-    sc.nulls = sqe_malloc((size_t)n_keys * sizeof *sc.nulls);
+/* Loads the key slots of rows idx[0..n) into sc (one array per key, in
+ * idx order) and sorts positions 0..n-1 into *pos_out (malloc'd). */
+static void sort_positions(const sqe_rowstore *rs, const sqe_sort_key *keys, int n_keys,
+                           const uint32_t *idx, size_t n, sort_ctx *sc, uint32_t **pos_out) {
+    sc->n_keys = n_keys;
+    sc->keys = keys;
+    sc->kc = sqe_malloc((size_t)(n_keys > 0 ? n_keys : 1) * sizeof *sc->kc);
+    sc->slots = sqe_malloc((size_t)(n_keys > 0 ? n_keys : 1) * sizeof *sc->slots);
+    sc->nulls = sqe_malloc((size_t)(n_keys > 0 ? n_keys : 1) * sizeof *sc->nulls);
     uint16_t *rows = sqe_malloc(SQE_BATCH_ROWS * sizeof *rows);
     for (int k = 0; k < n_keys; k++) {
-        sc.kc[k] = sqe_key_class_of(rs->types[keys[k].col]);
-        sc.slots[k] = sqe_malloc(n * sizeof **sc.slots);
-        sc.nulls[k] = sqe_malloc(n);
+        sc->kc[k] = sqe_key_class_of(rs->types[keys[k].col]);
+        sc->slots[k] = sqe_malloc((n > 0 ? n : 1) * sizeof **sc->slots);
+        sc->nulls[k] = sqe_malloc(n > 0 ? n : 1);
         /* Load in runs of rows that share a chunk. */
         size_t i = 0;
         while (i < n) {
@@ -266,26 +288,79 @@ void sqe_rowstore_sort(const sqe_rowstore *rs, const sqe_sort_key *keys, int n_k
                 rows[m] = (uint16_t)(idx[i + m] & (SQE_BATCH_ROWS - 1));
                 m++;
             }
-            sqe_key_load(rs->chunks.items[chunk].cols[keys[k].col], rows, m, sc.slots[k] + i,
-                         sc.nulls[k] + i);
+            sqe_key_load(rs->chunks.items[chunk].cols[keys[k].col], rows, m, sc->slots[k] + i,
+                         sc->nulls[k] + i);
             i += m;
         }
     }
-    uint32_t *pos = sqe_malloc(n * sizeof *pos), *tmp = sqe_malloc(n * sizeof *tmp);
+    sqe_free(rows);
+    uint32_t *pos = sqe_malloc((n > 0 ? n : 1) * sizeof *pos);
     for (size_t i = 0; i < n; i++) pos[i] = (uint32_t)i;
-    merge_sort(&sc, pos, tmp, n);
+    if (n >= 2 && n_keys > 0) {
+        uint32_t *tmp = sqe_malloc(n * sizeof *tmp);
+        merge_sort(sc, pos, tmp, n);
+        sqe_free(tmp);
+    }
+    *pos_out = pos;
+}
+
+static void sort_ctx_free(sort_ctx *sc) {
+    for (int k = 0; k < sc->n_keys; k++) {
+        sqe_free(sc->slots[k]);
+        sqe_free(sc->nulls[k]);
+    }
+    sqe_free(sc->kc);
+    sqe_free(sc->slots);
+    sqe_free(sc->nulls);
+}
+
+void sqe_rowstore_sort(const sqe_rowstore *rs, const sqe_sort_key *keys, int n_keys, uint32_t *idx,
+                       size_t n) {
+    if (n < 2 || n_keys == 0) return;
+    sort_ctx sc;
+    uint32_t *pos;
+    sort_positions(rs, keys, n_keys, idx, n, &sc, &pos);
+    uint32_t *tmp = sqe_malloc(n * sizeof *tmp);
     for (size_t i = 0; i < n; i++) tmp[i] = idx[pos[i]];
     memcpy(idx, tmp, n * sizeof *idx);
-    sqe_free(pos);
     sqe_free(tmp);
-    for (int k = 0; k < n_keys; k++) {
-        sqe_free(sc.slots[k]);
-        sqe_free(sc.nulls[k]);
+    sqe_free(pos);
+    sort_ctx_free(&sc);
+}
+
+uint32_t *sqe_rowstore_sort_all(const sqe_rowstore *rs, const sqe_sort_key *keys, int n_keys,
+                                sqe_key_slot ***slots_out, uint8_t ***nulls_out) {
+    size_t n = rs->n_rows;
+    uint32_t *idx = sqe_malloc((n > 0 ? n : 1) * sizeof *idx);
+    sqe_rowstore_indexes(rs, idx);
+    sort_ctx sc;
+    uint32_t *pos;
+    sort_positions(rs, keys, n_keys, idx, n, &sc, &pos);
+    if (slots_out) {
+        /* The keys in sorted order, one array at a time (peak: one extra
+         * key array), then handed to the caller. */
+        for (int k = 0; k < n_keys; k++) {
+            sqe_key_slot *ns = sqe_malloc((n > 0 ? n : 1) * sizeof *ns);
+            for (size_t i = 0; i < n; i++) ns[i] = sc.slots[k][pos[i]];
+            sqe_free(sc.slots[k]);
+            sc.slots[k] = ns;
+            uint8_t *nn = sqe_malloc(n > 0 ? n : 1);
+            for (size_t i = 0; i < n; i++) nn[i] = sc.nulls[k][pos[i]];
+            sqe_free(sc.nulls[k]);
+            sc.nulls[k] = nn;
+        }
+        *slots_out = sc.slots;
+        *nulls_out = sc.nulls;
+        sc.slots = NULL;
+        sc.nulls = NULL;
+        sc.n_keys = 0;
     }
-    sqe_free(rows);
-    sqe_free(sc.kc);
-    sqe_free(sc.slots);
-    sqe_free(sc.nulls);
+    uint32_t *sorted = sqe_malloc((n > 0 ? n : 1) * sizeof *sorted);
+    for (size_t i = 0; i < n; i++) sorted[i] = idx[pos[i]];
+    sqe_free(idx);
+    sqe_free(pos);
+    sort_ctx_free(&sc);
+    return sorted;
 }
 
 void sqe_rowstore_gather(const sqe_rowstore *rs, const uint32_t *idx, uint32_t n, sqe_batch *out) {
