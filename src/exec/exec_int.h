@@ -472,6 +472,63 @@ size_t sqe_spill_max_batch_bytes(const sqe_spill_file *f);
  * free memory (spill) and try again. Shrinking always succeeds. */
 bool sqe_exec_mem_reserve(sqe_exec_ctx *ctx, size_t *tracked, size_t now);
 
+/* ------------------------------------------------------- external sort */
+
+/* The sort engine behind SortExec, also used by TopNExec when its
+ * offset + limit rows do not fit in memory (sort.c). Rows go into
+ * per-thread locals; a local that would pass its share of the memory limit
+ * sorts what it holds and writes it as a sorted run to a spill file. The
+ * sorter adopts the locals (the last rows of each stay in memory), sorts
+ * those in parallel on the pool, then k-way merges every run (a loser tree
+ * over normalized key slots), with intermediate merge passes when too many
+ * disk runs are open for the memory left.
+ *
+ *   s = sqe_sorter_new(ctx, "SortExec", n_cols, types, n_keys, keys);
+ *   per pipeline copy: l = sqe_sort_local_new(s); sqe_sort_local_add(l, ...)*;
+ *   on the calling thread: sqe_sorter_adopt(s, l) for each local
+ *   sqe_sorter_finish(s, err); sqe_sorter_next(s, out, &eof, err)*;
+ *   sqe_sorter_free(s)
+ *
+ * The last type and key should be the row order tag (BIGINT, ascending),
+ * which makes every row distinct so the answer does not depend on how rows
+ * were split into runs or threads. Memory is tracked under op_name. */
+typedef struct sqe_sorter sqe_sorter;
+typedef struct sqe_sort_local sqe_sort_local;
+
+/* types (n_cols) and keys (n_keys) are copied. */
+sqe_sorter *sqe_sorter_new(sqe_exec_ctx *ctx, const char *op_name, int n_cols,
+                           const sqe_type *types, int n_keys, const sqe_sort_key *keys);
+/* Frees runs (closing their files), locals not adopted are the caller's;
+ * gives back every tracked byte. NULL is a no-op. */
+void sqe_sorter_free(sqe_sorter *s);
+/* A new local (any thread may use it, one at a time). Each local's share of
+ * the memory limit is limit / (locals created so far). */
+sqe_sort_local *sqe_sort_local_new(sqe_sorter *s);
+void sqe_sort_local_free(sqe_sort_local *l);
+/* Copies rows (sel ? sel[i] : i), i < n, of b's first n_cols - 1 columns,
+ * with order tag tag_base + row as the last column. Spills the local first
+ * when the rows would not fit; fails with RESOURCE_EXHAUSTED "query exceeded
+ * the memory limit of N bytes in <op_name>" when even an empty local cannot
+ * take them, or with a spill file's error. */
+bool sqe_sort_local_add(sqe_sort_local *l, const sqe_batch *b, const uint16_t *sel, uint32_t n,
+                        uint64_t tag_base, sqe_error *err);
+/* Moves every row of rs (a tagged store of the sorter's n_cols types) into
+ * the local, spilling as needed; rs becomes empty. The caller gives back
+ * what it tracked for rs first. */
+bool sqe_sort_local_adopt(sqe_sort_local *l, sqe_rowstore *rs, sqe_error *err);
+/* Takes over l (its rows and runs); calling thread only, before finish. */
+void sqe_sorter_adopt(sqe_sorter *s, sqe_sort_local *l);
+/* Sorts the in-memory runs (in parallel on ctx->pool) and prepares the
+ * merge, spilling in-memory runs or merging disk runs in passes when the
+ * merge would not fit. */
+bool sqe_sorter_finish(sqe_sorter *s, sqe_error *err);
+/* The next up to SQE_BATCH_ROWS rows in order into out (reset here; its
+ * first out->n_cols columns, of the sorter's types). Strings are views into
+ * the sorter or copies in out's heaps: valid until the next call. */
+bool sqe_sorter_next(sqe_sorter *s, sqe_batch *out, bool *eof, sqe_error *err);
+/* Rows added so far (valid after finish). */
+uint64_t sqe_sorter_rows(const sqe_sorter *s);
+
 /* ----------------------------------------------------------- helpers */
 
 /* Copies rows sel[0..n) (or 0..n-1) of src into the same rows of dst (same
