@@ -310,10 +310,29 @@ static inline bool sqe_key_eq(sqe_key_class kc, const sqe_key_slot *a, const sqe
     return false;
 }
 
+static inline uint32_t sqe_key_prefix_be(const sqe_string *s) {
+    const unsigned char *p = (const unsigned char *)s->prefix;
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Bytewise order. The first 4 bytes sit in the view itself, so most
+ * comparisons end there without touching a long string's bytes elsewhere
+ * in memory (a cache miss per string when sorting). */
 static inline int sqe_key_cmp_str(const sqe_string *a, const sqe_string *b) {
     uint32_t n = a->len < b->len ? a->len : b->len;
-    int c = memcmp(sqe_string_data(a), sqe_string_data(b), n);
-    if (c) return c;
+    if (n > 0) {
+        uint32_t pa = sqe_key_prefix_be(a), pb = sqe_key_prefix_be(b);
+        if (n < 4) {
+            uint32_t mask = ~(UINT32_MAX >> (8 * n)); /* the first n bytes */
+            pa &= mask;
+            pb &= mask;
+        }
+        if (pa != pb) return pa < pb ? -1 : 1;
+        if (n > 4) {
+            int c = memcmp(sqe_string_data(a) + 4, sqe_string_data(b) + 4, n - 4);
+            if (c) return c;
+        }
+    }
     return a->len < b->len ? -1 : a->len > b->len;
 }
 
