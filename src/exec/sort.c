@@ -51,6 +51,8 @@ typedef struct mem_run {
     uint32_t *idx;        /* sorted row addresses (NULL until sorted) */
     sqe_key_slot **slots; /* per key, in sorted order */
     uint8_t **nulls;
+    const sqe_vector **vecs; /* [col * n_chunks + chunk]: saves a pointer chase per value */
+    size_t n_chunks;
     size_t tracked;
 } mem_run;
 
@@ -129,6 +131,7 @@ static void mem_run_free(sqe_sorter *s, mem_run *r) {
         }
     sqe_free(r->slots);
     sqe_free(r->nulls);
+    sqe_free(r->vecs);
     sqe_free(r);
 }
 
@@ -434,9 +437,10 @@ static void merger_flush(const sqe_sorter *s, const merger *m, sqe_batch *out, u
             const cursor *c = &m->cur[m->pend[i].cur];
             uint32_t r = m->pend[i].row;
             const sqe_vector *src;
-            if (c->mem)
-                src = sqe_rowstore_col(&c->mem->rows, r, col, &r);
-            else
+            if (c->mem) {
+                src = c->mem->vecs[(size_t)col * c->mem->n_chunks + (r >> SQE_ROWSTORE_SHIFT)];
+                r &= SQE_BATCH_ROWS - 1;
+            } else
                 src = c->batch->cols[col];
             if (src->type.id == SQE_T_NULL || sqe_vector_is_null(src, r)) {
                 sqe_vector_set_null(dst, i);
@@ -603,6 +607,11 @@ static void sort_run_task(void *arg, int i) {
     sort_job *j = arg;
     mem_run *r = j->runs[i];
     r->idx = sqe_rowstore_sort_all(&r->rows, j->s->keys, j->s->n_keys, &r->slots, &r->nulls);
+    r->n_chunks = r->rows.chunks.len;
+    r->vecs = sqe_malloc((r->n_chunks * (size_t)j->s->n_cols + 1) * sizeof *r->vecs);
+    for (int c = 0; c < j->s->n_cols; c++)
+        for (size_t k = 0; k < r->n_chunks; k++)
+            r->vecs[(size_t)c * r->n_chunks + k] = r->rows.chunks.items[k].cols[c];
 }
 
 /* Writes in-memory run i (sorted) to disk and frees it. */
@@ -664,7 +673,8 @@ bool sqe_sorter_finish(sqe_sorter *s, sqe_error *err) {
     for (size_t i = 0; i < s->mem.len; i++) {
         mem_run *r = s->mem.items[i];
         sqe_exec_mem_reserve(ctx, &r->tracked,
-                             r->rows.bytes + r->rows.n_rows * SQE_SORT_KEEP_ROW(s->n_keys));
+                             r->rows.bytes + r->rows.n_rows * SQE_SORT_KEEP_ROW(s->n_keys) +
+                                 r->n_chunks * (size_t)s->n_cols * sizeof *r->vecs);
     }
     /* 2. Make the merge fit: reading buffers for every disk run next to the
      * in-memory runs, else spill in-memory runs, else merge disk runs in
