@@ -521,7 +521,7 @@ sqe_sorter *sqe_sorter_new(sqe_exec_ctx *ctx, const char *op_name, int n_cols,
  * gives back every tracked byte. NULL is a no-op. */
 void sqe_sorter_free(sqe_sorter *s);
 /* A new local (any thread may use it, one at a time). Each local's share of
- * the memory limit is limit / (locals created so far). */
+ * the memory limit is limit / (locals alive). */
 sqe_sort_local *sqe_sort_local_new(sqe_sorter *s);
 void sqe_sort_local_free(sqe_sort_local *l);
 /* Copies rows (sel ? sel[i] : i), i < n, of b's first n_cols - 1 columns,

@@ -187,6 +187,7 @@ sqe_sort_local *sqe_sort_local_new(sqe_sorter *s) {
 
 void sqe_sort_local_free(sqe_sort_local *l) {
     if (!l) return;
+    atomic_fetch_sub(&l->s->n_locals, 1);
     sqe_exec_mem_reserve(l->s->ctx, &l->tracked, 0);
     sqe_rowstore_free(&l->rows);
     for (size_t i = 0; i < l->disk.len; i++) sqe_spill_close(l->disk.items[i]);
