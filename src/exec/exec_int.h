@@ -454,7 +454,7 @@ static inline const sqe_vector *sqe_rowstore_col(const sqe_rowstore *rs, uint32_
 typedef struct sqe_spill_file sqe_spill_file;
 
 /* One I/O buffer per file while it is written or read (none when idle). */
-#define SQE_SPILL_BUF_BYTES ((size_t)128 << 10)
+#define SQE_SPILL_BUF_BYTES ((size_t)64 << 10)
 
 /* Creates an empty file for batches of n_cols columns of `types` (copied).
  * op_name ("SortExec") is named in I/O errors. Fails with STORAGE (or
@@ -524,6 +524,9 @@ void sqe_sorter_free(sqe_sorter *s);
  * the memory limit is limit / (locals alive). */
 sqe_sort_local *sqe_sort_local_new(sqe_sorter *s);
 void sqe_sort_local_free(sqe_sort_local *l);
+/* A local's share of the memory limit: limit / locals alive (SIZE_MAX
+ * without a limit). A local spills when it would hold more. */
+size_t sqe_sorter_share(const sqe_sorter *s);
 /* Copies rows (sel ? sel[i] : i), i < n, of b's first n_cols - 1 columns,
  * with order tag tag_base + row as the last column. Spills the local first
  * when the rows would not fit; fails with RESOURCE_EXHAUSTED "query exceeded

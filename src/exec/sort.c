@@ -196,9 +196,19 @@ void sqe_sort_local_free(sqe_sort_local *l) {
     sqe_free(l);
 }
 
-/* Memory a local holding rows_bytes in n rows reserves. */
+size_t sqe_sorter_share(const sqe_sorter *s) {
+    if (s->ctx->memory_limit == 0) return SIZE_MAX;
+    int locals = atomic_load(&s->n_locals);
+    return s->ctx->memory_limit / (size_t)(locals > 0 ? locals : 1);
+}
+
+/* Memory a local holding rows_bytes in n rows reserves: the rows plus the
+ * larger of sorting them and then writing them out (the sorted addresses,
+ * a batch and an I/O buffer), which never happen at once. */
 static size_t local_need(const sqe_sorter *s, size_t rows_bytes, size_t n) {
-    return rows_bytes + n * SQE_SORT_PEAK_ROW(s->n_keys) + write_overhead(s);
+    size_t sort = n * SQE_SORT_PEAK_ROW(s->n_keys);
+    size_t write = n * sizeof(uint32_t) + write_overhead(s);
+    return rows_bytes + SQE_MAX(sort, write);
 }
 
 /* Sorts the local's rows, writes them as a run and empties the local. */
@@ -227,8 +237,7 @@ static bool local_reserve(sqe_sort_local *l, const sqe_batch *b, const uint16_t 
     size_t add = b ? sqe_rowstore_append_bytes(&l->rows, b, sel, n) : 0;
     size_t want = local_need(s, l->rows.bytes + add, l->rows.n_rows + n);
     if (ctx->memory_limit == 0) return sqe_exec_mem_reserve(ctx, &l->tracked, want);
-    int locals = atomic_load(&s->n_locals);
-    size_t share = ctx->memory_limit / (size_t)(locals > 0 ? locals : 1);
+    size_t share = sqe_sorter_share(s);
     if (want <= share && sqe_exec_mem_reserve(ctx, &l->tracked, want)) return true;
     if (l->rows.n_rows > 0) {
         if (!local_spill(l, err)) return false;

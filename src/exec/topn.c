@@ -39,7 +39,8 @@ typedef struct topn_state {
     uint8_t *worst_null;
     char **worst_own; /* per key: owned copy of a long string worst (after fallback) */
     size_t tracked;
-    sqe_sort_local *sl; /* fallback: rows go to the external sort */
+    sqe_sort_local *sl; /* the state's local in the external sort (empty until it falls back) */
+    bool fell_back;     /* rows go to sl */
     /* batch scratch */
     sqe_key_slot **tmp;
     uint8_t **tmpn;
@@ -79,6 +80,9 @@ static topn_state *state_new(topn_op *op) {
         s->tmpn[k] = sqe_malloc(SQE_BATCH_ROWS);
     }
     s->pass = sqe_malloc(SQE_BATCH_ROWS * sizeof *s->pass);
+    /* Made now (empty) so the sorter counts every state when it splits the
+     * memory limit into shares. */
+    s->sl = sqe_sort_local_new(op->sorter);
     return s;
 }
 
@@ -150,7 +154,8 @@ static size_t compact_threshold(const topn_op *op) {
  * (which reserves or spills them). `worst` keeps filtering, so a long
  * string in it is copied out of the rows that may now be freed. */
 static bool state_fall_back(topn_op *op, topn_state *s, sqe_error *err) {
-    if (s->sl) return true;
+    if (s->fell_back) return true;
+    s->fell_back = true;
     if (s->have_worst)
         for (int k = 0; k < op->n_keys; k++) {
             sqe_key_slot *w = &s->worst[k];
@@ -160,14 +165,17 @@ static bool state_fall_back(topn_op *op, topn_state *s, sqe_error *err) {
             memcpy(s->worst_own[k], w->s.u.ptr, w->s.len);
             w->s.u.ptr = s->worst_own[k];
         }
-    s->sl = sqe_sort_local_new(op->sorter);
     sqe_exec_mem_reserve(op->base.ctx, &s->tracked, 0);
     return sqe_sort_local_adopt(s->sl, &s->best, err) && sqe_sort_local_adopt(s->sl, &s->cand, err);
 }
 
-/* Reserves what s needs; on failure falls back to the external sort. */
+/* Reserves what s needs, within its share of the limit; otherwise falls
+ * back to the external sort. */
 static bool state_reserve(topn_op *op, topn_state *s, sqe_error *err) {
-    if (sqe_exec_mem_reserve(op->base.ctx, &s->tracked, state_need(op, s))) return true;
+    size_t need = state_need(op, s);
+    if (need <= sqe_sorter_share(op->sorter) &&
+        sqe_exec_mem_reserve(op->base.ctx, &s->tracked, need))
+        return true;
     return state_fall_back(op, s, err);
 }
 
@@ -204,10 +212,10 @@ static bool topn_consume(sqe_op *op_, void *l, sqe_batch *b, uint64_t tag_base, 
         rows = s->pass;
     }
     if (np == 0) return true;
-    if (s->sl) return sqe_sort_local_add(s->sl, b, rows, np, tag_base, err);
+    if (s->fell_back) return sqe_sort_local_add(s->sl, b, rows, np, tag_base, err);
     sqe_rowstore_append(&s->cand, b, rows, np, tag_base);
     if (!state_reserve(op, s, err)) return false;
-    if (s->sl) return true;
+    if (s->fell_back) return true;
     if (s->cand.n_rows >= compact_threshold(op)) {
         compact(op, s);
         sqe_exec_mem_reserve(op_->ctx, &s->tracked, state_need(op, s)); /* shrinks */
@@ -229,7 +237,7 @@ static bool state_to_sorter(topn_op *op, topn_state *s, sqe_error *err) {
 static bool topn_merge(sqe_op *op_, void *l, sqe_error *err) {
     topn_op *op = (topn_op *)op_;
     topn_state *s = l;
-    if (!op->use_sorter && !s->sl) {
+    if (!op->use_sorter && !s->fell_back) {
         if (!op->global) {
             op->global = s;
             return true;
@@ -239,7 +247,7 @@ static bool topn_merge(sqe_op *op_, void *l, sqe_error *err) {
         state_free(op, s);
         topn_state *g = op->global;
         if (!state_reserve(op, g, err)) return false;
-        if (!g->sl) {
+        if (!g->fell_back) {
             if (g->cand.n_rows >= compact_threshold(op)) compact(op, g);
             sqe_exec_mem_reserve(op_->ctx, &g->tracked, state_need(op, g));
             return true;
