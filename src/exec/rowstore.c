@@ -1,7 +1,8 @@
 /*
  * rowstore.c - materialized rows for the blocking operators that must keep
- * their input: SortExec keeps everything, TopNExec keeps its best rows plus
- * a buffer of candidates.
+ * their input: SortExec keeps its rows until a run is full (then it is
+ * sorted and spilled, see sort.c), TopNExec keeps its best rows plus a
+ * buffer of candidates.
  *
  * Layout: chunks of SQE_BATCH_ROWS rows, each an array of owned vectors (one
  * per column), so rows are copied with the same typed loops as batches and
@@ -13,6 +14,10 @@
  * Sorting extracts every ORDER BY key into normalized slots (keys.c) once,
  * then runs a stable bottom-up merge sort over row addresses comparing
  * slots: no per-comparison type dispatch through vectors.
+ * sqe_rowstore_sort_all also hands back the slots in sorted order, which is
+ * what the external sort's k-way merge compares (sort.c), and
+ * sqe_rowstore_append_bytes tells a caller what an append will cost before
+ * it copies anything, so it can reserve memory or spill first.
  */
 #include "exec/exec_int.h"
 
