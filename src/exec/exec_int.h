@@ -431,7 +431,7 @@ void sqe_rowstore_sort(const sqe_rowstore *rs, const sqe_sort_key *keys, int n_k
 uint32_t *sqe_rowstore_sort_all(const sqe_rowstore *rs, const sqe_sort_key *keys, int n_keys,
                                 sqe_key_slot ***slots_out, uint8_t ***nulls_out);
 #define SQE_SORT_KEEP_ROW(n_keys) (sizeof(uint32_t) + (size_t)(n_keys) * (sizeof(sqe_key_slot) + 1))
-#define SQE_SORT_PEAK_ROW(n_keys) (SQE_SORT_KEEP_ROW(n_keys) + 4 + sizeof(sqe_key_slot) + 1)
+#define SQE_SORT_PEAK_ROW(n_keys) (SQE_SORT_KEEP_ROW(n_keys) + 56)
 /* Writes rows idx[0..n) (n <= SQE_BATCH_ROWS) into out's first n rows: the
  * first out->n_cols columns (out owns vectors of rs's types, reset by the
  * caller). Strings are views into rs. */
