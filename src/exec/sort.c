@@ -676,12 +676,44 @@ static void run_parallel(sqe_exec_ctx *ctx, int n, void (*fn)(void *arg, int i),
 typedef struct sort_job {
     sqe_sorter *s;
     mem_run **runs;
+    bool *copy; /* per run: rewrite its rows in sorted order */
 } sort_job;
+
+/* Rewrites run r's rows in sorted order (idx becomes the identity, key
+ * slots are reloaded from the new rows), so the merge reads every
+ * in-memory run front to back instead of at random: the random reads
+ * happen here, on the pool, instead of on the merge's single thread. */
+static void run_copy_sorted(const sqe_sorter *s, mem_run *r) {
+    size_t n = r->rows.n_rows;
+    sqe_rowstore fresh;
+    sqe_rowstore_init(&fresh, s->n_cols, s->types, false); /* the tag is copied as a column */
+    const sqe_vector **vecs = vec_table(&r->rows, s->n_cols);
+    sqe_batch *scratch = sqe_batch_new(s->n_cols, s->types);
+    for (size_t pos = 0; pos < n; pos += SQE_BATCH_ROWS) {
+        uint32_t m = (uint32_t)SQE_MIN((size_t)SQE_BATCH_ROWS, n - pos);
+        sqe_batch_reset(scratch);
+        gather_rows(s, vecs, r->rows.chunks.len, r->idx + pos, m, scratch);
+        sqe_rowstore_append(&fresh, scratch, NULL, m, 0);
+    }
+    fresh.tagged = true;
+    sqe_batch_free(scratch);
+    sqe_free(vecs);
+    sqe_rowstore_free(&r->rows);
+    r->rows = fresh;
+    for (size_t i = 0; i < n; i++) r->idx[i] = (uint32_t)i; /* full chunks: address == position */
+    for (int k = 0; k < s->n_keys; k++)
+        for (size_t c = 0; c < r->rows.chunks.len; c++) {
+            const sqe_rowstore_chunk *ch = &r->rows.chunks.items[c];
+            size_t at = c << SQE_ROWSTORE_SHIFT;
+            sqe_key_load(ch->cols[s->keys[k].col], NULL, ch->n, r->slots[k] + at, r->nulls[k] + at);
+        }
+}
 
 static void sort_run_task(void *arg, int i) {
     sort_job *j = arg;
     mem_run *r = j->runs[i];
     r->idx = sqe_rowstore_sort_all(&r->rows, j->s->keys, j->s->n_keys, &r->slots, &r->nulls);
+    if (j->copy[i]) run_copy_sorted(j->s, r);
     r->n_chunks = r->rows.chunks.len;
     r->vecs = vec_table(&r->rows, j->s->n_cols);
 }
@@ -740,8 +772,18 @@ bool sqe_sorter_finish(sqe_sorter *s, sqe_error *err) {
     s->finished = true;
     /* 1. Sort the in-memory runs, one task per run, then keep only what
      * the merge reads (addresses and key slots in sorted order). */
-    sort_job j = {s, s->mem.items};
+    sort_job j = {s, s->mem.items, sqe_calloc(s->mem.len + 1, sizeof(bool))};
+    if (s->mem.len + s->disk.len > 1) /* a merge follows: copy runs in sorted order if they fit */
+        for (size_t i = 0; i < s->mem.len; i++) {
+            mem_run *r = s->mem.items[i];
+            size_t copy =
+                r->rows.bytes + r->rows.n_rows * SQE_SORT_KEEP_ROW(s->n_keys) + write_overhead(s);
+            size_t sort = r->rows.n_rows * SQE_SORT_PEAK_ROW(s->n_keys);
+            j.copy[i] = sqe_exec_mem_reserve(
+                ctx, &r->tracked, r->rows.bytes + SQE_MAX(sort, copy) + write_overhead(s));
+        }
     run_parallel(ctx, (int)s->mem.len, sort_run_task, &j);
+    sqe_free(j.copy);
     for (size_t i = 0; i < s->mem.len; i++) {
         mem_run *r = s->mem.items[i];
         sqe_exec_mem_reserve(ctx, &r->tracked,
