@@ -25,6 +25,7 @@
 #include "exec/exec_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 /* --------------------------------------------------------------- context */
 
@@ -49,6 +50,8 @@ void sqe_exec_ctx_init(sqe_exec_ctx *ctx, const sqe_exec_options *opts) {
             ctx->text_split_bytes = opts->text_split_bytes;
     }
     if (!ctx->pool || threads < 1) threads = 1;
+    ctx->temp_dir = opts && opts->temp_dir && *opts->temp_dir ? opts->temp_dir : getenv("TMPDIR");
+    if (!ctx->temp_dir || !*ctx->temp_dir) ctx->temp_dir = "/tmp";
     ctx->n_threads = threads;
     atomic_init(&ctx->mem_used, 0);
     atomic_init(&ctx->abort, false);

@@ -34,6 +34,10 @@ typedef struct sqe_exec_options {
     const atomic_bool *cancel;
     /* Collect per-operator counters (EXPLAIN ANALYZE). */
     bool analyze;
+    /* Folder for the query's spill files (sorts past the memory limit); NULL
+     * or "": $TMPDIR, else /tmp. Files are unlinked as soon as they are
+     * created, so nothing is left behind whatever way the query ends. */
+    const char *temp_dir;
 } sqe_exec_options;
 
 /* Runs a plan to completion on the calling thread (pipeline copies on the

@@ -70,6 +70,9 @@ typedef struct sqe_exec_ctx {
     bool analyze;                      /* collect sqe_exec_stats per plan node */
     SQE_ARRAY(sqe_exec_stats *) stats; /* under shared_mu */
     atomic_size_t mem_peak;            /* highest mem_used seen */
+    const char *temp_dir;              /* spill files go here (resolved: never NULL) */
+    atomic_uint_least64_t spill_files; /* spill files created by the query */
+    atomic_uint_least64_t spill_bytes; /* bytes written to them */
 } sqe_exec_ctx;
 
 /* The counters of plan node p (created on first use), or NULL when the
@@ -309,10 +312,29 @@ static inline bool sqe_key_eq(sqe_key_class kc, const sqe_key_slot *a, const sqe
     return false;
 }
 
+static inline uint32_t sqe_key_prefix_be(const sqe_string *s) {
+    const unsigned char *p = (const unsigned char *)s->prefix;
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Bytewise order. The first 4 bytes sit in the view itself, so most
+ * comparisons end there without touching a long string's bytes elsewhere
+ * in memory (a cache miss per string when sorting). */
 static inline int sqe_key_cmp_str(const sqe_string *a, const sqe_string *b) {
     uint32_t n = a->len < b->len ? a->len : b->len;
-    int c = memcmp(sqe_string_data(a), sqe_string_data(b), n);
-    if (c) return c;
+    if (n > 0) {
+        uint32_t pa = sqe_key_prefix_be(a), pb = sqe_key_prefix_be(b);
+        if (n < 4) {
+            uint32_t mask = ~(UINT32_MAX >> (8 * n)); /* the first n bytes */
+            pa &= mask;
+            pb &= mask;
+        }
+        if (pa != pb) return pa < pb ? -1 : 1;
+        if (n > 4) {
+            int c = memcmp(sqe_string_data(a) + 4, sqe_string_data(b) + 4, n - 4);
+            if (c) return c;
+        }
+    }
     return a->len < b->len ? -1 : a->len > b->len;
 }
 
@@ -386,6 +408,11 @@ void sqe_rowstore_free(sqe_rowstore *rs);
  * n_cols - 1 plus tag_base + row when tagged). */
 void sqe_rowstore_append(sqe_rowstore *rs, const sqe_batch *b, const uint16_t *sel, uint32_t n,
                          uint64_t tag_base);
+/* The bytes sqe_rowstore_append(rs, b, sel, n, ...) would add to rs->bytes
+ * (new chunks and long string bytes), so a caller can reserve memory
+ * before copying. */
+size_t sqe_rowstore_append_bytes(const sqe_rowstore *rs, const sqe_batch *b, const uint16_t *sel,
+                                 uint32_t n);
 /* Copies rows idx[0..n) of src (same schema) to the end of rs. */
 void sqe_rowstore_append_rows(sqe_rowstore *rs, const sqe_rowstore *src, const uint32_t *idx,
                               size_t n);
@@ -396,6 +423,17 @@ void sqe_rowstore_indexes(const sqe_rowstore *rs, uint32_t *idx);
 /* Stable sort of idx[0..n) by keys (columns of rs). */
 void sqe_rowstore_sort(const sqe_rowstore *rs, const sqe_sort_key *keys, int n_keys, uint32_t *idx,
                        size_t n);
+/* Sorts every live row of rs by keys (stable): returns their addresses in
+ * sorted order (malloc'd, rs->n_rows entries) and, when slots_out is given,
+ * per key a malloc'd array of the rows' key slots and NULL flags in that
+ * order (*slots_out and *nulls_out are malloc'd arrays of n_keys arrays;
+ * string slots are views into rs). Peak memory beyond rs: about
+ * SQE_SORT_PEAK_ROW(n_keys) bytes per row; what it returns is
+ * SQE_SORT_KEEP_ROW(n_keys) bytes per row. */
+uint32_t *sqe_rowstore_sort_all(const sqe_rowstore *rs, const sqe_sort_key *keys, int n_keys,
+                                sqe_key_slot ***slots_out, uint8_t ***nulls_out);
+#define SQE_SORT_KEEP_ROW(n_keys) (sizeof(uint32_t) + (size_t)(n_keys) * (sizeof(sqe_key_slot) + 1))
+#define SQE_SORT_PEAK_ROW(n_keys) (SQE_SORT_KEEP_ROW(n_keys) + 56)
 /* Writes rows idx[0..n) (n <= SQE_BATCH_ROWS) into out's first n rows: the
  * first out->n_cols columns (out owns vectors of rs's types, reset by the
  * caller). Strings are views into rs. */
@@ -405,6 +443,115 @@ static inline const sqe_vector *sqe_rowstore_col(const sqe_rowstore *rs, uint32_
     *row = idx & (SQE_BATCH_ROWS - 1);
     return rs->chunks.items[idx >> SQE_ROWSTORE_SHIFT].cols[col];
 }
+
+/* ------------------------------------------------------- spill files */
+
+/* A temporary file of batches with a fixed schema (spill.c): created under
+ * ctx->temp_dir with mkostemp and unlinked at once (the descriptor is the
+ * only reference, so no exit path leaves it behind), written batch by
+ * batch, then read back from the start after sqe_spill_rewind (any number
+ * of times). Not thread-safe: one user at a time. Encoding in spill.c;
+ * every sqe_type round-trips exactly (NULLs, NaN payloads, -0.0, 128-bit
+ * decimals, empty and long strings). */
+typedef struct sqe_spill_file sqe_spill_file;
+
+/* One I/O buffer per file while it is written or read (none when idle). */
+#define SQE_SPILL_BUF_BYTES ((size_t)64 << 10)
+
+/* Creates an empty file for batches of n_cols columns of `types` (copied).
+ * op_name ("SortExec") is named in I/O errors. Fails with STORAGE (or
+ * RESOURCE_EXHAUSTED when the disk is full) "could not create temporary file
+ * in '<dir>' for <op_name>: <strerror>". Counts ctx->spill_files. */
+sqe_spill_file *sqe_spill_create(sqe_exec_ctx *ctx, int n_cols, const sqe_type *types,
+                                 const char *op_name, sqe_error *err);
+/* Appends rows (sel ? sel[i] : i), i < n, of b's first n_cols columns (any
+ * n; stored as batches of at most SQE_BATCH_ROWS rows). A failed write
+ * fails with RESOURCE_EXHAUSTED "could not write temporary file for
+ * <op_name>: No space left on device" (ENOSPC, EDQUOT, EFBIG) or STORAGE,
+ * and the file refuses further use. Counts ctx->spill_bytes. */
+bool sqe_spill_write(sqe_spill_file *f, const sqe_batch *b, const uint16_t *sel, uint32_t n,
+                     sqe_error *err);
+/* Ends writing (flushes, releases the buffer) and positions reading at the
+ * first batch. */
+bool sqe_spill_rewind(sqe_spill_file *f, sqe_error *err);
+/* Reads the next batch into out (reset first; out has at least n_cols
+ * owned vectors of the file's types): compact rows, no selection, strings
+ * in out's heaps. *eof at the end (the buffer is released then). Rewinds
+ * first when the file was still being written. */
+bool sqe_spill_read(sqe_spill_file *f, sqe_batch *out, bool *eof, sqe_error *err);
+/* Closes (and so deletes) the file. NULL is a no-op. */
+void sqe_spill_close(sqe_spill_file *f);
+uint64_t sqe_spill_rows(const sqe_spill_file *f);
+uint64_t sqe_spill_bytes(const sqe_spill_file *f); /* bytes written so far */
+/* Memory one batch of the file takes when read back: the vectors' value
+ * arrays plus its largest long-string payload. */
+size_t sqe_spill_max_batch_bytes(const sqe_spill_file *f);
+
+/* "Reserve or spill": moves the query's tracked bytes by (now - *tracked)
+ * like sqe_exec_mem_track, but when growing would pass the memory limit it
+ * changes nothing and returns false without an error, so the caller can
+ * free memory (spill) and try again. Shrinking always succeeds. */
+bool sqe_exec_mem_reserve(sqe_exec_ctx *ctx, size_t *tracked, size_t now);
+
+/* ------------------------------------------------------- external sort */
+
+/* The sort engine behind SortExec, also used by TopNExec when its
+ * offset + limit rows do not fit in memory (sort.c). Rows go into
+ * per-thread locals; a local that would pass its share of the memory limit
+ * sorts what it holds and writes it as a sorted run to a spill file. The
+ * sorter adopts the locals (the last rows of each stay in memory), sorts
+ * those in parallel on the pool, then k-way merges every run (a loser tree
+ * over normalized key slots), with intermediate merge passes when too many
+ * disk runs are open for the memory left.
+ *
+ *   s = sqe_sorter_new(ctx, "SortExec", n_cols, types, n_keys, keys);
+ *   per pipeline copy: l = sqe_sort_local_new(s); sqe_sort_local_add(l, ...)*;
+ *   on the calling thread: sqe_sorter_adopt(s, l) for each local
+ *   sqe_sorter_finish(s, err); sqe_sorter_next(s, out, &eof, err)*;
+ *   sqe_sorter_free(s)
+ *
+ * The last type and key should be the row order tag (BIGINT, ascending),
+ * which makes every row distinct so the answer does not depend on how rows
+ * were split into runs or threads. Memory is tracked under op_name. */
+typedef struct sqe_sorter sqe_sorter;
+typedef struct sqe_sort_local sqe_sort_local;
+
+/* types (n_cols) and keys (n_keys) are copied. */
+sqe_sorter *sqe_sorter_new(sqe_exec_ctx *ctx, const char *op_name, int n_cols,
+                           const sqe_type *types, int n_keys, const sqe_sort_key *keys);
+/* Frees runs (closing their files), locals not adopted are the caller's;
+ * gives back every tracked byte. NULL is a no-op. */
+void sqe_sorter_free(sqe_sorter *s);
+/* A new local (any thread may use it, one at a time). Each local's share of
+ * the memory limit is limit / (locals alive). */
+sqe_sort_local *sqe_sort_local_new(sqe_sorter *s);
+void sqe_sort_local_free(sqe_sort_local *l);
+/* A local's share of the memory limit: limit / locals alive (SIZE_MAX
+ * without a limit). A local spills when it would hold more. */
+size_t sqe_sorter_share(const sqe_sorter *s);
+/* Copies rows (sel ? sel[i] : i), i < n, of b's first n_cols - 1 columns,
+ * with order tag tag_base + row as the last column. Spills the local first
+ * when the rows would not fit; fails with RESOURCE_EXHAUSTED "query exceeded
+ * the memory limit of N bytes in <op_name>" when even an empty local cannot
+ * take them, or with a spill file's error. */
+bool sqe_sort_local_add(sqe_sort_local *l, const sqe_batch *b, const uint16_t *sel, uint32_t n,
+                        uint64_t tag_base, sqe_error *err);
+/* Moves every row of rs (a tagged store of the sorter's n_cols types) into
+ * the local, spilling as needed; rs becomes empty. The caller gives back
+ * what it tracked for rs first. */
+bool sqe_sort_local_adopt(sqe_sort_local *l, sqe_rowstore *rs, sqe_error *err);
+/* Takes over l (its rows and runs); calling thread only, before finish. */
+void sqe_sorter_adopt(sqe_sorter *s, sqe_sort_local *l);
+/* Sorts the in-memory runs (in parallel on ctx->pool) and prepares the
+ * merge, spilling in-memory runs or merging disk runs in passes when the
+ * merge would not fit. */
+bool sqe_sorter_finish(sqe_sorter *s, sqe_error *err);
+/* The next up to SQE_BATCH_ROWS rows in order into out (reset here; its
+ * first out->n_cols columns, of the sorter's types). Strings are views into
+ * the sorter or copies in out's heaps: valid until the next call. */
+bool sqe_sorter_next(sqe_sorter *s, sqe_batch *out, bool *eof, sqe_error *err);
+/* Rows added so far (valid after finish). */
+uint64_t sqe_sorter_rows(const sqe_sorter *s);
 
 /* ----------------------------------------------------------- helpers */
 

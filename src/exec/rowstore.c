@@ -1,7 +1,8 @@
 /*
  * rowstore.c - materialized rows for the blocking operators that must keep
- * their input: SortExec keeps everything, TopNExec keeps its best rows plus
- * a buffer of candidates.
+ * their input: SortExec keeps its rows until a run is full (then it is
+ * sorted and spilled, see sort.c), TopNExec keeps its best rows plus a
+ * buffer of candidates.
  *
  * Layout: chunks of SQE_BATCH_ROWS rows, each an array of owned vectors (one
  * per column), so rows are copied with the same typed loops as batches and
@@ -13,6 +14,10 @@
  * Sorting extracts every ORDER BY key into normalized slots (keys.c) once,
  * then runs a stable bottom-up merge sort over row addresses comparing
  * slots: no per-comparison type dispatch through vectors.
+ * sqe_rowstore_sort_all also hands back the slots in sorted order, which is
+ * what the external sort's k-way merge compares (sort.c), and
+ * sqe_rowstore_append_bytes tells a caller what an append will cost before
+ * it copies anything, so it can reserve memory or spill first.
  */
 #include "exec/exec_int.h"
 
@@ -79,6 +84,28 @@ static inline size_t copy_cell(sqe_vector *dst, uint32_t dr, const sqe_vector *s
     }
     memcpy((char *)dst->data + (size_t)dr * w, (const char *)src->data + (size_t)sr * w, w);
     return 0;
+}
+
+size_t sqe_rowstore_append_bytes(const sqe_rowstore *rs, const sqe_batch *b, const uint16_t *sel,
+                                 uint32_t n) {
+    uint32_t room = 0;
+    if (rs->chunks.len > 0) room = SQE_BATCH_ROWS - rs->chunks.items[rs->chunks.len - 1].n;
+    size_t bytes = 0;
+    if (n > room) {
+        size_t new_chunks = (n - room + SQE_BATCH_ROWS - 1) / SQE_BATCH_ROWS;
+        bytes += new_chunks * (SQE_BATCH_ROWS * (row_width(rs) + 1) + sizeof(sqe_rowstore_chunk));
+    }
+    int n_data = rs->n_cols - (rs->tagged ? 1 : 0);
+    for (int k = 0; k < n_data; k++) {
+        const sqe_vector *v = b->cols[k];
+        if (!is_str(rs->types[k]) || v->type.id == SQE_T_NULL) continue;
+        const sqe_string *d = v->data;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t r = sel ? sel[i] : i;
+            if (d[r].len > SQE_STRING_INLINE && !sqe_vector_is_null(v, r)) bytes += d[r].len;
+        }
+    }
+    return bytes;
 }
 
 void sqe_rowstore_append(sqe_rowstore *rs, const sqe_batch *b, const uint16_t *sel, uint32_t n,
@@ -193,70 +220,93 @@ typedef struct sort_ctx {
     int n_keys;
     const sqe_sort_key *keys;
     sqe_key_class *kc;
-    sqe_key_slot **slots; /* per key: slot per position in the sorted array's source order */
+    sqe_key_slot **slots; /* per key >= 1: slot per position in source order (key 0: NULL) */
     uint8_t **nulls;
 } sort_ctx;
 
-/* Compares the rows at positions a and b (positions index the slot arrays). */
-static inline int cmp_pos(const sort_ctx *sc, uint32_t a, uint32_t b) {
-    for (int k = 0; k < sc->n_keys; k++) {
-        int c = sqe_key_cmp_sort(&sc->keys[k], sc->kc[k], &sc->slots[k][a], sc->nulls[k][a],
-                                 &sc->slots[k][b], sc->nulls[k][b]);
+/* What the merge sort moves: the first key's slot inline, so most
+ * comparisons read only the two elements being compared (sequential memory)
+ * instead of indexing per-key arrays at random; later keys are looked up by
+ * position only on a tie. Words instead of an sqe_key_slot keep it at 24
+ * bytes (the slot's 128-bit member would align it to 32). */
+typedef struct sort_elem {
+    uint64_t w0, w1; /* key 0's slot */
+    uint32_t pos;    /* position in source order */
+    uint8_t null0;
+} sort_elem;
+
+static inline int cmp_elem(const sort_ctx *sc, const sort_elem *a, const sort_elem *b) {
+    sqe_key_slot ka, kb;
+    ka.w[0] = a->w0;
+    ka.w[1] = a->w1;
+    kb.w[0] = b->w0;
+    kb.w[1] = b->w1;
+    int c = sqe_key_cmp_sort(&sc->keys[0], sc->kc[0], &ka, a->null0, &kb, b->null0);
+    if (c) return c;
+    for (int k = 1; k < sc->n_keys; k++) {
+        c = sqe_key_cmp_sort(&sc->keys[k], sc->kc[k], &sc->slots[k][a->pos], sc->nulls[k][a->pos],
+                             &sc->slots[k][b->pos], sc->nulls[k][b->pos]);
         if (c) return c;
     }
     return 0;
 }
 
-/* Stable merge sort of positions pos[0..n) using tmp (n entries). */
-static void merge_sort(const sort_ctx *sc, uint32_t *pos, uint32_t *tmp, size_t n) {
+/* Stable merge sort of e[0..n) using tmp (n entries). */
+static void merge_sort(const sort_ctx *sc, sort_elem *e, sort_elem *tmp, size_t n) {
     const size_t RUN = 16;
     for (size_t lo = 0; lo < n; lo += RUN) { /* insertion sort runs */
         size_t hi = SQE_MIN(lo + RUN, n);
         for (size_t i = lo + 1; i < hi; i++) {
-            uint32_t x = pos[i];
+            sort_elem x = e[i];
             size_t j = i;
-            while (j > lo && cmp_pos(sc, pos[j - 1], x) > 0) {
-                pos[j] = pos[j - 1];
+            while (j > lo && cmp_elem(sc, &e[j - 1], &x) > 0) {
+                e[j] = e[j - 1];
                 j--;
             }
-            pos[j] = x;
+            e[j] = x;
         }
     }
-    uint32_t *src = pos, *dst = tmp;
+    sort_elem *src = e, *dst = tmp;
     for (size_t width = RUN; width < n; width *= 2) {
         for (size_t lo = 0; lo < n; lo += 2 * width) {
             size_t mid = SQE_MIN(lo + width, n), hi = SQE_MIN(lo + 2 * width, n);
             size_t i = lo, j = mid, k = lo;
-            if (mid >= hi || cmp_pos(sc, src[mid - 1], src[mid]) <= 0) { /* already ordered */
+            if (mid >= hi || cmp_elem(sc, &src[mid - 1], &src[mid]) <= 0) { /* already ordered */
                 memcpy(dst + lo, src + lo, (hi - lo) * sizeof *src);
                 continue;
             }
             while (i < mid && j < hi)
-                dst[k++] = cmp_pos(sc, src[j], src[i]) < 0 ? src[j++] : src[i++];
+                dst[k++] = cmp_elem(sc, &src[j], &src[i]) < 0 ? src[j++] : src[i++];
             while (i < mid) dst[k++] = src[i++];
             while (j < hi) dst[k++] = src[j++];
         }
-        uint32_t *t = src;
+        sort_elem *t = src;
         src = dst;
         dst = t;
     }
-    if (src != pos) memcpy(pos, src, n * sizeof *pos);
+    if (src != e) memcpy(e, src, n * sizeof *e);
 }
 
-void sqe_rowstore_sort(const sqe_rowstore *rs, const sqe_sort_key *keys, int n_keys, uint32_t *idx,
-                       size_t n) {
-    if (n < 2 || n_keys == 0) return;
-    sort_ctx sc;
-    sc.n_keys = n_keys;
-    sc.keys = keys;
-    sc.kc = sqe_malloc((size_t)n_keys * sizeof *sc.kc);
-    sc.slots = sqe_malloc((size_t)n_keys * sizeof *sc.slots);
-    sc.nulls = sqe_malloc((size_t)n_keys * sizeof *sc.nulls);
+/* Loads the key slots of rows idx[0..n) (key 0 into the elements, later
+ * keys into sc's arrays, in idx order) and sorts: returns the elements in
+ * sorted order (malloc'd). n_keys >= 1. */
+static sort_elem *sort_elems(const sqe_rowstore *rs, const sqe_sort_key *keys, int n_keys,
+                             const uint32_t *idx, size_t n, sort_ctx *sc) {
+    sc->n_keys = n_keys;
+    sc->keys = keys;
+    sc->kc = sqe_malloc((size_t)n_keys * sizeof *sc->kc);
+    sc->slots = sqe_calloc((size_t)n_keys, sizeof *sc->slots);
+    sc->nulls = sqe_calloc((size_t)n_keys, sizeof *sc->nulls);
+    sort_elem *e = sqe_malloc((n > 0 ? n : 1) * sizeof *e);
     uint16_t *rows = sqe_malloc(SQE_BATCH_ROWS * sizeof *rows);
+    sqe_key_slot *ks = sqe_malloc(SQE_BATCH_ROWS * sizeof *ks);
+    uint8_t *kn = sqe_malloc(SQE_BATCH_ROWS);
     for (int k = 0; k < n_keys; k++) {
-        sc.kc[k] = sqe_key_class_of(rs->types[keys[k].col]);
-        sc.slots[k] = sqe_malloc(n * sizeof **sc.slots);
-        sc.nulls[k] = sqe_malloc(n);
+        sc->kc[k] = sqe_key_class_of(rs->types[keys[k].col]);
+        if (k > 0) {
+            sc->slots[k] = sqe_malloc((n > 0 ? n : 1) * sizeof **sc->slots);
+            sc->nulls[k] = sqe_malloc(n > 0 ? n : 1);
+        }
         /* Load in runs of rows that share a chunk. */
         size_t i = 0;
         while (i < n) {
@@ -266,26 +316,101 @@ void sqe_rowstore_sort(const sqe_rowstore *rs, const sqe_sort_key *keys, int n_k
                 rows[m] = (uint16_t)(idx[i + m] & (SQE_BATCH_ROWS - 1));
                 m++;
             }
-            sqe_key_load(rs->chunks.items[chunk].cols[keys[k].col], rows, m, sc.slots[k] + i,
-                         sc.nulls[k] + i);
+            const sqe_vector *v = rs->chunks.items[chunk].cols[keys[k].col];
+            if (k > 0) {
+                sqe_key_load(v, rows, m, sc->slots[k] + i, sc->nulls[k] + i);
+            } else {
+                sqe_key_load(v, rows, m, ks, kn);
+                for (uint32_t r = 0; r < m; r++) {
+                    e[i + r].w0 = ks[r].w[0];
+                    e[i + r].w1 = ks[r].w[1];
+                    e[i + r].pos = (uint32_t)(i + r);
+                    e[i + r].null0 = kn[r];
+                }
+            }
             i += m;
         }
     }
-    uint32_t *pos = sqe_malloc(n * sizeof *pos), *tmp = sqe_malloc(n * sizeof *tmp);
-    for (size_t i = 0; i < n; i++) pos[i] = (uint32_t)i;
-    merge_sort(&sc, pos, tmp, n);
-    for (size_t i = 0; i < n; i++) tmp[i] = idx[pos[i]];
-    memcpy(idx, tmp, n * sizeof *idx);
-    sqe_free(pos);
-    sqe_free(tmp);
-    for (int k = 0; k < n_keys; k++) {
-        sqe_free(sc.slots[k]);
-        sqe_free(sc.nulls[k]);
-    }
     sqe_free(rows);
-    sqe_free(sc.kc);
-    sqe_free(sc.slots);
-    sqe_free(sc.nulls);
+    sqe_free(ks);
+    sqe_free(kn);
+    if (n >= 2) {
+        sort_elem *tmp = sqe_malloc(n * sizeof *tmp);
+        merge_sort(sc, e, tmp, n);
+        sqe_free(tmp);
+    }
+    return e;
+}
+
+static void sort_ctx_free(sort_ctx *sc) {
+    for (int k = 0; k < sc->n_keys; k++) {
+        sqe_free(sc->slots[k]);
+        sqe_free(sc->nulls[k]);
+    }
+    sqe_free(sc->kc);
+    sqe_free(sc->slots);
+    sqe_free(sc->nulls);
+}
+
+void sqe_rowstore_sort(const sqe_rowstore *rs, const sqe_sort_key *keys, int n_keys, uint32_t *idx,
+                       size_t n) {
+    if (n < 2 || n_keys == 0) return;
+    sort_ctx sc;
+    sort_elem *e = sort_elems(rs, keys, n_keys, idx, n, &sc);
+    sort_ctx_free(&sc);
+    uint32_t *tmp = sqe_malloc(n * sizeof *tmp);
+    for (size_t i = 0; i < n; i++) tmp[i] = idx[e[i].pos];
+    sqe_free(e);
+    memcpy(idx, tmp, n * sizeof *idx);
+    sqe_free(tmp);
+}
+
+uint32_t *sqe_rowstore_sort_all(const sqe_rowstore *rs, const sqe_sort_key *keys, int n_keys,
+                                sqe_key_slot ***slots_out, uint8_t ***nulls_out) {
+    size_t n = rs->n_rows;
+    uint32_t *idx = sqe_malloc((n > 0 ? n : 1) * sizeof *idx);
+    sqe_rowstore_indexes(rs, idx);
+    if (n_keys == 0) {
+        if (slots_out) {
+            *slots_out = sqe_calloc(1, sizeof **slots_out);
+            *nulls_out = sqe_calloc(1, sizeof **nulls_out);
+        }
+        return idx;
+    }
+    sort_ctx sc;
+    sort_elem *e = sort_elems(rs, keys, n_keys, idx, n, &sc);
+    if (slots_out) {
+        /* The keys in sorted order, one array at a time (peak: one extra
+         * key array), then handed to the caller. */
+        sc.slots[0] = sqe_malloc((n > 0 ? n : 1) * sizeof **sc.slots);
+        sc.nulls[0] = sqe_malloc(n > 0 ? n : 1);
+        for (size_t i = 0; i < n; i++) {
+            sc.slots[0][i].w[0] = e[i].w0;
+            sc.slots[0][i].w[1] = e[i].w1;
+            sc.nulls[0][i] = e[i].null0;
+        }
+        for (int k = 1; k < n_keys; k++) {
+            sqe_key_slot *ns = sqe_malloc((n > 0 ? n : 1) * sizeof *ns);
+            for (size_t i = 0; i < n; i++) ns[i] = sc.slots[k][e[i].pos];
+            sqe_free(sc.slots[k]);
+            sc.slots[k] = ns;
+            uint8_t *nn = sqe_malloc(n > 0 ? n : 1);
+            for (size_t i = 0; i < n; i++) nn[i] = sc.nulls[k][e[i].pos];
+            sqe_free(sc.nulls[k]);
+            sc.nulls[k] = nn;
+        }
+        *slots_out = sc.slots;
+        *nulls_out = sc.nulls;
+        sc.slots = NULL;
+        sc.nulls = NULL;
+        sc.n_keys = 0;
+    }
+    sort_ctx_free(&sc);
+    uint32_t *sorted = sqe_malloc((n > 0 ? n : 1) * sizeof *sorted);
+    for (size_t i = 0; i < n; i++) sorted[i] = idx[e[i].pos];
+    sqe_free(idx);
+    sqe_free(e);
+    return sorted;
 }
 
 void sqe_rowstore_gather(const sqe_rowstore *rs, const uint32_t *idx, uint32_t n, sqe_batch *out) {
