@@ -430,7 +430,7 @@ static long rss_kb(void) {
     return kb;
 }
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define UNDER_ASAN 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
