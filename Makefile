@@ -19,7 +19,9 @@ WERROR  ?= -Werror
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes \
                -Wmissing-prototypes -Wno-unused-parameter -Wno-format-truncation $(WERROR) -pthread
 CFLAGS  += $(OPT) $(SAN) $(CFLAGS_BASE) -Iinclude -Isrc $(shell pkg-config --cflags jansson 2>/dev/null)
-LDLIBS  += $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) -lm -pthread
+# Codecs (format/codec.c): zlib, zstd, snappy, lz4, brotli, bzip2 from Debian.
+CODEC_LIBS := -lz -lzstd -lsnappy -llz4 -lbrotlidec -lbz2
+LDLIBS  += $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) $(CODEC_LIBS) -lm -pthread
 CLI_LIBS := -ledit
 
 LIB_SRCS  := $(sort $(wildcard src/base/*.c src/types/*.c src/vector/*.c src/sql/*.c src/io/*.c \
@@ -53,7 +55,7 @@ $(BUILD)/sqe-cli: $(CLI_OBJS) $(BUILD)/libsqe.a
 $(BUILD)/sqe-slt: $(SLT_OBJS) $(BUILD)/libsqe.a
 	$(CC) $(CFLAGS) -o $@ $(SLT_OBJS) $(BUILD)/libsqe.a $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(BUILD)/libsqe.a
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/libsqe.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libsqe.a $(LDLIBS)
 

@@ -47,23 +47,84 @@ typedef struct sqe_text_options {
     uint32_t skip_footer_lines;
 } sqe_text_options;
 
+/* JSON lines SerDes (SPEC §4.3). */
+typedef enum sqe_json_serde {
+    SQE_JSON_SERDE_HCAT = 0, /* org.apache.hive.hcatalog.data.JsonSerDe (Athena's default) */
+    SQE_JSON_SERDE_OPENX,    /* org.openx.data.jsonserde.JsonSerDe */
+} sqe_json_serde;
+
+/* Options of a JSON table, validated and decoded by the hive layer. */
+typedef struct sqe_json_options {
+    sqe_json_serde serde;
+    bool ignore_malformed; /* OpenX ignore.malformed.json: a malformed line is all-NULL */
+    bool case_sensitive;   /* OpenX case.insensitive=false; default: keys match ignoring case */
+    bool dots_in_keys;     /* OpenX dots.in.keys: '.' in a JSON key reads as '_' when binding */
+    int n_mappings;        /* OpenX mapping.<column> = <json key> */
+    const char *const *mapping_cols; /* lower-case column names */
+    const char *const *mapping_keys; /* JSON keys, as written */
+} sqe_json_options;
+
+/* ------------------------------------------------ format-level predicate */
+
+/* A predicate a reader may use to skip data (Parquet row groups and pages
+ * from statistics). format/ sits below exec/, so it cannot take an sqe_expr:
+ * exec/scan.c derives this from the row filter's conjuncts that compare a
+ * data column with constants. It is a hint: the row filter is still applied
+ * above the reader, so a reader that ignores it is correct, and a reader
+ * that uses it may only skip data in which no row can match. */
+typedef enum sqe_fpred_op {
+    SQE_FPRED_EQ = 0,
+    SQE_FPRED_NE,
+    SQE_FPRED_LT,
+    SQE_FPRED_LE,
+    SQE_FPRED_GT,
+    SQE_FPRED_GE,
+    SQE_FPRED_IN,
+    SQE_FPRED_IS_NULL,
+    SQE_FPRED_IS_NOT_NULL,
+} sqe_fpred_op;
+
+typedef struct sqe_fpred_term {
+    int col; /* table data column index (into spec col_names/col_types) */
+    sqe_fpred_op op;
+    int n_vals;            /* 1 for comparisons, >= 1 for IN, 0 for IS [NOT] NULL */
+    const sqe_value *vals; /* non-NULL values of exactly the column's declared type */
+} sqe_fpred_term;
+
+/* Conjunction of terms (n_terms == 0: no predicate). */
+typedef struct sqe_format_pred {
+    int n_terms;
+    const sqe_fpred_term *terms;
+} sqe_format_pred;
+
 /* What a reader needs to know about the table. */
 typedef struct sqe_reader_spec {
     sqe_format_kind format;
     int n_table_cols;             /* data columns of the table, in declared order */
     const char *const *col_names; /* lower-case names */
     const sqe_type *col_types;
-    int n_proj;            /* columns wanted, as indexes into the table columns */
-    const int *proj;       /* batch vector i holds table column proj[i] */
-    sqe_text_options text; /* SQE_FORMAT_TEXT */
+    int n_proj;                  /* columns wanted, as indexes into the table columns */
+    const int *proj;             /* batch vector i holds table column proj[i] */
+    sqe_text_options text;       /* SQE_FORMAT_TEXT */
+    sqe_json_options json;       /* SQE_FORMAT_JSON */
+    const sqe_format_pred *pred; /* NULL or a hint to skip data (see above) */
 } sqe_reader_spec;
 
 /* Counters a reader reports (EXPLAIN ANALYZE). */
 typedef struct sqe_reader_stats {
     uint64_t bytes_read;
     uint64_t rows_read;
-    uint64_t row_groups_pruned; /* Parquet */
+    uint64_t row_groups_total;  /* Parquet: row groups of the file (or range) considered */
+    uint64_t row_groups_pruned; /* Parquet: of those, skipped by statistics */
+    uint64_t pages_pruned;      /* Parquet: data pages skipped by the page index */
 } sqe_reader_stats;
+
+/* One morsel of a file: a unit of parallel work. Text: the byte range
+ * [start, end); Parquet: row groups [start, end). */
+typedef struct sqe_file_range {
+    uint64_t start, end;
+} sqe_file_range;
+typedef SQE_ARRAY(sqe_file_range) sqe_file_range_list;
 
 typedef struct sqe_reader sqe_reader;
 
@@ -78,6 +139,17 @@ typedef struct sqe_reader_vtable {
      * column and value. */
     bool (*next)(sqe_reader *r, sqe_batch *out, bool *eof, sqe_error *err);
     void (*close)(sqe_reader *r);
+    /* Optional (NULL: a file is always one morsel read with `open`). Splits
+     * one file of `size` bytes into morsels of about target_bytes each,
+     * appended to `out` (malloc'd items; the caller frees). Appending none
+     * means "read the whole file with `open`". Called under the scan's
+     * listing lock, so it should not read more than a footer. */
+    bool (*plan_morsels)(sqe_store *store, const char *path, uint64_t size,
+                         const sqe_reader_spec *spec, uint64_t target_bytes,
+                         sqe_file_range_list *out, sqe_error *err);
+    /* Opens a reader on one morsel planned by plan_morsels. */
+    sqe_reader *(*open_range)(sqe_store *store, const char *path, uint64_t size, uint64_t start,
+                              uint64_t end, const sqe_reader_spec *spec, sqe_error *err);
 } sqe_reader_vtable;
 
 struct sqe_reader {
