@@ -154,6 +154,11 @@ bool sqe_plan_has_windows(sqe_arena *a, const sqe_ast_expr *e);
 
 /* join_sides.c: puts the smaller input of each join on the build side. */
 void sqe_plan_choose_build_sides(sqe_arena *a, sqe_plan *root);
+/* Estimated size in bytes of p's output (< 0: unknown); lists the files
+ * of scans below p once (cached in the scan's est_rows). */
+double sqe_plan_estimate(sqe_plan *p);
+/* join_order.c: greedy order of each region of inner joins by estimate. */
+void sqe_plan_order_joins(planner *pl, sqe_plan *root);
 
 /* prune.c: every node outputs only the columns an ancestor reads. */
 void sqe_plan_prune_columns(sqe_arena *a, sqe_plan *root);

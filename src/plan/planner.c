@@ -1055,6 +1055,7 @@ sqe_plan *sqe_plan_query(sqe_arena *arena, sqe_hive_catalog *cat, const sqe_ast_
     }
     /* Tables are owned by their scan nodes from here on. */
     SQE_ARRAY_FREE(pl.tables);
+    sqe_plan_order_joins(&pl, p);
     sqe_plan_prune_columns(arena, p);
     sqe_plan_choose_build_sides(arena, p);
     return p;
