@@ -46,7 +46,7 @@ static double js_scan_bytes(sqe_plan *p) {
         for (size_t i = 0; i < sample && ok; i++) {
             sqe_hive_file *files = NULL;
             size_t n_files = 0;
-            ok = sqe_hive_list_files(store, parts[i].path, a, &files, &n_files, &err);
+            ok = sqe_hive_partition_files(store, &parts[i], a, &files, &n_files, &err);
             for (size_t f = 0; ok && f < n_files; f++) sum += (double)files[f].size;
         }
         if (ok) bytes = sample ? sum * (double)n_parts / (double)sample : 0;
