@@ -32,8 +32,12 @@
  * of the subquery -> left width + j) and become hash keys when they are
  * equalities between the two sides, or the join's residual.
  *
+ * LIMIT/OFFSET under an equality correlation applies per outer row
+ * (planner.c: row_number over the correlation columns, then a filter).
+ *
  * Not supported (clear errors): correlation outside WHERE, through more
- * than one query level, under LIMIT, in set operations; a non-equality
+ * than one query level, under LIMIT when not only equalities, in set
+ * operations; a non-equality
  * correlation of an aggregate subquery with HAVING or whose item reads an
  * inner column outside an aggregate.
  */
