@@ -74,7 +74,7 @@ enum {
 };
 
 static const char *const k_type_names[] = {
-    "stop", "bool", "bool", "i8",  "i16", "i32",    "i64",
+    "stop",   "bool",   "bool", "i8",  "i16", "i32",    "i64",
     "double", "binary", "list", "set", "map", "struct", "uuid",
 };
 
@@ -101,7 +101,7 @@ typedef struct tc_frame {
 typedef struct tc_reader {
     const uint8_t *base, *p, *end;
     const uint8_t *field_at; /* the last field header read */
-    sqe_arena *arena; /* copies of binary values; NULL: point into the buffer */
+    sqe_arena *arena;        /* copies of binary values; NULL: point into the buffer */
     sqe_error *err;
     int depth; /* structs, lists and maps entered */
     int n_frames;
@@ -118,8 +118,12 @@ static void tc_init(tc_reader *r, const uint8_t *buf, size_t len, sqe_arena *are
     r->err = err;
 }
 
-static size_t tc_off(const tc_reader *r, const uint8_t *at) { return (size_t)(at - r->base); }
-static size_t tc_left(const tc_reader *r) { return (size_t)(r->end - r->p); }
+static size_t tc_off(const tc_reader *r, const uint8_t *at) {
+    return (size_t)(at - r->base);
+}
+static size_t tc_left(const tc_reader *r) {
+    return (size_t)(r->end - r->p);
+}
 
 static const char *tc_type_name(int type) {
     return type >= 0 && type < (int)SQE_ARRAY_LEN(k_type_names) ? k_type_names[type] : "invalid";
@@ -346,8 +350,7 @@ static bool tc_list(tc_reader *r, int type, int elem_want, uint32_t limit, size_
     if (n > 0) {
         if (et == TC_STOP || et > TC_UUID)
             return tc_fail(r, "list of invalid element type %d at byte %zu", et, tc_off(r, at));
-        bool match = elem_want < 0 || et == elem_want ||
-                     (elem_want == TC_TRUE && et == TC_FALSE) ||
+        bool match = elem_want < 0 || et == elem_want || (elem_want == TC_TRUE && et == TC_FALSE) ||
                      (elem_want == TC_I64 && (et == TC_I8 || et == TC_I16 || et == TC_I32)) ||
                      (elem_want == TC_I32 && (et == TC_I8 || et == TC_I16));
         if (!match)
@@ -401,8 +404,9 @@ static bool tc_skip_map(tc_reader *r) {
                        tc_off(r, at));
     if (n * 2 > tc_left(r)) {
         r->truncated = true;
-        return tc_fail(r, "map of %llu entries at byte %zu needs at least %llu bytes but only %zu "
-                          "remain",
+        return tc_fail(r,
+                       "map of %llu entries at byte %zu needs at least %llu bytes but only %zu "
+                       "remain",
                        (unsigned long long)n, tc_off(r, at), (unsigned long long)(n * 2),
                        tc_left(r));
     }
@@ -491,8 +495,16 @@ static bool tc_required(tc_reader *r, uint32_t seen, uint32_t need) {
 /* ------------------------------------------------------------ statistics */
 
 static const char *const k_stats_fields[] = {
-    NULL,         "max",       "min",                "null_count",         "distinct_count",
-    "max_value",  "min_value", "is_max_value_exact", "is_min_value_exact", "nan_count",
+    NULL,
+    "max",
+    "min",
+    "null_count",
+    "distinct_count",
+    "max_value",
+    "min_value",
+    "is_max_value_exact",
+    "is_min_value_exact",
+    "nan_count",
 };
 
 static bool pq_stats(tc_reader *r, int type, sqe_pq_stats *st) {
@@ -545,9 +557,9 @@ static const char *const k_time_fields[] = {NULL, "isAdjustedToUTC", "unit"};
 static const char *const k_int_fields[] = {NULL, "bitWidth", "isSigned"};
 static const char *const k_unit_fields[] = {NULL, "MILLIS", "MICROS", "NANOS"};
 static const char *const k_lt_fields[] = {
-    NULL,   "STRING", "MAP",    "LIST", "ENUM",    "DECIMAL", "DATE",     "TIME",      "TIMESTAMP",
-    NULL,   "INTEGER", "UNKNOWN", "JSON", "BSON",  "UUID",    "FLOAT16",  "VARIANT",  "GEOMETRY",
-    "GEOGRAPHY",
+    NULL,   "STRING",    "MAP",     "LIST",     "ENUM",      "DECIMAL", "DATE",
+    "TIME", "TIMESTAMP", NULL,      "INTEGER",  "UNKNOWN",   "JSON",    "BSON",
+    "UUID", "FLOAT16",   "VARIANT", "GEOMETRY", "GEOGRAPHY",
 };
 
 /* TimeUnit union: MILLIS/MICROS/NANOS, each an empty struct. *known false for
@@ -573,10 +585,10 @@ static bool pq_time_unit(tc_reader *r, int type, sqe_pq_time_unit *unit, bool *k
 /* The struct of one LogicalType member (id = union field id). */
 static bool pq_logical_member(tc_reader *r, int id, sqe_pq_logical *lt) {
     const char *const *fields = id == 5 ? k_dec_fields : id == 10 ? k_int_fields : k_time_fields;
-    const char *name = id == 5    ? "DecimalType"
-                       : id == 7  ? "TimeType"
-                       : id == 8  ? "TimestampType"
-                                  : "IntType";
+    const char *name = id == 5   ? "DecimalType"
+                       : id == 7 ? "TimeType"
+                       : id == 8 ? "TimestampType"
+                                 : "IntType";
     if (!tc_enter(r, name, fields, 3)) return false;
     uint32_t seen = 0;
     bool unit_known = true;
@@ -636,8 +648,9 @@ static bool pq_logical(tc_reader *r, int type, sqe_pq_logical *lt) {
 }
 
 static const char *const k_schema_fields[] = {
-    NULL,           "type",  "type_length", "repetition_type", "name",        "num_children",
-    "converted_type", "scale", "precision",   "field_id",        "logicalType",
+    NULL,        "type",         "type_length",    "repetition_type",
+    "name",      "num_children", "converted_type", "scale",
+    "precision", "field_id",     "logicalType",
 };
 
 static bool pq_schema_elem(tc_reader *r, sqe_pq_schema_elem *e) {
@@ -651,17 +664,38 @@ static bool pq_schema_elem(tc_reader *r, sqe_pq_schema_elem *e) {
     while ((rc = tc_field(r, &id, &t)) > 0) {
         bool ok;
         switch (id) {
-        case 1: ok = tc_enum(r, t, &e->physical); break;
-        case 2: ok = tc_i32(r, t, &e->type_length, true); break;
-        case 3: ok = tc_enum(r, t, &e->repetition); break;
-        case 4: ok = tc_string(r, t, &e->name); break;
-        case 5: ok = tc_i32(r, t, &e->num_children, true); break;
-        case 6: ok = tc_enum(r, t, &e->converted); break;
-        case 7: ok = tc_i32(r, t, &e->scale, false); break;
-        case 8: ok = tc_i32(r, t, &e->precision, false); break;
-        case 9: ok = tc_i32(r, t, &e->field_id, false); break;
-        case 10: ok = pq_logical(r, t, &e->logical); break;
-        default: ok = tc_skip(r, t, false);
+        case 1:
+            ok = tc_enum(r, t, &e->physical);
+            break;
+        case 2:
+            ok = tc_i32(r, t, &e->type_length, true);
+            break;
+        case 3:
+            ok = tc_enum(r, t, &e->repetition);
+            break;
+        case 4:
+            ok = tc_string(r, t, &e->name);
+            break;
+        case 5:
+            ok = tc_i32(r, t, &e->num_children, true);
+            break;
+        case 6:
+            ok = tc_enum(r, t, &e->converted);
+            break;
+        case 7:
+            ok = tc_i32(r, t, &e->scale, false);
+            break;
+        case 8:
+            ok = tc_i32(r, t, &e->precision, false);
+            break;
+        case 9:
+            ok = tc_i32(r, t, &e->field_id, false);
+            break;
+        case 10:
+            ok = pq_logical(r, t, &e->logical);
+            break;
+        default:
+            ok = tc_skip(r, t, false);
         }
         if (!ok) return false;
         SEEN(seen, id);
@@ -724,8 +758,7 @@ static bool pq_encodings(tc_reader *r, int type, sqe_pq_column_chunk *c) {
 static bool pq_path(tc_reader *r, int type, sqe_pq_column_chunk *c) {
     int et;
     uint32_t n;
-    if (!tc_depth_in(r) || !tc_list(r, type, TC_BINARY, SQE_PQ_MAX_LIST, 1, &et, &n))
-        return false;
+    if (!tc_depth_in(r) || !tc_list(r, type, TC_BINARY, SQE_PQ_MAX_LIST, 1, &et, &n)) return false;
     const char **path = sqe_arena_alloc(r->arena, (n ? n : 1) * sizeof *path);
     for (uint32_t i = 0; i < n; i++)
         if (!tc_string(r, et, &path[i])) return false;
@@ -743,18 +776,41 @@ static bool pq_column_meta(tc_reader *r, int type, sqe_pq_column_chunk *c) {
     while ((rc = tc_field(r, &id, &t)) > 0) {
         bool ok;
         switch (id) {
-        case 1: ok = tc_enum(r, t, &c->physical); break;
-        case 2: ok = pq_encodings(r, t, c); break;
-        case 3: ok = pq_path(r, t, c); break;
-        case 4: ok = tc_enum(r, t, &c->codec); break;
-        case 5: ok = tc_i64(r, t, &c->num_values, true); break;
-        case 6: ok = tc_i64(r, t, &c->total_uncompressed_size, true); break;
-        case 7: ok = tc_i64(r, t, &c->total_compressed_size, true); break;
-        case 9: ok = tc_i64(r, t, &c->data_page_offset, true); break;
-        case 10: ok = tc_i64(r, t, &c->index_page_offset, true); break;
-        case 11: ok = tc_i64(r, t, &c->dictionary_page_offset, true); break;
-        case 12: ok = pq_stats(r, t, &c->stats); break;
-        default: ok = tc_skip(r, t, false);
+        case 1:
+            ok = tc_enum(r, t, &c->physical);
+            break;
+        case 2:
+            ok = pq_encodings(r, t, c);
+            break;
+        case 3:
+            ok = pq_path(r, t, c);
+            break;
+        case 4:
+            ok = tc_enum(r, t, &c->codec);
+            break;
+        case 5:
+            ok = tc_i64(r, t, &c->num_values, true);
+            break;
+        case 6:
+            ok = tc_i64(r, t, &c->total_uncompressed_size, true);
+            break;
+        case 7:
+            ok = tc_i64(r, t, &c->total_compressed_size, true);
+            break;
+        case 9:
+            ok = tc_i64(r, t, &c->data_page_offset, true);
+            break;
+        case 10:
+            ok = tc_i64(r, t, &c->index_page_offset, true);
+            break;
+        case 11:
+            ok = tc_i64(r, t, &c->dictionary_page_offset, true);
+            break;
+        case 12:
+            ok = pq_stats(r, t, &c->stats);
+            break;
+        default:
+            ok = tc_skip(r, t, false);
         }
         if (!ok) return false;
         SEEN(seen, id);
@@ -788,19 +844,34 @@ static bool pq_column_chunk(tc_reader *r, sqe_pq_column_chunk *c) {
     while ((rc = tc_field(r, &id, &t)) > 0) {
         bool ok;
         switch (id) {
-        case 1: ok = tc_string(r, t, &c->file_path); break;
-        case 2: ok = tc_i64(r, t, &c->file_offset, false); break;
-        case 3: ok = pq_column_meta(r, t, c); break;
-        case 4: ok = tc_i64(r, t, &c->offset_index_offset, true); break;
-        case 5: ok = tc_i32(r, t, &c->offset_index_length, true); break;
-        case 6: ok = tc_i64(r, t, &c->column_index_offset, true); break;
-        case 7: ok = tc_i32(r, t, &c->column_index_length, true); break;
+        case 1:
+            ok = tc_string(r, t, &c->file_path);
+            break;
+        case 2:
+            ok = tc_i64(r, t, &c->file_offset, false);
+            break;
+        case 3:
+            ok = pq_column_meta(r, t, c);
+            break;
+        case 4:
+            ok = tc_i64(r, t, &c->offset_index_offset, true);
+            break;
+        case 5:
+            ok = tc_i32(r, t, &c->offset_index_length, true);
+            break;
+        case 6:
+            ok = tc_i64(r, t, &c->column_index_offset, true);
+            break;
+        case 7:
+            ok = tc_i32(r, t, &c->column_index_length, true);
+            break;
         case 8:
         case 9:
             ok = tc_expect(r, t, id == 8 ? TC_STRUCT : TC_BINARY) && tc_skip(r, t, false);
             c->encrypted = true;
             break;
-        default: ok = tc_skip(r, t, false);
+        default:
+            ok = tc_skip(r, t, false);
         }
         if (!ok) return false;
         SEEN(seen, id);
@@ -816,8 +887,14 @@ static bool pq_column_chunk(tc_reader *r, sqe_pq_column_chunk *c) {
 }
 
 static const char *const k_rg_fields[] = {
-    NULL,      "columns",     "total_byte_size",       "num_rows",
-    "sorting_columns", "file_offset", "total_compressed_size", "ordinal",
+    NULL,
+    "columns",
+    "total_byte_size",
+    "num_rows",
+    "sorting_columns",
+    "file_offset",
+    "total_compressed_size",
+    "ordinal",
 };
 
 static bool pq_columns(tc_reader *r, int type, sqe_pq_row_group *g) {
@@ -842,12 +919,23 @@ static bool pq_row_group(tc_reader *r, sqe_pq_row_group *g) {
     while ((rc = tc_field(r, &id, &t)) > 0) {
         bool ok;
         switch (id) {
-        case 1: ok = pq_columns(r, t, g); break;
-        case 2: ok = tc_i64(r, t, &g->total_byte_size, true); break;
-        case 3: ok = tc_i64(r, t, &g->num_rows, true); break;
-        case 5: ok = tc_i64(r, t, &g->file_offset, true); break;
-        case 6: ok = tc_i64(r, t, &g->total_compressed_size, true); break;
-        default: ok = tc_skip(r, t, false);
+        case 1:
+            ok = pq_columns(r, t, g);
+            break;
+        case 2:
+            ok = tc_i64(r, t, &g->total_byte_size, true);
+            break;
+        case 3:
+            ok = tc_i64(r, t, &g->num_rows, true);
+            break;
+        case 5:
+            ok = tc_i64(r, t, &g->file_offset, true);
+            break;
+        case 6:
+            ok = tc_i64(r, t, &g->total_compressed_size, true);
+            break;
+        default:
+            ok = tc_skip(r, t, false);
         }
         if (!ok) return false;
         SEEN(seen, id);
@@ -874,9 +962,16 @@ static bool pq_row_groups(tc_reader *r, int type, sqe_pq_file_meta *m) {
 /* ------------------------------------------------------------ footer */
 
 static const char *const k_fmd_fields[] = {
-    NULL,         "version",      "schema",        "num_rows",
-    "row_groups", "key_value_metadata", "created_by", "column_orders",
-    "encryption_algorithm", "footer_signing_key_metadata",
+    NULL,
+    "version",
+    "schema",
+    "num_rows",
+    "row_groups",
+    "key_value_metadata",
+    "created_by",
+    "column_orders",
+    "encryption_algorithm",
+    "footer_signing_key_metadata",
 };
 
 static bool pq_file_meta(tc_reader *r, sqe_pq_file_meta *m) {
@@ -886,16 +981,27 @@ static bool pq_file_meta(tc_reader *r, sqe_pq_file_meta *m) {
     while ((rc = tc_field(r, &id, &t)) > 0) {
         bool ok;
         switch (id) {
-        case 1: ok = tc_i32(r, t, &m->version, false); break;
-        case 2: ok = pq_schema(r, t, m); break;
-        case 3: ok = tc_i64(r, t, &m->num_rows, true); break;
-        case 4: ok = pq_row_groups(r, t, m); break;
-        case 6: ok = tc_string(r, t, &m->created_by); break;
+        case 1:
+            ok = tc_i32(r, t, &m->version, false);
+            break;
+        case 2:
+            ok = pq_schema(r, t, m);
+            break;
+        case 3:
+            ok = tc_i64(r, t, &m->num_rows, true);
+            break;
+        case 4:
+            ok = pq_row_groups(r, t, m);
+            break;
+        case 6:
+            ok = tc_string(r, t, &m->created_by);
+            break;
         case 8:
             ok = tc_expect(r, t, TC_STRUCT) && tc_skip(r, t, false);
             m->has_encryption_algorithm = true;
             break;
-        default: ok = tc_skip(r, t, false);
+        default:
+            ok = tc_skip(r, t, false);
         }
         if (!ok) return false;
         SEEN(seen, id);
@@ -938,12 +1044,23 @@ static bool pq_data_page(tc_reader *r, int type, sqe_pq_page_header *h) {
     while ((rc = tc_field(r, &id, &t)) > 0) {
         bool ok;
         switch (id) {
-        case 1: ok = tc_i32(r, t, &h->num_values, true); break;
-        case 2: ok = tc_enum(r, t, &h->encoding); break;
-        case 3: ok = tc_enum(r, t, &h->def_encoding); break;
-        case 4: ok = tc_enum(r, t, &h->rep_encoding); break;
-        case 5: ok = pq_stats(r, t, &h->stats); break;
-        default: ok = tc_skip(r, t, false);
+        case 1:
+            ok = tc_i32(r, t, &h->num_values, true);
+            break;
+        case 2:
+            ok = tc_enum(r, t, &h->encoding);
+            break;
+        case 3:
+            ok = tc_enum(r, t, &h->def_encoding);
+            break;
+        case 4:
+            ok = tc_enum(r, t, &h->rep_encoding);
+            break;
+        case 5:
+            ok = pq_stats(r, t, &h->stats);
+            break;
+        default:
+            ok = tc_skip(r, t, false);
         }
         if (!ok) return false;
         SEEN(seen, id);
@@ -963,9 +1080,14 @@ static bool pq_dict_page(tc_reader *r, int type, sqe_pq_page_header *h) {
     while ((rc = tc_field(r, &id, &t)) > 0) {
         bool ok;
         switch (id) {
-        case 1: ok = tc_i32(r, t, &h->dict_num_values, true); break;
-        case 2: ok = tc_enum(r, t, &h->dict_encoding); break;
-        default: ok = tc_skip(r, t, false);
+        case 1:
+            ok = tc_i32(r, t, &h->dict_num_values, true);
+            break;
+        case 2:
+            ok = tc_enum(r, t, &h->dict_encoding);
+            break;
+        default:
+            ok = tc_skip(r, t, false);
         }
         if (!ok) return false;
         SEEN(seen, id);
@@ -976,10 +1098,14 @@ static bool pq_dict_page(tc_reader *r, int type, sqe_pq_page_header *h) {
 }
 
 static const char *const k_v2_fields[] = {
-    NULL,       "num_values",
-    "num_nulls", "num_rows",
-    "encoding",  "definition_levels_byte_length",
-    "repetition_levels_byte_length", "is_compressed",
+    NULL,
+    "num_values",
+    "num_nulls",
+    "num_rows",
+    "encoding",
+    "definition_levels_byte_length",
+    "repetition_levels_byte_length",
+    "is_compressed",
     "statistics",
 };
 
@@ -991,15 +1117,32 @@ static bool pq_data_page_v2(tc_reader *r, int type, sqe_pq_page_header *h) {
     while ((rc = tc_field(r, &id, &t)) > 0) {
         bool ok;
         switch (id) {
-        case 1: ok = tc_i32(r, t, &h->num_values, true); break;
-        case 2: ok = tc_i32(r, t, &h->num_nulls, true); break;
-        case 3: ok = tc_i32(r, t, &h->num_rows, true); break;
-        case 4: ok = tc_enum(r, t, &h->encoding); break;
-        case 5: ok = tc_i32(r, t, &h->def_levels_len, true); break;
-        case 6: ok = tc_i32(r, t, &h->rep_levels_len, true); break;
-        case 7: ok = tc_bool(r, t, &h->v2_is_compressed); break;
-        case 8: ok = pq_stats(r, t, &h->stats); break;
-        default: ok = tc_skip(r, t, false);
+        case 1:
+            ok = tc_i32(r, t, &h->num_values, true);
+            break;
+        case 2:
+            ok = tc_i32(r, t, &h->num_nulls, true);
+            break;
+        case 3:
+            ok = tc_i32(r, t, &h->num_rows, true);
+            break;
+        case 4:
+            ok = tc_enum(r, t, &h->encoding);
+            break;
+        case 5:
+            ok = tc_i32(r, t, &h->def_levels_len, true);
+            break;
+        case 6:
+            ok = tc_i32(r, t, &h->rep_levels_len, true);
+            break;
+        case 7:
+            ok = tc_bool(r, t, &h->v2_is_compressed);
+            break;
+        case 8:
+            ok = pq_stats(r, t, &h->stats);
+            break;
+        default:
+            ok = tc_skip(r, t, false);
         }
         if (!ok) return false;
         SEEN(seen, id);
@@ -1015,8 +1158,15 @@ static bool pq_data_page_v2(tc_reader *r, int type, sqe_pq_page_header *h) {
 }
 
 static const char *const k_ph_fields[] = {
-    NULL,  "type", "uncompressed_page_size", "compressed_page_size", "crc", "data_page_header",
-    "index_page_header", "dictionary_page_header", "data_page_header_v2",
+    NULL,
+    "type",
+    "uncompressed_page_size",
+    "compressed_page_size",
+    "crc",
+    "data_page_header",
+    "index_page_header",
+    "dictionary_page_header",
+    "data_page_header_v2",
 };
 
 /* Page sizes: 0..SQE_PQ_MAX_PAGE. */
@@ -1044,17 +1194,30 @@ static bool pq_page_header(tc_reader *r, sqe_pq_page_header *h) {
     while ((rc = tc_field(r, &id, &t)) > 0) {
         bool ok;
         switch (id) {
-        case 1: ok = tc_enum(r, t, &h->type); break;
-        case 2: ok = pq_page_size(r, t, &h->uncompressed_size); break;
-        case 3: ok = pq_page_size(r, t, &h->compressed_size); break;
+        case 1:
+            ok = tc_enum(r, t, &h->type);
+            break;
+        case 2:
+            ok = pq_page_size(r, t, &h->uncompressed_size);
+            break;
+        case 3:
+            ok = pq_page_size(r, t, &h->compressed_size);
+            break;
         case 4:
             ok = tc_i32(r, t, &h->crc, false);
             h->has_crc = true;
             break;
-        case 5: ok = pq_data_page(r, t, h); break;
-        case 7: ok = pq_dict_page(r, t, h); break;
-        case 8: ok = pq_data_page_v2(r, t, h); break;
-        default: ok = tc_skip(r, t, false);
+        case 5:
+            ok = pq_data_page(r, t, h);
+            break;
+        case 7:
+            ok = pq_dict_page(r, t, h);
+            break;
+        case 8:
+            ok = pq_data_page_v2(r, t, h);
+            break;
+        default:
+            ok = tc_skip(r, t, false);
         }
         if (!ok) return false;
         SEEN(seen, id);
@@ -1099,9 +1262,15 @@ bool sqe_pq_parse_page_header(const uint8_t *buf, size_t len, sqe_pq_page_header
 /* ------------------------------------------------------------ page index */
 
 static const char *const k_ci_fields[] = {
-    NULL,          "null_pages",   "min_values", "max_values",
-    "boundary_order", "null_counts", "repetition_level_histograms",
-    "definition_level_histograms", "nan_counts",
+    NULL,
+    "null_pages",
+    "min_values",
+    "max_values",
+    "boundary_order",
+    "null_counts",
+    "repetition_level_histograms",
+    "definition_level_histograms",
+    "nan_counts",
 };
 
 /* list<binary> into per-page pointers and lengths. */
@@ -1109,8 +1278,7 @@ static bool pq_binary_list(tc_reader *r, int type, const uint8_t *const **out,
                            const uint32_t **out_len, uint32_t *count) {
     int et;
     uint32_t n;
-    if (!tc_depth_in(r) || !tc_list(r, type, TC_BINARY, SQE_PQ_MAX_LIST, 1, &et, &n))
-        return false;
+    if (!tc_depth_in(r) || !tc_list(r, type, TC_BINARY, SQE_PQ_MAX_LIST, 1, &et, &n)) return false;
     const uint8_t **v = sqe_arena_alloc(r->arena, (n ? n : 1) * sizeof *v);
     uint32_t *l = sqe_arena_alloc(r->arena, (n ? n : 1) * sizeof *l);
     for (uint32_t i = 0; i < n; i++)
@@ -1156,12 +1324,23 @@ static bool pq_column_index(tc_reader *r, sqe_pq_column_index *ci) {
     while ((rc = tc_field(r, &id, &t)) > 0) {
         bool ok;
         switch (id) {
-        case 1: ok = pq_bool_list(r, t, &ci->null_pages, &n_null); break;
-        case 2: ok = pq_binary_list(r, t, &ci->min, &ci->min_len, &n_min); break;
-        case 3: ok = pq_binary_list(r, t, &ci->max, &ci->max_len, &n_max); break;
-        case 4: ok = tc_enum(r, t, &ci->boundary_order); break;
-        case 5: ok = pq_null_counts(r, t, &ci->null_counts, &n_counts); break;
-        default: ok = tc_skip(r, t, false);
+        case 1:
+            ok = pq_bool_list(r, t, &ci->null_pages, &n_null);
+            break;
+        case 2:
+            ok = pq_binary_list(r, t, &ci->min, &ci->min_len, &n_min);
+            break;
+        case 3:
+            ok = pq_binary_list(r, t, &ci->max, &ci->max_len, &n_max);
+            break;
+        case 4:
+            ok = tc_enum(r, t, &ci->boundary_order);
+            break;
+        case 5:
+            ok = pq_null_counts(r, t, &ci->null_counts, &n_counts);
+            break;
+        default:
+            ok = tc_skip(r, t, false);
         }
         if (!ok) return false;
         SEEN(seen, id);
@@ -1202,10 +1381,17 @@ static bool pq_page_location(tc_reader *r, sqe_pq_page_location *loc) {
     while ((rc = tc_field(r, &id, &t)) > 0) {
         bool ok;
         switch (id) {
-        case 1: ok = tc_i64(r, t, &loc->offset, true); break;
-        case 2: ok = tc_i32(r, t, &loc->compressed_page_size, true); break;
-        case 3: ok = tc_i64(r, t, &loc->first_row_index, true); break;
-        default: ok = tc_skip(r, t, false);
+        case 1:
+            ok = tc_i64(r, t, &loc->offset, true);
+            break;
+        case 2:
+            ok = tc_i32(r, t, &loc->compressed_page_size, true);
+            break;
+        case 3:
+            ok = tc_i64(r, t, &loc->first_row_index, true);
+            break;
+        default:
+            ok = tc_skip(r, t, false);
         }
         if (!ok) return false;
         SEEN(seen, id);
