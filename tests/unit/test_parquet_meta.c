@@ -121,18 +121,58 @@ static int count_leaves(const sqe_pq_file_meta *m, int *i) {
     return n;
 }
 
+/* With PQ_SEEDS=DIR set, real footers, page headers and page indexes are
+ * written there as fuzz seeds (tests/fuzz/corpus/parquet_meta/). */
+static void write_seed(const char *kind, const char *name, const uint8_t *p, size_t n) {
+    const char *dir = getenv("PQ_SEEDS");
+    if (!dir || n == 0 || n > 4096) return;
+    char path[700];
+    snprintf(path, sizeof path, "%s/seed-%s-%s", dir, kind, name);
+    for (char *c = path + strlen(dir) + 1; *c; c++)
+        if (*c == '/') *c = '_';
+    FILE *fp = fopen(path, "wb");
+    if (!fp) return;
+    fwrite(p, 1, n, fp);
+    fclose(fp);
+}
+
+/* Files whose first column chunk's pages and page index become seeds. */
+static const char *const k_page_seed_files[] = {
+    "alltypes_plain.parquet",
+    "alltypes_tiny_pages.parquet",
+    "rle-dict-snappy-checksum.parquet",
+    "datapage_v1-snappy-compressed-checksum.parquet",
+    "byte_stream_split.zstd.parquet",
+    "delta_binary_packed.parquet",
+    "float16_nonzeros_and_nans.parquet",
+    "sort_columns.parquet",
+    "data_index_bloom_encoding_stats.parquet",
+    "int32_with_null_pages.parquet",
+    "geospatial/geospatial.parquet",
+    "lz4_raw_compressed.parquet",
+};
+
+static bool is_page_seed_file(const char *name) {
+    for (size_t i = 0; i < SQE_ARRAY_LEN(k_page_seed_files); i++)
+        if (strcmp(name, k_page_seed_files[i]) == 0) return true;
+    return false;
+}
+
 typedef struct walk_result {
     int n_data_pages, n_dict_pages;
     int64_t values;
     int64_t data_offsets[4096];
     bool all_crc;
     bool saw_v2;
+    const sqe_pq_column_chunk *seed_chunk; /* the chunk whose first page is a seed */
 } walk_result;
 
 /* Walks a column chunk's pages; false (with a message) on any mismatch. */
 static bool walk_chunk(const char *name, const pq_file *f, const sqe_pq_column_chunk *c,
                        walk_result *w) {
+    const sqe_pq_column_chunk *seed_chunk = w->seed_chunk;
     memset(w, 0, sizeof *w);
+    w->seed_chunk = seed_chunk;
     w->all_crc = true;
     int64_t pos = c->data_page_offset;
     if (c->dictionary_page_offset > 0 && c->dictionary_page_offset < pos)
@@ -163,6 +203,10 @@ static bool walk_chunk(const char *name, const pq_file *f, const sqe_pq_column_c
                 return false;
             }
         }
+        if (c == w->seed_chunk &&
+            (h.type == SQE_PQ_DICTIONARY_PAGE ? !w->n_dict_pages : !w->n_data_pages))
+            write_seed(h.type == SQE_PQ_DICTIONARY_PAGE ? "dict-page" : "data-page", name,
+                       f->data + pos, hl);
         if (!h.has_crc) w->all_crc = false;
         if (h.type == SQE_PQ_DICTIONARY_PAGE) {
             w->n_dict_pages++;
@@ -200,6 +244,9 @@ static bool check_page_index(const char *name, const pq_file *f, const sqe_pq_co
             fprintf(stderr, "%s: offset index: %s\n", name, err.msg);
             return false;
         }
+        if (c == w->seed_chunk)
+            write_seed("offset-index", name, f->data + c->offset_index_offset,
+                       (size_t)c->offset_index_length);
         if (oi.n_pages != w->n_data_pages) {
             fprintf(stderr, "%s: offset index has %d pages, walk found %d\n", name, oi.n_pages,
                     w->n_data_pages);
@@ -223,6 +270,9 @@ static bool check_page_index(const char *name, const pq_file *f, const sqe_pq_co
             fprintf(stderr, "%s: column index: %s\n", name, err.msg);
             return false;
         }
+        if (c == w->seed_chunk)
+            write_seed("column-index", name, f->data + c->column_index_offset,
+                       (size_t)c->column_index_length);
         if (ci.n_pages != w->n_data_pages) {
             fprintf(stderr, "%s: column index has %d pages, walk found %d\n", name, ci.n_pages,
                     w->n_data_pages);
@@ -241,6 +291,7 @@ static void check_file(const char *name) {
     CHECK(ok);
     if (!ok) goto out;
     if (getenv("PQ_DUMP")) dump_meta(name, &m);
+    write_seed("footer", name, f.footer, f.footer_len);
     CHECK(m.n_schema >= 2);
     CHECK(m.schema[0].num_children > 0);
     int i = 0, leaves = count_leaves(&m, &i);
@@ -254,6 +305,7 @@ static void check_file(const char *name) {
             const sqe_pq_column_chunk *cc = &rg->columns[c];
             CHECK(cc->has_meta && !cc->encrypted && cc->n_path >= 1);
             walk_result *w = malloc(sizeof *w);
+            w->seed_chunk = g == 0 && c == 0 && is_page_seed_file(name) ? cc : NULL;
             bool walked = walk_chunk(name, &f, cc, w);
             CHECK(walked);
             if (walked) CHECK(check_page_index(name, &f, cc, w, a, rg->num_rows));
@@ -511,7 +563,7 @@ static void test_known_pages(void) {
     sqe_arena *a = sqe_arena_new(0);
     pq_file f;
     sqe_pq_file_meta m;
-    walk_result *w = malloc(sizeof *w);
+    walk_result *w = calloc(1, sizeof *w);
     /* written with CRCs */
     if (parse_file("datapage_v1-snappy-compressed-checksum.parquet", &f, a, &m)) {
         CHECK(walk_chunk("crc", &f, &m.row_groups[0].columns[0], w));
@@ -861,6 +913,7 @@ static void test_built_footer(void) {
             fprintf(stderr, "  %s\n", err.msg);
         else
             check_built_footer(&m);
+        write_seed("footer", extra ? "built-unknown-fields" : "built", b.buf, b.n);
         /* every prefix fails cleanly, naming where the data ends */
         size_t full = b.n;
         int bad = 0;
