@@ -38,8 +38,10 @@
  *  - sizes, offsets and counts that cannot be negative are INVALID_DATA when
  *    they are (a negative statistic -- null_count, distinct_count, a page's
  *    null count in the column index, which some writers set to -1 -- is
- *    dropped instead, as statistics are optional); the deprecated
- *    ColumnChunk.file_offset is kept as read.
+ *    dropped instead, as statistics are optional, and so are the optional,
+ *    unreliable RowGroup.file_offset and total_compressed_size, and a
+ *    type_length, which only FIXED_LEN_BYTE_ARRAY uses and the reader
+ *    checks); the deprecated ColumnChunk.file_offset is kept as read.
  *
  * Errors are INVALID_DATA with messages of the form "thrift: <what is
  * wrong> at byte <offset in the buffer> in <Struct>.<field>", e.g.
@@ -479,11 +481,20 @@ static bool tc_skip(tc_reader *r, int type, bool elem) {
 static bool tc_required(tc_reader *r, uint32_t seen, uint32_t need) {
     uint32_t missing = need & ~seen;
     if (!missing) return true;
-    tc_frame *f = &r->frames[r->n_frames - 1];
+    const tc_frame *f = &r->frames[r->n_frames - 1];
     int id = __builtin_ctz(missing);
-    f->field = 0;
-    return tc_fail(r, "%s lacks required field %d (%s) at byte %zu", f->name, id,
-                   id < f->n_fields && f->fields[id] ? f->fields[id] : "?", tc_off(r, r->p));
+    r->n_frames--; /* the context is the field holding this struct */
+    tc_fail(r, "%s lacks required field %d (%s) at byte %zu", f->name, id,
+            id < f->n_fields && f->fields[id] ? f->fields[id] : "?", tc_off(r, r->p));
+    r->n_frames++;
+    return false;
+}
+
+/* An optional i64 whose negative values mean "unknown" (-1). */
+static bool tc_i64_opt(tc_reader *r, int type, int64_t *out) {
+    if (!tc_i64(r, type, out, false)) return false;
+    if (*out < 0) *out = -1;
+    return true;
 }
 
 #define BIT(i) (1u << (i))
@@ -668,7 +679,8 @@ static bool pq_schema_elem(tc_reader *r, sqe_pq_schema_elem *e) {
             ok = tc_enum(r, t, &e->physical);
             break;
         case 2:
-            ok = tc_i32(r, t, &e->type_length, true);
+            ok = tc_i32(r, t, &e->type_length, false);
+            if (e->type_length < 0) e->type_length = 0; /* meaningful for FLBA only */
             break;
         case 3:
             ok = tc_enum(r, t, &e->repetition);
@@ -929,10 +941,10 @@ static bool pq_row_group(tc_reader *r, sqe_pq_row_group *g) {
             ok = tc_i64(r, t, &g->num_rows, true);
             break;
         case 5:
-            ok = tc_i64(r, t, &g->file_offset, true);
+            ok = tc_i64_opt(r, t, &g->file_offset);
             break;
         case 6:
-            ok = tc_i64(r, t, &g->total_compressed_size, true);
+            ok = tc_i64_opt(r, t, &g->total_compressed_size);
             break;
         default:
             ok = tc_skip(r, t, false);
@@ -1347,7 +1359,7 @@ static bool pq_column_index(tc_reader *r, sqe_pq_column_index *ci) {
     }
     if (rc < 0 || !tc_required(r, seen, BIT(1) | BIT(2) | BIT(3) | BIT(4))) return false;
     r->frames[r->n_frames - 1].field = 0;
-    if (n_min != n_null || n_max != n_null || (n_counts && n_counts != n_null))
+    if (n_min != n_null || n_max != n_null || ((seen & BIT(5)) && n_counts != n_null))
         return tc_fail(r,
                        "lists of different lengths: %u null_pages, %u min_values, %u max_values, "
                        "%u null_counts",

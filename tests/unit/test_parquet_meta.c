@@ -1263,6 +1263,53 @@ static void test_chunk_errors(void) {
         snprintf(want, sizeof want, "ColumnMetaData lacks required field %d (%s)", f, names[f]);
         expect_meta_error(&b, want);
     }
+    /* the context of a missing field is the field holding the struct */
+    tb_chunk_head(&b);
+    tb_i64(&b, 2, 0);
+    tb_min_meta(&b, 9);
+    tb_chunk_tail(&b);
+    expect_meta_error(&b, "ColumnMetaData lacks required field 9 (data_page_offset) at byte 34 in "
+                          "ColumnChunk.meta_data");
+    /* optional row group values and type_length: negative means absent */
+    tb_chunk_head(&b);
+    tb_i64(&b, 2, 0);
+    tb_min_meta(&b, 0);
+    tb_end(&b); /* ColumnChunk */
+    tb_i64(&b, 2, 1);
+    tb_i64(&b, 3, 1);
+    tb_i64(&b, 5, -7);
+    tb_i64(&b, 6, -8);
+    tb_end(&b); /* RowGroup */
+    tb_end(&b);
+    {
+        sqe_arena *a = sqe_arena_new(0);
+        sqe_pq_file_meta m;
+        sqe_error err;
+        bool ok = parse_meta(&b, a, &m, &err);
+        CHECK(ok);
+        if (ok)
+            CHECK(m.row_groups[0].file_offset == -1 && m.row_groups[0].total_compressed_size == -1);
+        sqe_arena_free(a);
+        free(b.buf);
+    }
+    tb_meta_head(&b);
+    tb_list_field(&b, 2, T_STRUCT, 1);
+    tb_begin(&b), tb_i32(&b, 2, -3), tb_str(&b, 4, "x"), tb_i32(&b, 5, 0), tb_end(&b);
+    tb_i64(&b, 3, 0);
+    tb_list_field(&b, 4, T_STRUCT, 0);
+    tb_end(&b);
+    {
+        sqe_arena *a = sqe_arena_new(0);
+        sqe_pq_file_meta m;
+        sqe_error err;
+        CHECK(parse_meta(&b, a, &m, &err) && m.schema[0].type_length == 0);
+        sqe_arena_free(a);
+        free(b.buf);
+    }
+    tb_meta_head(&b);
+    tb_list_field(&b, 2, T_STRUCT, 1);
+    tb_begin(&b), tb_str(&b, 4, "x"), tb_i32(&b, 5, -1), tb_end(&b);
+    expect_meta_error(&b, "negative value -1 at byte 8 in SchemaElement.num_children");
     tb_chunk_head(&b);
     tb_i64(&b, 2, 0);
     tb_min_meta(&b, 10);
@@ -1566,6 +1613,18 @@ static void test_page_index(void) {
     CHECK_CONTAINS(err.msg, "lists of different lengths: 2 null_pages, 1 min_values, 2 max_values, "
                             "0 null_counts in ColumnIndex");
     CHECK(ci.n_pages == 0);
+    free(b.buf);
+    /* an empty null_counts list is a length mismatch too (fuzz regression) */
+    tb_init(&b);
+    tb_begin(&b);
+    tb_list_field(&b, 1, T_TRUE, 1), tb_byte(&b, 0);
+    tb_list_field(&b, 2, T_BIN, 1), tb_bin(&b, "a", 1);
+    tb_list_field(&b, 3, T_BIN, 1), tb_bin(&b, "b", 1);
+    tb_i32(&b, 4, 0);
+    tb_list_field(&b, 5, 0, 0);
+    tb_end(&b);
+    CHECK(!sqe_pq_parse_column_index(b.buf, b.n, a, &ci, &err));
+    CHECK_CONTAINS(err.msg, "1 null_pages, 1 min_values, 1 max_values, 0 null_counts");
     free(b.buf);
     tb_init(&b);
     tb_begin(&b);
