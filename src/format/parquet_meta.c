@@ -477,6 +477,12 @@ static bool tc_skip(tc_reader *r, int type, bool elem) {
     }
 }
 
+/* A union (a struct with exactly one field, or at most one) with n fields. */
+static bool tc_union_fail(tc_reader *r, int n) {
+    r->frames[r->n_frames - 1].field = 0;
+    return tc_fail(r, "union with %d members at byte %zu", n, tc_off(r, r->p));
+}
+
 /* Checks that every field id in `need` (bit i = field i) was seen. */
 static bool tc_required(tc_reader *r, uint32_t seen, uint32_t need) {
     uint32_t missing = need & ~seen;
@@ -541,6 +547,10 @@ static bool pq_stats(tc_reader *r, int type, sqe_pq_stats *st) {
             ok = tc_i64(r, t, &st->distinct_count, false);
             st->has_distinct_count = ok && st->distinct_count >= 0;
             break;
+        case 9:
+            ok = tc_i64(r, t, &st->nan_count, false);
+            st->has_nan_count = ok && st->nan_count >= 0;
+            break;
         default:
             ok = tc_skip(r, t, false);
         }
@@ -549,6 +559,7 @@ static bool pq_stats(tc_reader *r, int type, sqe_pq_stats *st) {
     if (rc < 0) return false;
     if (!st->has_null_count) st->null_count = 0;
     if (!st->has_distinct_count) st->distinct_count = 0;
+    if (!st->has_nan_count) st->nan_count = 0;
     /* min_value/max_value (5/6) win; the deprecated pair only without them */
     int max_id = 5, min_id = 6;
     if (!v[5] && !v[6]) {
@@ -588,7 +599,7 @@ static bool pq_time_unit(tc_reader *r, int type, sqe_pq_time_unit *unit, bool *k
         }
     }
     if (rc < 0) return false;
-    if (n != 1) return tc_fail(r, "union with %d members at byte %zu", n, tc_off(r, r->p));
+    if (n != 1) return tc_union_fail(r, n);
     tc_leave(r);
     return true;
 }
@@ -653,7 +664,7 @@ static bool pq_logical(tc_reader *r, int type, sqe_pq_logical *lt) {
         n++;
     }
     if (rc < 0) return false;
-    if (n > 1) return tc_fail(r, "union with %d members at byte %zu", n, tc_off(r, r->p));
+    if (n > 1) return tc_union_fail(r, n);
     tc_leave(r);
     return true;
 }
@@ -973,6 +984,39 @@ static bool pq_row_groups(tc_reader *r, int type, sqe_pq_file_meta *m) {
 
 /* ------------------------------------------------------------ footer */
 
+static const char *const k_order_fields[] = {NULL, "TYPE_ORDER", "IEEE_754_TOTAL_ORDER",
+                                             "INT96_TIMESTAMP_ORDER"};
+
+/* One ColumnOrder union (members are empty structs): its member id if known. */
+static bool pq_column_order(tc_reader *r, int *order) {
+    if (!TC_ENTER(r, "ColumnOrder", k_order_fields)) return false;
+    int id, t, rc, n = 0;
+    *order = SQE_PQ_ORDER_UNKNOWN;
+    while ((rc = tc_field(r, &id, &t)) > 0) {
+        if (!tc_skip(r, t, false)) return false;
+        if (id >= 1 && id <= 3 && t == TC_STRUCT) *order = id;
+        n++;
+    }
+    if (rc < 0) return false;
+    if (n > 1) return tc_union_fail(r, n);
+    tc_leave(r);
+    return true;
+}
+
+static bool pq_column_orders(tc_reader *r, int type, sqe_pq_file_meta *m) {
+    int et;
+    uint32_t n;
+    if (!tc_depth_in(r) || !tc_list(r, type, TC_STRUCT, SQE_PQ_MAX_SCHEMA, 1, &et, &n))
+        return false;
+    int *orders = sqe_arena_alloc(r->arena, (n ? n : 1) * sizeof *orders);
+    for (uint32_t i = 0; i < n; i++)
+        if (!pq_column_order(r, &orders[i])) return false;
+    m->column_orders = orders;
+    m->n_column_orders = (int)n;
+    r->depth--;
+    return true;
+}
+
 static const char *const k_fmd_fields[] = {
     NULL,
     "version",
@@ -1007,6 +1051,9 @@ static bool pq_file_meta(tc_reader *r, sqe_pq_file_meta *m) {
             break;
         case 6:
             ok = tc_string(r, t, &m->created_by);
+            break;
+        case 7:
+            ok = pq_column_orders(r, t, m);
             break;
         case 8:
             ok = tc_expect(r, t, TC_STRUCT) && tc_skip(r, t, false);

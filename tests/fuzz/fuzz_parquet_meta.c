@@ -39,7 +39,8 @@ static void check_stats(const sqe_pq_stats *st, const uint8_t *data, size_t size
         (st->has_max && st->max_len && g_in_input(st->max, data, size)))
         fuzz_fail("footer statistics point into the input buffer", NULL);
     if ((st->has_null_count && st->null_count < 0) ||
-        (st->has_distinct_count && st->distinct_count < 0))
+        (st->has_distinct_count && st->distinct_count < 0) ||
+        (st->has_nan_count && st->nan_count < 0))
         fuzz_fail("negative statistic kept", NULL);
 }
 
@@ -72,6 +73,13 @@ static void check_meta(const sqe_pq_file_meta *m, const uint8_t *data, size_t si
     if (m->num_rows < 0) fuzz_fail("negative num_rows", NULL);
     if (m->created_by && g_in_input(m->created_by, data, size))
         fuzz_fail("created_by not copied", NULL);
+    if (m->n_column_orders < 0 || m->n_column_orders > SQE_PQ_MAX_SCHEMA ||
+        (m->n_column_orders && !m->column_orders))
+        fuzz_fail("column order count", NULL);
+    for (int i = 0; i < m->n_column_orders; i++)
+        if (m->column_orders[i] < SQE_PQ_ORDER_UNKNOWN ||
+            m->column_orders[i] > SQE_PQ_ORDER_INT96_TIMESTAMP)
+            fuzz_fail("column order out of range", NULL);
     for (int i = 0; i < m->n_schema; i++) {
         const sqe_pq_schema_elem *e = &m->schema[i];
         if (!e->name || g_in_input(e->name, data, size)) fuzz_fail("schema name not copied", NULL);

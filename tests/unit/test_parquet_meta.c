@@ -313,6 +313,9 @@ static void check_file(const char *name) {
         }
     }
     CHECK(rows == m.num_rows);
+    CHECK(m.n_column_orders == 0 || m.n_column_orders == leaves);
+    for (int c = 0; c < m.n_column_orders; c++)
+        CHECK(m.column_orders[c] == SQE_PQ_ORDER_TYPE_DEFINED);
 out:
     free(f.data);
     sqe_arena_free(a);
@@ -511,6 +514,8 @@ static void test_known_facts(void) {
               m.row_groups[1].num_rows == 3);
         CHECK(m.row_groups[0].columns[0].stats.null_count == 1);
         CHECK(m.version == 2);
+        CHECK(m.n_column_orders == 2); /* parquet-cpp writes TYPE_ORDER per leaf */
+        CHECK(!m.row_groups[0].columns[0].stats.has_nan_count);
     } else
         CHECK(false);
     free(f.data);
@@ -837,6 +842,7 @@ static void tb_footer(tb *b, bool extra) {
     tb_i64(b, 3, 1);
     tb_field(b, 5, T_BIN), tb_bin(b, "\x08\0\0\0\0\0\0\0", 8);
     tb_field(b, 6, T_BIN), tb_bin(b, "\x02\0\0\0\0\0\0\0", 8);
+    tb_i64(b, 9, 0); /* nan_count */
     if (extra) tb_unknown_fields(b, 20);
     tb_end(b);
     if (extra) tb_unknown_fields(b, 30);
@@ -854,6 +860,8 @@ static void tb_footer(tb *b, bool extra) {
     if (extra) tb_unknown_fields(b, 40);
     tb_end(b); /* RowGroup */
     tb_str(b, 6, "sqe test");
+    tb_list_field(b, 7, T_STRUCT, 1); /* column_orders */
+    tb_begin(b), tb_struct(b, extra ? 2 : 1), tb_end(b), tb_end(b);
     if (extra) tb_unknown_fields(b, 50);
     tb_end(b);
 }
@@ -895,8 +903,12 @@ static void check_built_footer(const sqe_pq_file_meta *m) {
     CHECK(c->stats.has_min && c->stats.has_max && !c->stats.legacy);
     CHECK(c->stats.min_len == 8 && c->stats.min[0] == 2 && c->stats.max[0] == 8);
     CHECK(c->stats.has_null_count && c->stats.null_count == 1 && !c->stats.has_distinct_count);
+    CHECK(c->stats.has_nan_count && c->stats.nan_count == 0);
     CHECK_STR(m->created_by, "sqe test");
     CHECK(!m->has_encryption_algorithm);
+    CHECK(m->n_column_orders == 1);
+    CHECK(m->column_orders[0] == SQE_PQ_ORDER_TYPE_DEFINED ||
+          m->column_orders[0] == SQE_PQ_ORDER_IEEE754_TOTAL);
 }
 
 static void test_built_footer(void) {
@@ -1493,6 +1505,38 @@ static void test_logical_types(void) {
     CHECK_CONTAINS(err.msg, "union with 0 members");
 }
 
+/* ColumnOrder: an unknown member is SQE_PQ_ORDER_UNKNOWN; two members fail. */
+static void test_column_orders(void) {
+    for (int kind = 0; kind < 3; kind++) {
+        tb b;
+        tb_meta_head(&b);
+        tb_list_field(&b, 2, T_STRUCT, 0);
+        tb_i64(&b, 3, 0);
+        tb_list_field(&b, 4, T_STRUCT, 0);
+        tb_list_field(&b, 7, T_STRUCT, 3);
+        tb_begin(&b), tb_struct(&b, 3), tb_end(&b), tb_end(&b);
+        tb_begin(&b), tb_struct(&b, 12), tb_end(&b), tb_end(&b);
+        tb_begin(&b);
+        if (kind == 1) tb_struct(&b, 1), tb_end(&b), tb_struct(&b, 2), tb_end(&b);
+        if (kind == 2) tb_i32(&b, 1, 0);
+        tb_end(&b);
+        tb_end(&b);
+        if (kind != 1) { /* a member of another type is an unknown order too */
+            sqe_arena *a = sqe_arena_new(0);
+            sqe_pq_file_meta m;
+            sqe_error err;
+            CHECK(parse_meta(&b, a, &m, &err) && m.n_column_orders == 3);
+            CHECK(m.column_orders[0] == SQE_PQ_ORDER_INT96_TIMESTAMP);
+            CHECK(m.column_orders[1] == SQE_PQ_ORDER_UNKNOWN);
+            CHECK(m.column_orders[2] == SQE_PQ_ORDER_UNKNOWN);
+            sqe_arena_free(a);
+            free(b.buf);
+        } else {
+            expect_meta_error(&b, "union with 2 members at byte 21 in ColumnOrder");
+        }
+    }
+}
+
 /* Page header errors and need_more. */
 static void test_page_header_errors(void) {
     sqe_pq_page_header h;
@@ -1705,6 +1749,7 @@ int main(void) {
     RUN(test_footer_errors);
     RUN(test_chunk_errors);
     RUN(test_logical_types);
+    RUN(test_column_orders);
     RUN(test_page_header_errors);
     RUN(test_page_index);
     return unit_report();
