@@ -28,7 +28,7 @@
  *  - every list count is checked against its limit (SQE_PQ_MAX_SCHEMA for
  *    the schema and a row group's columns, SQE_PQ_MAX_ROW_GROUPS,
  *    SQE_PQ_MAX_LIST otherwise) and against the bytes left, at the smallest
- *    encoded size of one element (k_min_*), before anything is allocated, so
+ *    encoded size of one element (MIN_*), before anything is allocated, so
  *    the memory a footer costs is proportional to its length;
  *  - every binary length is checked against the bytes left (and, when the
  *    value is kept, SQE_PQ_MAX_STRING) before it is copied;
