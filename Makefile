@@ -55,6 +55,9 @@ $(BUILD)/sqe-cli: $(CLI_OBJS) $(BUILD)/libsqe.a
 $(BUILD)/sqe-slt: $(SLT_OBJS) $(BUILD)/libsqe.a
 	$(CC) $(CFLAGS) -o $@ $(SLT_OBJS) $(BUILD)/libsqe.a $(LDLIBS)
 
+# test_codec makes brotli data with the encoder library (the engine only decodes).
+$(BUILD)/tests/test_codec: LDLIBS += -lbrotlienc
+
 $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/libsqe.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libsqe.a $(LDLIBS)
