@@ -414,6 +414,41 @@ static void test_speed(void) {
     free(dst);
 }
 
+/* Pages of parquet-testing files at known offsets (found by walking their
+ * page headers): Hadoop-framed LZ4 (Parquet codec LZ4) and LZ4_RAW, both
+ * holding the int64 timestamps 1593604800 and 1593604801. */
+static void test_real_files(void) {
+    static const struct {
+        const char *file;
+        sqe_codec c;
+        long off;
+        size_t clen, ulen;
+    } pages[] = {
+        {"hadoop_lz4_compressed.parquet", SQE_CODEC_LZ4_HADOOP, 17, 26, 16}, /* dictionary page */
+        {"lz4_raw_compressed.parquet", SQE_CODEC_LZ4_RAW, 65, 24, 32},       /* data page v1 */
+    };
+    for (size_t i = 0; i < sizeof pages / sizeof *pages; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "/work/shared/parquet-testing/%s", pages[i].file);
+        FILE *f = fopen(path, "rb");
+        if (!f) {
+            fprintf(stderr, "  (%s not found: skipped)\n", path);
+            continue;
+        }
+        uint8_t src[64], dst[64];
+        fseek(f, pages[i].off, SEEK_SET);
+        CHECK(fread(src, 1, pages[i].clen, f) == pages[i].clen);
+        fclose(f);
+        sqe_error err;
+        CHECK(sqe_codec_decompress(pages[i].c, src, pages[i].clen, dst, pages[i].ulen, "p", &err));
+        int64_t v0, v1;
+        memcpy(&v0, dst, 8);
+        memcpy(&v1, dst + 8, 8);
+        CHECK(v0 == 1593604800);
+        CHECK(v1 == 1593604801 || v1 == 1593604800);
+    }
+}
+
 int main(void) {
     RUN(test_none);
     RUN(test_snappy);
@@ -422,6 +457,7 @@ int main(void) {
     RUN(test_lz4);
     RUN(test_brotli_and_bzip2);
     RUN(test_lzo_and_garbage);
+    RUN(test_real_files);
     RUN(test_speed);
     return unit_report();
 }

@@ -6,6 +6,7 @@
  * into an exact-size allocation so ASan sees any read past the end), the
  * error paths, and the RLE decode speed.
  */
+#include "format/codec.h"
 #include "format/parquet.h"
 #include "unit.h"
 
@@ -787,6 +788,276 @@ static void test_names_and_widths(void) {
     CHECK_CONTAINS(err.msg, "unknown Parquet physical type 9");
 }
 
+/* ------------------------------------------ real files (parquet-testing) */
+
+/* Enough of the thrift compact protocol to walk the page headers of an
+ * uncompressed column chunk: field ids and i32 values of PageHeader and of
+ * its data_page_header (8 for v2, 5 for v1); everything else skipped. */
+typedef struct tpage {
+    int32_t f[16];  /* PageHeader i32 fields by id */
+    int32_t dp[16]; /* DataPageHeader(V2) i32 fields by id */
+} tpage;
+
+static bool t_uleb(const uint8_t **p, const uint8_t *end, uint64_t *v) {
+    *v = 0;
+    for (int s = 0; s < 64 && *p < end; s += 7) {
+        uint8_t b = *(*p)++;
+        *v |= (uint64_t)(b & 0x7F) << s;
+        if (!(b & 0x80)) return true;
+    }
+    return false;
+}
+
+static bool t_struct(const uint8_t **p, const uint8_t *end, int32_t *ints, int sub_id, int32_t *sub,
+                     int depth);
+
+static bool t_skip(const uint8_t **p, const uint8_t *end, int t, int depth) {
+    uint64_t v;
+    switch (t) {
+    case 1:
+    case 2:
+        return true;
+    case 3:
+        return ++*p <= end;
+    case 4:
+    case 5:
+    case 6:
+        return t_uleb(p, end, &v);
+    case 7:
+        return (*p += 8) <= end;
+    case 8:
+        return t_uleb(p, end, &v) && v <= (uint64_t)(end - *p) && (*p += v, true);
+    case 9:
+    case 10: {
+        if (*p >= end) return false;
+        uint8_t b = *(*p)++;
+        uint64_t n = b >> 4;
+        if (n == 15 && !t_uleb(p, end, &n)) return false;
+        for (uint64_t i = 0; i < n; i++)
+            if (!t_skip(p, end, b & 15, depth)) return false;
+        return true;
+    }
+    case 12:
+        return depth < 8 && t_struct(p, end, NULL, -1, NULL, depth + 1);
+    default:
+        return false;
+    }
+}
+
+static bool t_struct(const uint8_t **p, const uint8_t *end, int32_t *ints, int sub_id, int32_t *sub,
+                     int depth) {
+    int fid = 0;
+    while (*p < end) {
+        uint8_t b = *(*p)++;
+        if (b == 0) return true;
+        int t = b & 15;
+        uint64_t v;
+        if (b >> 4)
+            fid += b >> 4;
+        else if (!t_uleb(p, end, &v))
+            return false;
+        else
+            fid = (int)((v >> 1) ^ (~(v & 1) + 1));
+        if (t == 5 && ints && fid > 0 && fid < 16) {
+            if (!t_uleb(p, end, &v)) return false;
+            ints[fid] = (int32_t)((v >> 1) ^ (~(v & 1) + 1));
+        } else if (t == 12 && fid == sub_id) {
+            if (!t_struct(p, end, sub, -1, NULL, depth + 1)) return false;
+        } else if (!t_skip(p, end, t, depth)) {
+            return false;
+        }
+    }
+    return false;
+}
+
+static uint8_t *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    *len = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc(*len);
+    if (fread(b, 1, *len, f) != *len) *len = 0;
+    fclose(f);
+    return b;
+}
+
+/* The values section of the uncompressed v2 data page at *pos; advances *pos. */
+static bool next_v2_page(const uint8_t *file, size_t len, size_t *pos, const uint8_t **values,
+                         size_t *values_len, int32_t *n_values, int *encoding) {
+    const uint8_t *p = file + *pos;
+    tpage h;
+    memset(&h, 0, sizeof h);
+    if (!t_struct(&p, file + len, h.f, 8, h.dp, 0) || h.f[1] != 3 || h.f[2] != h.f[3]) return false;
+    size_t hdr = (size_t)(p - file);
+    size_t levels = (size_t)h.dp[5] + (size_t)h.dp[6];
+    if (h.f[3] < 0 || (size_t)h.f[3] > len - hdr || levels > (size_t)h.f[3]) return false;
+    *values = p + levels;
+    *values_len = (size_t)h.f[3] - levels;
+    *n_values = h.dp[1] - h.dp[2];
+    *encoding = h.dp[4];
+    *pos = hdr + (size_t)h.f[3];
+    return true;
+}
+
+#define PQ_TESTING "/work/shared/parquet-testing/"
+
+/* parquet-mr's DELTA_BINARY_PACKED: 65 INT64 columns with miniblock bit
+ * widths 0..64 and one INT32 column, 200 rows, against the expected CSV. */
+static void test_real_delta_binary_packed(void) {
+    size_t len, csv_len;
+    uint8_t *file = read_file(PQ_TESTING "delta_binary_packed.parquet", &len);
+    uint8_t *csv = read_file(PQ_TESTING "delta_binary_packed_expect.csv", &csv_len);
+    if (!file || !csv) {
+        fprintf(stderr, "  (parquet-testing files not found: test skipped)\n");
+        free(file);
+        free(csv);
+        return;
+    }
+    enum { COLS = 66, ROWS = 200 };
+    static int64_t want[COLS][ROWS];
+    char *text = malloc(csv_len + 1);
+    memcpy(text, csv, csv_len);
+    text[csv_len] = 0;
+    char *line = strchr(text, '\n') + 1;
+    for (int r = 0; r < ROWS; r++) {
+        char *q = line;
+        for (int c = 0; c < COLS; c++) {
+            want[c][r] = strtoll(q, &q, 10);
+            q++;
+        }
+        line = q;
+    }
+    size_t pos = 4;
+    int cols_ok = 0;
+    for (int c = 0; c < COLS; c++) {
+        const uint8_t *v;
+        size_t vlen;
+        int32_t n;
+        int enc;
+        if (!next_v2_page(file, len, &pos, &v, &vlen, &n, &enc)) break;
+        CHECK(n == ROWS && enc == SQE_PQ_DELTA_BINARY_PACKED);
+        uint8_t *page = exact(v, vlen);
+        sqe_error err;
+        int64_t got64[ROWS];
+        int32_t got32[ROWS];
+        bool is64 = c < 65;
+        bool ok = sqe_pq_decode_values(is64 ? SQE_PQ_INT64 : SQE_PQ_INT32, 0,
+                                       SQE_PQ_DELTA_BINARY_PACKED, page, vlen, ROWS,
+                                       is64 ? (void *)got64 : (void *)got32, NULL, NULL, &err);
+        CHECK(ok);
+        if (!ok) fprintf(stderr, "  column %d: %s\n", c, err.msg);
+        int bad = 0;
+        for (int r = 0; ok && r < ROWS; r++) bad += (is64 ? got64[r] : got32[r]) != want[c][r];
+        CHECK(bad == 0);
+        cols_ok += ok && bad == 0;
+        free(page);
+    }
+    CHECK(cols_ok == COLS);
+    free(text);
+    free(file);
+    free(csv);
+}
+
+/* parquet-mr's DELTA_BYTE_ARRAY: 9 optional string columns, 1000 rows. */
+static void test_real_delta_byte_array(void) {
+    size_t len, csv_len;
+    uint8_t *file = read_file(PQ_TESTING "delta_byte_array.parquet", &len);
+    uint8_t *csv = read_file(PQ_TESTING "delta_byte_array_expect.csv", &csv_len);
+    if (!file || !csv) {
+        fprintf(stderr, "  (parquet-testing files not found: test skipped)\n");
+        free(file);
+        free(csv);
+        return;
+    }
+    enum { COLS = 9, ROWS = 1000 };
+    /* non-null values per column, in row order: "a","b",,"c" (no commas inside) */
+    static const char *want[COLS][ROWS];
+    static uint32_t want_len[COLS][ROWS];
+    int n_want[COLS] = {0};
+    char *text = malloc(csv_len + 1);
+    memcpy(text, csv, csv_len);
+    text[csv_len] = 0;
+    char *q = strchr(text, '\n') + 1;
+    for (int r = 0; r < ROWS; r++) {
+        for (int c = 0; c < COLS; c++) {
+            if (*q == '"') {
+                char *e = strchr(q + 1, '"');
+                want[c][n_want[c]] = q + 1;
+                want_len[c][n_want[c]++] = (uint32_t)(e - q - 1);
+                q = e + 1;
+            }
+            q++; /* ',' or '\n' */
+        }
+    }
+    sqe_arena *a = sqe_arena_new(1 << 16);
+    size_t pos = 4;
+    int cols_ok = 0;
+    for (int c = 0; c < COLS; c++) {
+        const uint8_t *v;
+        size_t vlen;
+        int32_t n;
+        int enc;
+        if (!next_v2_page(file, len, &pos, &v, &vlen, &n, &enc)) break;
+        CHECK(n == n_want[c] && enc == SQE_PQ_DELTA_BYTE_ARRAY);
+        uint8_t *page = exact(v, vlen);
+        sqe_error err;
+        sqe_pq_bytes got[ROWS];
+        bool ok =
+            n == n_want[c] && sqe_pq_decode_values(SQE_PQ_BYTE_ARRAY, 0, SQE_PQ_DELTA_BYTE_ARRAY,
+                                                   page, vlen, (uint32_t)n, NULL, got, a, &err);
+        CHECK(ok);
+        int bad = 0;
+        for (int r = 0; ok && r < n; r++)
+            bad += got[r].len != want_len[c][r] || memcmp(got[r].ptr, want[c][r], got[r].len);
+        CHECK(bad == 0);
+        cols_ok += ok && bad == 0;
+        free(page);
+    }
+    CHECK(cols_ok == COLS);
+    sqe_arena_free(a);
+    free(text);
+    free(file);
+    free(csv);
+}
+
+/* parquet-mr 1.10's DELTA_LENGTH_BYTE_ARRAY page, zstd-compressed (data page
+ * v2: levels stored plainly, values compressed): 1000 strings
+ * "apple_banana_mango" + i*i (as Arrow's tests expect). */
+static void test_real_delta_length_byte_array(void) {
+    size_t len;
+    uint8_t *file = read_file(PQ_TESTING "delta_length_byte_array.parquet", &len);
+    if (!file) {
+        fprintf(stderr, "  (parquet-testing files not found: test skipped)\n");
+        return;
+    }
+    const uint8_t *p = file + 4;
+    tpage h;
+    memset(&h, 0, sizeof h);
+    CHECK(t_struct(&p, file + len, h.f, 8, h.dp, 0));
+    CHECK(h.f[1] == 3 && h.dp[4] == SQE_PQ_DELTA_LENGTH_BYTE_ARRAY && h.dp[1] == 1000);
+    size_t levels = (size_t)h.dp[5] + (size_t)h.dp[6];
+    size_t clen = (size_t)h.f[3] - levels, ulen = (size_t)h.f[2] - levels;
+    uint8_t *vals = malloc(ulen);
+    sqe_error err;
+    bool ok = (size_t)(file + len - p) >= levels + clen &&
+              sqe_codec_decompress(SQE_CODEC_ZSTD, p + levels, clen, vals, ulen, "page", &err);
+    CHECK(ok);
+    sqe_pq_bytes v[1000];
+    ok = ok && sqe_pq_decode_values(SQE_PQ_BYTE_ARRAY, 0, SQE_PQ_DELTA_LENGTH_BYTE_ARRAY, vals,
+                                    ulen, 1000, NULL, v, NULL, &err);
+    CHECK(ok);
+    int bad = 0;
+    for (int i = 0; ok && i < 1000; i++) {
+        char want[64];
+        int n = snprintf(want, sizeof want, "apple_banana_mango%d", i * i);
+        bad += v[i].len != (uint32_t)n || memcmp(v[i].ptr, want, (size_t)n) != 0;
+    }
+    CHECK(ok && bad == 0);
+    free(vals);
+    free(file);
+}
+
 int main(void) {
     RUN(test_rle_spec_examples);
     RUN(test_rle_width0_and_32);
@@ -804,5 +1075,8 @@ int main(void) {
     RUN(test_delta_byte_array_bomb);
     RUN(test_byte_stream_split);
     RUN(test_names_and_widths);
+    RUN(test_real_delta_binary_packed);
+    RUN(test_real_delta_byte_array);
+    RUN(test_real_delta_length_byte_array);
     return unit_report();
 }
