@@ -347,7 +347,8 @@ size_t sqe_pq_value_width(int physical, int32_t type_length);
  *   fixed-width types -> out_fixed, n * sqe_pq_value_width bytes, little-endian;
  *   BYTE_ARRAY         -> out_bytes[n], pointing into [p, p+len) or, for
  *                         DELTA_BYTE_ARRAY, into memory from `scratch`.
- *   (FLBA with DELTA_BYTE_ARRAY also goes to out_bytes.)
+ *   (FLBA with DELTA_LENGTH_BYTE_ARRAY or DELTA_BYTE_ARRAY also goes to
+ *   out_bytes, each value checked to be type_length bytes.)
  * Dictionary encodings are not values encodings: the reader decodes
  * indexes with sqe_pq_rle after the bit-width byte. NOT_SUPPORTED for an
  * encoding this function does not implement for the type (naming both). */
