@@ -11,7 +11,8 @@
  * pages' values add up to the chunk's num_values, and where the file has
  * an offset index its page locations are the data pages found by the walk.
  * Known facts from the folder's README and *.md files are checked per file
- * (row counts, names, types, logical types, codecs, encodings).
+ * (row counts, names, types, logical types, codecs, encodings), and the
+ * *_expect.csv files' headers and line counts against the leaves and rows.
  *
  * Hand-built buffers (a small thrift writer, tb_*) cover every field kind
  * the decoder knows, skipping of unknown fields of every type, and each
@@ -561,6 +562,47 @@ static void test_known_facts(void) {
         CHECK(false);
     free(f.data);
     sqe_arena_free(a);
+}
+
+/* The *_expect.csv files: a header of column names, then one line per row.
+ * The footer must have those leaves, in that order, and that many rows. */
+static void test_expect_csv(void) {
+    static const char *const files[] = {"delta_binary_packed", "delta_byte_array",
+                                        "delta_encoding_optional_column"};
+    for (size_t i = 0; i < SQE_ARRAY_LEN(files); i++) {
+        char path[600], name[128];
+        snprintf(path, sizeof path, "%s/%s_expect.csv", g_dir, files[i]);
+        FILE *fp = fopen(path, "r");
+        CHECK(fp != NULL);
+        if (!fp) continue;
+        static char line[1 << 16];
+        int64_t lines = 0;
+        char header[1 << 12] = "";
+        while (fgets(line, sizeof line, fp)) {
+            if (lines++ == 0) snprintf(header, sizeof header, "%s", line);
+        }
+        fclose(fp);
+        snprintf(name, sizeof name, "%s.parquet", files[i]);
+        sqe_arena *a = sqe_arena_new(0);
+        pq_file f;
+        sqe_pq_file_meta m;
+        if (parse_file(name, &f, a, &m)) {
+            CHECK(m.num_rows == lines - 1);
+            /* header: names separated by ',', maybe quoted */
+            int col = 1;
+            for (char *tok = strtok(header, ",\r\n"); tok; tok = strtok(NULL, ",\r\n"), col++) {
+                size_t l = strlen(tok);
+                if (l >= 2 && tok[0] == '"') tok[l - 1] = 0, tok++;
+                while (*tok == ' ') tok++; /* upstream wrote " c_customer_id" in one */
+                CHECK(col < m.n_schema);
+                if (col < m.n_schema) CHECK_STR(m.schema[col].name, tok);
+            }
+            CHECK(col == m.n_schema);
+        } else
+            CHECK(false);
+        free(f.data);
+        sqe_arena_free(a);
+    }
 }
 
 /* Page headers of files with known page kinds. */
@@ -1741,6 +1783,7 @@ int main(void) {
     }
     RUN(test_every_file);
     RUN(test_known_facts);
+    RUN(test_expect_csv);
     RUN(test_known_pages);
     RUN(test_footer_prefixes);
     RUN(test_built_footer);
