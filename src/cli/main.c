@@ -314,11 +314,12 @@ static int run_inputs(sqe_cli *cli, const cli_flags *fl) {
     for (int i = 0; i < fl->n_inputs; i++) {
         const cli_input *in = &fl->inputs[i];
         if (in->kind == 'c') {
-            if (!sqe_cli_run_script(cli, in->value, "-c")) return 1;
+            if (!sqe_cli_run_script(cli, in->value, strlen(in->value), "-c")) return 1;
         } else {
-            char *script = sqe_cli_read_file(in->value);
+            size_t len = 0;
+            char *script = sqe_cli_read_file(in->value, &len);
             if (!script) return 1;
-            bool ok = sqe_cli_run_script(cli, script,
+            bool ok = sqe_cli_run_script(cli, script, len,
                                          strcmp(in->value, "-") == 0 ? "<stdin>" : in->value);
             free(script);
             if (!ok) return 1;
@@ -377,8 +378,9 @@ int main(int argc, char **argv) {
     } else if (shell) {
         status = sqe_cli_repl(&cli);
     } else {
-        char *script = sqe_cli_read_file("-");
-        status = script && sqe_cli_run_script(&cli, script, "<stdin>") ? 0 : 1;
+        size_t len = 0;
+        char *script = sqe_cli_read_file("-", &len);
+        status = script && sqe_cli_run_script(&cli, script, len, "<stdin>") ? 0 : 1;
         free(script);
     }
 
