@@ -193,6 +193,12 @@ bool hive_delim_byte_n(const char *v, size_t n, bool numeric_rule, unsigned char
 /* Lower-cases a copy of name and checks [a-z0-9_]+. NULL when invalid. */
 char *hive_fold_name(const char *name);
 bool hive_name_valid(const char *s);
+/* Longest names, in characters, as Hive's metastore allows: roots,
+ * databases and tables 128, columns and partition keys 767. Longer names
+ * are rejected naming the limit (a longer file name would fail later with
+ * an OS error instead). */
+#define HIVE_NAME_MAX 128
+#define HIVE_COLUMN_NAME_MAX 767
 
 /* Hive's FileUtils.escapePathName / unescapePathName for partition values. */
 void hive_escape_path_value(sqe_strbuf *sb, const char *s, size_t n);

@@ -76,6 +76,12 @@ static inline void sqe_store_free(sqe_store *s) {
     if (s) s->vt->free(s);
 }
 
+/* Checks that `url` names an existing folder, for attaching a warehouse
+ * root: a missing local folder is NOT_FOUND, a file (or a path through a
+ * file) INVALID_ARGUMENT, both naming the path. s3:// URLs are not touched
+ * (their bucket is checked at first use). Implemented in local.c. */
+bool sqe_io_check_folder(const char *url, sqe_error *err);
+
 /* Local backend (io/local.c). */
 sqe_store *sqe_io_local_new(void);
 

@@ -520,6 +520,33 @@ static bool local_del(sqe_store *s, const char *path, sqe_error *err) {
     return os_error(err, "delete", path, e);
 }
 
+/* ------------------------------------------------------------ roots */
+
+bool sqe_io_check_folder(const char *url, sqe_error *err) {
+    if (!sqe_io_check_url(url, err)) return false;
+    if (sqe_str_ieqn(url, "s3://", 5)) return true; /* checked at first use */
+    char *local = sqe_io_local_path(url);
+    struct stat st;
+    int rc = stat(local, &st);
+    int e = errno;
+    sqe_free(local);
+    if (rc != 0) {
+        if (e == ENOENT)
+            return sqe_error_set(err, SQE_ERR_NOT_FOUND,
+                                 "folder '%s' does not exist; create it first or correct the path "
+                                 "(local roots are checked when attached, S3 roots at first use)",
+                                 url);
+        if (e == ENOTDIR)
+            return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
+                                 "'%s' is not a folder: a part of the path is a file", url);
+        return os_error(err, "open folder", url, e);
+    }
+    if (!S_ISDIR(st.st_mode))
+        return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "'%s' is a %s, not a folder", url,
+                             S_ISREG(st.st_mode) ? "file" : special_kind(st.st_mode));
+    return true;
+}
+
 static void local_free(sqe_store *s) {
     sqe_free(s);
 }
