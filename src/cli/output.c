@@ -544,7 +544,7 @@ static void markdown_write(FILE *out, const char *v, size_t len) {
     const char *s = v, *e = v + len;
     while (s < e) {
         const char *run = s;
-        while (s < e && !strchr("|\\`<&\r\n\t", *s)) s++;
+        while (s < e && (*s == '\0' || !strchr("|\\`<&\r\n\t", *s))) s++;
         write_escaped(out, run, (size_t)(s - run), false);
         if (s == e) break;
         switch (*s) {

@@ -135,11 +135,12 @@ static bool link_allowed(list_state *st, int dfd, const char *name, const struct
     if (S_ISDIR(target->st_mode)) {
         fd = openat(dfd, name, O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (same_id(target, &st->root_st))
-            why = "the listed folder itself";
+            why = "the listed folder itself (a loop)";
         else if (fd >= 0 && folder_within(fd, &st->root_st))
-            why = "inside the listed folder";
+            why = "inside the listed folder, where its files are listed under their own names";
         else if (folder_within(st->root_fd, target))
-            why = "a folder that contains the listed folder";
+            why = "a folder that contains the listed folder (following it would loop and list "
+                  "files that are not below the listed folder)";
     } else {
         /* A file: where does it really live? */
         char *local = sqe_io_local_path(st->shown.data);
@@ -149,16 +150,15 @@ static bool link_allowed(list_state *st, int dfd, const char *name, const struct
             char *slash = strrchr(real, '/');
             if (slash) *(slash == real ? slash + 1 : slash) = '\0';
             fd = open(real, O_PATH | O_DIRECTORY | O_CLOEXEC);
-            if (fd >= 0 && folder_within(fd, &st->root_st)) why = "inside the listed folder";
+            if (fd >= 0 && folder_within(fd, &st->root_st))
+                why = "inside the listed folder, where it is listed under its own name";
             free(real);
         }
     }
     if (fd >= 0) close(fd);
     if (why)
-        sqe_log(SQE_LOG_WARN, "io",
-                "skipping symbolic link '%s': its target is %s, so its files would be listed "
-                "twice (they are listed under their own names)",
-                st->shown.data, why);
+        sqe_log(SQE_LOG_WARN, "io", "skipping symbolic link '%s': its target is %s", st->shown.data,
+                why);
     return why == NULL;
 }
 

@@ -55,7 +55,7 @@
  *                                \t \n \r \\ \0 \xHH \NNN (octal); a last line
  *                                "\c" means no newline after the line before
  *   mkdir PATH                   mkdir -p
- *   mkfifo PATH                  a FIFO (named pipe) at PATH
+ *   mkfifo PATH                  a FIFO (named pipe) at PATH (parents created)
  *   symlink TARGET LINK          a symbolic link LINK -> TARGET (TARGET as
  *                                written; parents of LINK created)
  *   hive-root NAME=URL           sqe_session_attach_root on the file's session,
@@ -823,6 +823,13 @@ static void run_records(test_file *tf) {
                 fail_header(tf, line, "cannot create folder '%s': %s", arg,
                             *arg ? strerror(errno) : "no path given");
         } else if (strcmp(word, "mkfifo") == 0) {
+            char dir[PATH_MAX];
+            snprintf(dir, sizeof(dir), "%s", arg);
+            char *slash = strrchr(dir, '/');
+            if (slash && slash != dir) {
+                *slash = '\0';
+                mkdir_p(dir);
+            }
             if (!*arg || mkfifo(arg, 0666) != 0)
                 fail_header(tf, line, "cannot create FIFO '%s': %s", arg,
                             *arg ? strerror(errno) : "no path given");
