@@ -96,6 +96,7 @@ expect_status "--help" 0
 expect_in out "--help" "Usage: sqe-cli --embedded"
 expect_in out "--help" "--hive-root NAME=URL"
 expect_in out "--help" "AWS_SECRET_ACCESS_KEY"
+expect_in out "--help" "SELECT 1 AS a, 2 AS a gives a, a_1"
 expect_in out "--help" "Examples:"
 
 expect_in out "--help" "80% of physical memory"
