@@ -221,7 +221,4 @@ char *hive_show_create(const hive_manifest *m, const char *db);
 sqe_resultset *hive_result_text(int n_cols, const char *const *names);
 sqe_resultset *hive_describe(const hive_manifest *m);
 
-/* Formats a partition value the way a folder name holds it (unescaped). */
-void hive_format_part_value(sqe_strbuf *sb, const sqe_value *v);
-
 #endif
