@@ -177,14 +177,16 @@ bool sqe_hive_attach(sqe_hive_catalog *cat, const char *name, const char *url, c
 /* Attaching from a statement or --hive-root: as sqe_hive_attach, then the
  * root's folder must exist (a typo would otherwise attach an empty root
  * whose every statement says "does not exist"). S3 roots are checked at
- * first use. On failure the root is detached again. */
+ * first use. On failure the root is detached again. `name_it` prefixes the
+ * folder error with "cannot attach root '<name>': " (the --hive-root
+ * caller names the flag itself). */
 static bool attach_checked(sqe_hive_catalog *cat, const char *name, const char *url,
-                           const char *type, sqe_error *err) {
+                           const char *type, bool name_it, sqe_error *err) {
     bool had_current = cat->current_root != NULL;
     if (!sqe_hive_attach(cat, name, url, type, err)) return false;
     if (sqe_io_check_folder(url, err)) return true;
     hive_root *r = &cat->roots.items[cat->roots.len - 1];
-    sqe_error_prefix(err, "cannot attach root '%s': ", r->name);
+    if (name_it) sqe_error_prefix(err, "cannot attach root '%s': ", r->name);
     root_free(r);
     cat->roots.len--;
     if (!had_current) {
@@ -200,7 +202,7 @@ bool sqe_hive_attach_spec(sqe_hive_catalog *cat, const char *spec, sqe_error *er
         return sqe_error_set(err, SQE_ERR_USAGE, "invalid --hive-root '%s': expected NAME=URL",
                              spec ? spec : "");
     char *name = sqe_strndup(spec, (size_t)(eq - spec));
-    bool ok = attach_checked(cat, name, eq + 1, NULL, err);
+    bool ok = attach_checked(cat, name, eq + 1, NULL, false, err);
     sqe_free(name);
     return ok;
 }
@@ -492,7 +494,8 @@ static bool exec_attach(sqe_hive_catalog *cat, const sqe_ast_stmt *st, sqe_strbu
         }
         sqe_free(rn);
     }
-    return attach_checked(cat, st->u.attach.name.name, st->u.attach.url, st->u.attach.type, err);
+    return attach_checked(cat, st->u.attach.name.name, st->u.attach.url, st->u.attach.type, true,
+                          err);
 }
 
 static bool exec_detach(sqe_hive_catalog *cat, const sqe_ast_stmt *st, sqe_strbuf *notices,

@@ -564,7 +564,7 @@ expect_stdout_bytes "table escapes CR, TAB, ESC, BEL, DEL" '          w\n-------
 # item 13: a missing root (or a file) failed only later, as "database does not exist"
 run --embedded --hive-root "lake=$tmp/no_such_dir" -c "SHOW DATABASES"
 expect_status "--hive-root folder that does not exist" 1
-expect_stderr "--hive-root folder that does not exist" "sqe-cli: cannot attach --hive-root lake=$tmp/no_such_dir: cannot attach root 'lake': folder '$tmp/no_such_dir' does not exist; create it first or correct the path (local roots are checked when attached, S3 roots at first use)"
+expect_stderr "--hive-root folder that does not exist" "sqe-cli: cannot attach --hive-root lake=$tmp/no_such_dir: folder '$tmp/no_such_dir' does not exist; create it first or correct the path (local roots are checked when attached, S3 roots at first use)"
 run --embedded --hive-root "lake=$tmp/nul.sql" -c "SHOW DATABASES"
 expect_status "--hive-root that is a file" 1
 expect_in err "--hive-root that is a file" "'$tmp/nul.sql' is a file, not a folder"
