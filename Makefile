@@ -59,6 +59,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/libsqe.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libsqe.a $(LDLIBS)
 
+# test_byte_stream compresses its brotli fixtures with the encoder (not linked into sqe).
+$(BUILD)/tests/test_byte_stream: LDLIBS += -lbrotlienc
+
 deps:
 	./scripts/deps.sh
 
