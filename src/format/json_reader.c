@@ -187,8 +187,11 @@ static bool too_long_error(const json_reader *r, const char *line, sqe_error *er
 
 /* ------------------------------------------------------------ pass 1 */
 
+/* JSON whitespace but '\n', which ends the line: parsing is bounded by the
+ * region end and stops at the line's '\n' by itself (a raw '\n' cannot
+ * appear inside a string or number), so lines are not searched first. */
 static inline const char *skip_ws(const char *p, const char *le) {
-    while (p < le && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) p++;
+    while (p < le && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
     return p;
 }
 
@@ -219,7 +222,7 @@ static bool hex4(const char *p, const char *le, uint32_t *out) {
 
 /* Checks the escape at p (p[0] == '\\'); returns the byte after it. */
 static const char *check_escape(json_reader *r, const char *p, const char *le) {
-    if (p + 1 >= le) return bad(r, p, "unterminated string");
+    if (p + 1 >= le || p[1] == '\n') return bad(r, p, "unterminated string");
     switch (p[1]) {
     case '"':
     case '\\':
@@ -257,7 +260,7 @@ static const char *skip_string(json_reader *r, const char *p, const char *le, bo
     const char *q = p + 1;
     for (;;) {
         while (q < le && !k_str_stop[(uint8_t)*q]) q++;
-        if (q >= le) return bad(r, p, "unterminated string");
+        if (q >= le || *q == '\n') return bad(r, p, "unterminated string");
         if (*q == '"') return q + 1;
         if (*q != '\\') return bad(r, q, "control character in string (must be escaped)");
         *esc = true;
@@ -394,6 +397,17 @@ static int lookup_key(const json_reader *r, const char *k, size_t n, uint64_t h)
 
 static size_t decode_string(const char *p, const char *e, char *out);
 
+/* scratch with room for n bytes (a decoded string is never longer than
+ * its escaped form, so n is the escaped length). */
+static char *scratch_for(json_reader *r, size_t n) {
+    if (n + 1 > r->scratch_cap) {
+        r->scratch_cap = SQE_MAX(n + 1, r->scratch_cap * 2);
+        sqe_free(r->scratch);
+        r->scratch = sqe_malloc(r->scratch_cap);
+    }
+    return r->scratch;
+}
+
 /* Scans a key string at p (the opening quote) and finds its binding. */
 static const char *scan_key(json_reader *r, const char *p, const char *le, int *slot_key) {
     const char *q = p + 1;
@@ -411,7 +425,7 @@ static const char *scan_key(json_reader *r, const char *p, const char *le, int *
     const char *end = skip_string(r, p, le, &esc);
     if (!end) return NULL;
     if (r->n_keys) {
-        char *k = r->scratch;
+        char *k = scratch_for(r, (size_t)(end - p));
         size_t n = decode_string(p + 1, end - 1, k);
         h = FNV_OFF;
         for (size_t i = 0; i < n; i++) h = (h ^ norm[(uint8_t)k[i]]) * FNV_PRIME;
@@ -624,8 +638,9 @@ static bool convert_key(json_reader *r, const json_key *k, uint32_t row, sqe_err
         p++;
         n -= 2;
         if (k->esc) {
-            n = decode_string(p, p + n, r->scratch);
-            p = r->scratch;
+            char *d = scratch_for(r, n);
+            n = decode_string(p, p + n, d);
+            p = d;
         }
     }
     for (int si = k->slot; si >= 0; si = r->slots[si].next_dup) {
@@ -659,19 +674,39 @@ static void null_row(json_reader *r, uint32_t row) {
     for (int i = 0; i < r->n_slots; i++) sqe_vector_set_null(r->slots[i].v, row);
 }
 
-/* One line [p, le): 1 when it made row `row`, 0 for a blank line, -1 on
- * error. */
-static int json_line(json_reader *r, const char *p, const char *le, uint32_t row, sqe_error *err) {
+/* The line starting at p (ending at the next '\n' or lim): 1 when it made
+ * row `row`, 0 for a blank line, -1 on error; *next is the next line. */
+static int json_line(json_reader *r, const char *p, const char *lim, uint32_t row,
+                     const char **next, sqe_error *err) {
+    const char *start = p;
     if (r->at_file_start) {
         r->at_file_start = false;
-        if (le - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;
+        if (lim - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;
     }
-    p = skip_ws(p, le);
-    if (p == le) return 0;
-    r->serial++;
-    const char *e = *p == '{' ? json_object(r, p, le) : bad(r, p, "a line must hold a JSON object");
-    if (e && skip_ws(e, le) != le) e = bad(r, skip_ws(e, le), "unexpected data after the object");
-    if (!e) {
+    p = skip_ws(p, lim);
+    const char *le = p;
+    int rc = 1;
+    if (p == lim || *p == '\n') {
+        rc = 0; /* blank */
+    } else {
+        r->serial++;
+        const char *e =
+            *p == '{' ? json_object(r, p, lim) : bad(r, p, "a line must hold a JSON object");
+        if (e && (le = skip_ws(e, lim)) != lim && *le != '\n')
+            e = bad(r, le, "unexpected data after the object");
+        if (!e) {
+            const char *nl = memchr(r->bad_at, '\n', (size_t)(lim - r->bad_at));
+            le = nl ? nl : lim;
+            rc = -1;
+        }
+    }
+    if ((size_t)(le - start) > r->max_line) {
+        too_long_error(r, start, err);
+        return -1;
+    }
+    *next = le == lim ? lim : le + 1;
+    if (rc == 0) return 0;
+    if (rc < 0) {
         if (!r->ignore_malformed) {
             malformed_error(r, err);
             return -1;
@@ -715,12 +750,13 @@ static bool refill(json_reader *r, sqe_error *err) {
         uint64_t to_end = r->range_end > r->file_off ? r->range_end - r->file_off : 0;
         want = SQE_MAX((size_t)SQE_MIN((uint64_t)want, to_end + 65536), keep);
     }
+    /* Fresh memory costs a page fault per page, so the buffer is reused:
+     * with a short tail the read shrinks to what fits, and the buffer only
+     * grows (geometrically) for lines of more than half of it. */
+    if (r->len + want > r->cap && r->cap > 2 * keep) want = r->cap - r->len;
     if (r->len + want > r->cap) {
-        r->cap = r->len + want;
+        r->cap = SQE_MAX(r->len + want + (r->cap ? 0 : 65536), r->cap + r->cap / 2);
         r->buf = sqe_realloc(r->buf, r->cap);
-        /* a line decodes into scratch (never longer than the line) */
-        r->scratch = sqe_realloc(r->scratch, r->cap + 1);
-        r->scratch_cap = r->cap + 1;
     }
     size_t got = 0;
     while (got < want) {
@@ -772,14 +808,10 @@ static bool json_next(sqe_reader *rd, sqe_batch *out, bool *eof, sqe_error *err)
             stop = r->range_end > base ? r->buf + (r->range_end - base) : r->buf;
         while (rows < SQE_BATCH_ROWS && p < stop) {
             r->line_start = p;
-            const char *nl = memchr(p, '\n', (size_t)(lim - p));
-            const char *le = nl ? nl : lim;
-            if ((size_t)(le - p) > r->max_line) return too_long_error(r, p, err);
-            int rc = json_line(r, p, le, rows, err);
+            int rc = json_line(r, p, lim, rows, &p, err);
             if (rc < 0) return false;
             rows += (uint32_t)rc;
             r->line_no++;
-            p = nl ? nl + 1 : lim;
         }
         r->pos = (size_t)(p - r->buf);
         if (r->split && base + r->pos >= r->range_end) {
