@@ -113,7 +113,7 @@ tsan-run: all $(TSAN_UNITS)
 # through the harnesses, built with gcc + ASan/UBSan against the sanitize
 # build's library (FUZZ_REPLAY_BUILD). fuzz builds the libFuzzer targets with
 # clang, the library instrumented too (not part of test; scripts/fuzz.sh runs them).
-FUZZ_TARGETS := sql text_reader manifest ddl partitions
+FUZZ_TARGETS := sql text_reader manifest ddl partitions json
 FUZZ_REPLAY_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 fuzz-replay:
