@@ -34,7 +34,8 @@
  * length is reached; each piece is one raw LZ4 or snappy block.
  *
  * Uncompressed streams (codec NONE) read straight into the caller's buffer
- * with get_range, no copy.
+ * with get_range, no copy. A NONE stream over a name ending in .xz is
+ * refused (NOT_SUPPORTED) rather than read as text.
  */
 #include "format/codec.h"
 
@@ -460,6 +461,14 @@ static bool bs_detect(sqe_byte_stream *s, sqe_error *err) {
 sqe_byte_stream *sqe_byte_stream_open(sqe_store *store, const char *path, uint64_t size,
                                       uint64_t start, sqe_codec codec, size_t chunk_size,
                                       sqe_error *err) {
+    size_t plen = strlen(path);
+    if (codec == SQE_CODEC_NONE && plen > 3 && strcasecmp(path + plen - 3, ".xz") == 0) {
+        sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
+                      "cannot read '%s': xz-compressed files (.xz) are not supported; "
+                      "recompress them with gzip, zstd, bzip2, lz4 or snappy",
+                      path);
+        return NULL;
+    }
     if (codec == SQE_CODEC_LZO) {
         sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
                       "cannot read '%s': LZO-compressed files (.lzo) are not supported; "

@@ -60,6 +60,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 size_t sqe_text_reader_chunk_size = (size_t)4 << 20;
 size_t sqe_text_reader_max_line = (size_t)64 << 20;
@@ -727,7 +728,9 @@ static sqe_reader *text_open(sqe_store *store, const char *path, uint64_t size,
 
     sqe_codec codec = sqe_codec_for_path(path);
     sqe_byte_stream *bs = NULL;
-    if (codec != SQE_CODEC_NONE) {
+    size_t plen = strlen(path);
+    bool xz = plen > 3 && strcasecmp(path + plen - 3, ".xz") == 0; /* refused by the stream */
+    if (codec != SQE_CODEC_NONE || xz) {
         size_t chunk = sqe_text_reader_chunk_size ? sqe_text_reader_chunk_size : 1;
         bs =
             sqe_byte_stream_open(store, path, size, 0, codec, SQE_MIN(chunk, (size_t)1 << 20), err);
