@@ -25,7 +25,8 @@
  *      key records its value's span and kind in its json_key (stamped with
  *      the line's serial, so nothing is cleared per line); every other
  *      value, nested ones included, is validated and skipped without
- *      materialising anything. A later duplicate key wins.
+ *      materialising anything. A later duplicate key wins, except that a
+ *      key bound through dots.in.keys never replaces an exact one.
  *   2. json_line() converts the recorded spans into the row: a key not seen
  *      on this line is NULL.
  * A malformed line (bad syntax, a top-level value that is not an object,
@@ -95,6 +96,7 @@ typedef struct json_key {
     const char *vs, *ve;
     uint8_t kind; /* json_kind */
     bool esc;     /* string with backslash escapes */
+    bool dotted;  /* bound through dots.in.keys ('.' read as '_') */
 } json_key;
 
 typedef struct json_reader {
@@ -103,6 +105,7 @@ typedef struct json_reader {
     sqe_byte_stream *bs;
     bool ignore_malformed;
     bool openx;
+    bool dots_in_keys;
     uint8_t norm[256];
 
     int n_slots;
@@ -409,7 +412,8 @@ static char *scratch_for(json_reader *r, size_t n) {
 }
 
 /* Scans a key string at p (the opening quote) and finds its binding. */
-static const char *scan_key(json_reader *r, const char *p, const char *le, int *slot_key) {
+static const char *scan_key(json_reader *r, const char *p, const char *le, int *slot_key,
+                            bool *dotted) {
     const char *q = p + 1;
     uint64_t h = FNV_OFF;
     const uint8_t *norm = r->norm;
@@ -418,7 +422,9 @@ static const char *scan_key(json_reader *r, const char *p, const char *le, int *
         q++;
     }
     if (q < le && *q == '"') {
-        *slot_key = r->n_keys ? lookup_key(r, p + 1, (size_t)(q - p - 1), h) : -1;
+        size_t n = (size_t)(q - p - 1);
+        *slot_key = r->n_keys ? lookup_key(r, p + 1, n, h) : -1;
+        *dotted = r->dots_in_keys && *slot_key >= 0 && memchr(p + 1, '.', n) != NULL;
         return q + 1;
     }
     bool esc = false; /* escapes: validate, decode, then hash the decoded key */
@@ -430,6 +436,7 @@ static const char *scan_key(json_reader *r, const char *p, const char *le, int *
         h = FNV_OFF;
         for (size_t i = 0; i < n; i++) h = (h ^ norm[(uint8_t)k[i]]) * FNV_PRIME;
         *slot_key = lookup_key(r, k, n, h);
+        *dotted = r->dots_in_keys && *slot_key >= 0 && memchr(k, '.', n) != NULL;
     } else {
         *slot_key = -1;
     }
@@ -443,7 +450,8 @@ static const char *json_object(json_reader *r, const char *p, const char *le) {
     for (;;) {
         if (p >= le || *p != '"') return bad(r, p, "expected a string key");
         int k;
-        if (!(p = scan_key(r, p, le, &k))) return NULL;
+        bool dotted = false;
+        if (!(p = scan_key(r, p, le, &k, &dotted))) return NULL;
         p = skip_ws(p, le);
         if (p >= le || *p != ':') return bad(r, p, "expected ':' after a key");
         p = skip_ws(p + 1, le);
@@ -457,8 +465,11 @@ static const char *json_object(json_reader *r, const char *p, const char *le) {
             p = skip_scalar(r, p, le, &kind, &esc);
         }
         if (!p) return NULL;
-        if (k >= 0) {
+        /* dots.in.keys: a key matching exactly beats one matching through
+         * '.' -> '_', whatever their order (as Trino's OpenX reader does) */
+        if (k >= 0 && !(dotted && r->keys[k].seen == r->serial && !r->keys[k].dotted)) {
             json_key *jk = &r->keys[k];
+            jk->dotted = dotted;
             jk->seen = r->serial;
             jk->vs = vs;
             jk->ve = p;
@@ -928,6 +939,7 @@ static sqe_reader *json_open_at(sqe_store *store, const char *path, uint64_t siz
     const sqe_json_options *o = &spec->json;
     r->openx = o->serde == SQE_JSON_SERDE_OPENX;
     r->ignore_malformed = o->ignore_malformed;
+    r->dots_in_keys = o->dots_in_keys;
     for (int c = 0; c < 256; c++) {
         uint8_t b = (uint8_t)c;
         if (!o->case_sensitive && b >= 'A' && b <= 'Z') b = (uint8_t)(b + 32);

@@ -270,6 +270,9 @@ static void test_options(void) {
     g_opts.case_sensitive = false;
     g_opts.dots_in_keys = true;
     expect_rows(data, cols, NULL, "1|[a]\n2|[b]\n");
+    /* an exact key beats a dotted one in either order; dotted ones: last wins */
+    expect_rows("{\"user_id\":2,\"user.id\":3}\n{\"user.id\":4,\"user_id\":5,\"user.id\":6}\n{\"user.id\":7,\"USER.ID\":8}\n",
+                cols, "0", "2\n5\n8\n");
     g_opts.dots_in_keys = false;
     const char *mcols[] = {"name", "user_id"}, *mkeys[] = {"Full Name", "uid"};
     g_opts.n_mappings = 2;
