@@ -528,7 +528,7 @@ static bool bs_step(sqe_byte_stream *s, uint8_t *out, size_t cap, size_t *n, sqe
             if (!ok) return false;
         }
         *n = SQE_MIN(cap, s->blk_len - s->blk_pos);
-        memcpy(out, s->blk + s->blk_pos, *n);
+        if (*n) memcpy(out, s->blk + s->blk_pos, *n); /* blk is NULL before the first block */
         s->blk_pos += *n;
         return true;
     }

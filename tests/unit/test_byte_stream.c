@@ -33,6 +33,7 @@ typedef struct buf {
 } buf;
 
 static void buf_put(buf *b, const void *p, size_t n) {
+    if (n == 0) return;
     if (b->len + n > b->cap) {
         b->cap = (b->len + n) * 2 + 64;
         b->p = sqe_realloc(b->p, b->cap);
@@ -318,7 +319,7 @@ static void test_truncation(void) {
             bool ok = read_all(tpath, len, c, 4096, 65536, &out, NULL, &err);
             if (ok) {
                 n_ok++;
-                bool prefix = out.len < n && memcmp(out.p, text, out.len) == 0;
+                bool prefix = out.len < n && (out.len == 0 || memcmp(out.p, text, out.len) == 0);
                 if (!prefix || !blocks)
                     fprintf(stderr, "  %s prefix %zu of %zu read without error (%zu bytes)\n", name, len,
                             z.len, out.len);
@@ -335,7 +336,7 @@ static void test_truncation(void) {
         }
         CHECK(n_err > 0);
         /* the whole file still reads */
-        write_file(name, z.p, z.len);
+        sqe_free(write_file(name, z.p, z.len));
         buf out = {0};
         sqe_error err;
         CHECK(read_all(path, z.len, c, 4096, 65536, &out, NULL, &err) && out.len == n);
