@@ -167,9 +167,11 @@ static bool bs_fetch(sqe_byte_stream *s, uint8_t *dst, size_t want, size_t *got,
         s->in_eof = true;
         if (s->size > 0)
             return sqe_error_set(err, SQE_ERR_INVALID_DATA,
-                                 "file '%s' is shorter than its listed size of %llu bytes: it "
-                                 "ends at byte %llu (was it overwritten while being read?)",
-                                 s->path, (unsigned long long)s->size, (unsigned long long)s->off);
+                                 "file '%s'%s%s%s is shorter than its listed size of %llu bytes: "
+                                 "it ends at byte %llu (was it overwritten while being read?)",
+                                 s->path, s->codec ? " (" : "",
+                                 s->codec ? sqe_codec_name(s->codec) : "", s->codec ? ")" : "",
+                                 (unsigned long long)s->size, (unsigned long long)s->off);
     }
     if (s->size > 0 && s->off >= s->size) s->in_eof = true;
     return true;

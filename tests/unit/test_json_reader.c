@@ -428,6 +428,17 @@ static void test_compressed(void) {
     CHECK(r.text == NULL && r.err.cls == SQE_ERR_INVALID_DATA);
     CHECK_CONTAINS(r.err.msg, "gzip: data is truncated");
     sqe_free(path);
+    /* a file shorter than the listing says (plain and compressed) */
+    path = write_file("short.json", text, strlen(text));
+    r = scan_ranges(path, strlen(text) + 10, "id int", NULL, NULL, 0);
+    CHECK(r.text == NULL && r.err.cls == SQE_ERR_INVALID_DATA);
+    CHECK_CONTAINS(r.err.msg, "short.json' is shorter than its listed size");
+    sqe_free(path);
+    path = write_file("short.json.gz", (const char *)gz, n);
+    r = scan_ranges(path, n + 10, "id int", NULL, NULL, 0);
+    CHECK(r.text == NULL && r.err.cls == SQE_ERR_INVALID_DATA);
+    CHECK_CONTAINS(r.err.msg, "short.json.gz' (gzip) is shorter than its listed size");
+    sqe_free(path);
 }
 
 static void test_batches_and_stats(void) {
