@@ -46,7 +46,9 @@
  * .br by name, sqe_codec_for_path) are read through an sqe_byte_stream that
  * decompresses into the same buffer, so everything above works on the
  * decompressed bytes and line numbers are lines of the decompressed text.
- * Such files are never split; `size` then bounds the compressed bytes.
+ * Such files are never split; `size` then bounds the compressed bytes. A
+ * .xz or .lzo file is refused by the stream (NOT_SUPPORTED), never read as
+ * text.
  * Uncompressed files keep calling get_range directly (no extra copy).
  *
  * Values. Empty field: empty string for VARCHAR/VARBINARY, NULL otherwise.
