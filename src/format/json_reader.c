@@ -974,7 +974,8 @@ static sqe_reader *json_open_range(sqe_store *store, const char *path, uint64_t 
     json_reader *r = (json_reader *)rd;
     r->split = true;
     r->range_end = end;
-    r->skip_partial = start > 0; /* a line starts at `start` iff byte start - 1 is '\n' */
+    r->skip_partial = start > 0;   /* a line starts at `start` iff byte start - 1 is '\n' */
+    r->at_file_start = start == 0; /* (the reader opened at byte start - 1) */
     return rd;
 }
 

@@ -226,8 +226,11 @@ static void test_basics(void) {
     expect_rows("{\"ID\":1,\"NaMe\":\"x\",\"other\":{\"id\":99,\"a\":[1,{\"b\":[]}]}}\n", cols, "0,1", "1|[x]\n");
     /* a later duplicate key wins */
     expect_rows("{\"id\":1,\"Id\":2,\"id\":null}\n{\"id\":3,\"id\":4}\n", cols, "0", "NULL\n4\n");
-    /* a byte order mark before the first line */
+    /* a byte order mark before the first line (only there: ranges too) */
     expect_rows("\xEF\xBB\xBF{\"id\":1}\n{\"id\":2}\n", cols, "0", "1\n2\n");
+    g_opts.ignore_malformed = true;
+    expect_rows("\n\xEF\xBB\xBF{\"id\":1}\n", cols, "0", "NULL\n");
+    memset(&g_opts, 0, sizeof g_opts);
 }
 
 static void test_types(void) {
