@@ -10,6 +10,9 @@
 #include "format/format.h"
 
 #include <string.h>
+#include <strings.h>
+
+#include "format/codec.h"
 
 typedef struct format_entry {
     const char *name;        /* STORED AS spelling */
@@ -21,8 +24,8 @@ typedef struct format_entry {
 static const format_entry k_formats[] = {
     [SQE_FORMAT_TEXT] = {"TEXTFILE", "org.apache.hadoop.mapred.TextInputFormat",
                          &sqe_text_reader_vtable, NULL},
-    [SQE_FORMAT_JSON] = {"JSONFILE", "org.apache.hadoop.mapred.TextInputFormat", NULL,
-                         "reading JSON tables is not supported yet"},
+    [SQE_FORMAT_JSON] = {"JSONFILE", "org.apache.hadoop.mapred.TextInputFormat",
+                         &sqe_json_reader_vtable, NULL},
     [SQE_FORMAT_PARQUET] = {"PARQUET",
                             "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat", NULL,
                             "reading Parquet tables is not supported yet"},
@@ -62,22 +65,23 @@ const char *sqe_format_name(sqe_format_kind kind) {
 
 /* ------------------------------------------------------------ splitting */
 
-static bool has_suffix(const char *s, const char *suf) {
+static bool has_suffix_ci(const char *s, const char *suf) {
     size_t n = strlen(s), m = strlen(suf);
-    return n >= m && strcmp(s + n - m, suf) == 0;
+    return n >= m && strcasecmp(s + n - m, suf) == 0;
 }
 
 bool sqe_format_splittable(const sqe_reader_spec *spec, const char *path) {
-    static const char *const k_compressed[] = {".gz",      ".bz2", ".zst", ".snappy",
-                                               ".deflate", ".lz4", ".xz",  ".lzo"};
-    if (!spec || spec->format != SQE_FORMAT_TEXT) return false;
+    if (!spec) return false;
+    /* compressed files are one task each (SPEC §4.5); .xz is not read by sqe
+     * but must not be split either */
+    if (path && (sqe_codec_for_path(path) != SQE_CODEC_NONE || has_suffix_ci(path, ".xz")))
+        return false;
+    if (spec->format == SQE_FORMAT_JSON) return true; /* JSON lines: one record per line */
+    if (spec->format != SQE_FORMAT_TEXT) return false;
     const sqe_text_options *o = &spec->text;
     if (o->serde != SQE_SERDE_LAZY_SIMPLE) return false;
     if (o->line_delim != '\n' && o->line_delim != 0) return false;
     if (o->skip_header_lines || o->skip_footer_lines) return false;
-    if (path)
-        for (size_t i = 0; i < SQE_ARRAY_LEN(k_compressed); i++)
-            if (has_suffix(path, k_compressed[i])) return false;
     return true;
 }
 
@@ -86,6 +90,7 @@ sqe_reader *sqe_format_open_range(const sqe_reader_vtable *vt, sqe_store *store,
                                   const sqe_reader_spec *spec, sqe_error *err) {
     if (vt == &sqe_text_reader_vtable)
         return sqe_text_reader_open_range(store, path, size, start, end, spec, err);
+    if (vt && vt->open_range) return vt->open_range(store, path, size, start, end, spec, err);
     sqe_error_set(err, SQE_ERR_INTERNAL, "reader %s cannot read byte ranges of '%s'",
                   vt ? vt->name : "?", path);
     return NULL;
