@@ -117,11 +117,37 @@ bool sqe_format_infer_schema(sqe_store *store, const char *path, uint64_t size,
 bool sqe_format_read_sample(sqe_store *store, const char *path, uint64_t size, size_t max_bytes,
                             sqe_arena *arena, const char **buf, size_t *len, bool *whole,
                             sqe_error *err) {
-    size_t want = size && size < max_bytes ? (size_t)size : max_bytes;
+    sqe_codec codec = sqe_codec_for_path(path);
+    size_t want = codec == SQE_CODEC_NONE && size && size < max_bytes ? (size_t)size : max_bytes;
     char *b = sqe_arena_alloc(arena, want + 1);
     size_t got = 0;
-    if (!store->vt->get_range(store, path, 0, want, b, &got, err)) return false;
-    *whole = got < want || (size && got >= size);
+    if (codec == SQE_CODEC_NONE) {
+        if (!store->vt->get_range(store, path, 0, want, b, &got, err)) return false;
+        *whole = got < want || (size && got >= size);
+    } else { /* the first decompressed bytes */
+        sqe_byte_stream *bs = sqe_byte_stream_open(store, path, size, 0, codec, 1 << 20, err);
+        if (!bs) return false;
+        bool eof = false;
+        while (got < want && !eof) {
+            size_t n = 0;
+            if (!sqe_byte_stream_read(bs, b + got, want - got, &n, &eof, err)) {
+                sqe_byte_stream_close(bs);
+                return false;
+            }
+            got += n;
+        }
+        if (!eof && got == want) { /* is there more? */
+            char probe;
+            size_t n = 0;
+            if (!sqe_byte_stream_read(bs, &probe, 1, &n, &eof, err)) {
+                sqe_byte_stream_close(bs);
+                return false;
+            }
+            eof = n == 0;
+        }
+        sqe_byte_stream_close(bs);
+        *whole = eof;
+    }
     *buf = b;
     *len = got;
     if (got >= 3 && memcmp(b, "\xEF\xBB\xBF", 3) == 0) {
