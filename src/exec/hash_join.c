@@ -115,6 +115,11 @@ static void hj_groups(hj_op *h, uint32_t n) {
     const sqe_join_table *t = j->t;
     const sqe_join_index *ix = &t->groups;
     int nk = ix->n_keys;
+    if (t->na_global) { /* no correlation keys: one group, the whole build side */
+        uint8_t f = atomic_load(&t->na_flags);
+        memset(j->flags, f, n);
+        return;
+    }
     for (uint32_t i = 0; i < n; i++) {
         j->flags[i] = 0;
         if (hj_any_null(h, nk, i)) continue;
@@ -137,6 +142,11 @@ static bool hj_start(sqe_join_op *j, sqe_error *err) {
         sqe_vector *v = sqe_expr_eval(h->kstates[k], b, b->sel, n, err);
         if (!v) return false;
         sqe_key_load(v, b->sel, n, h->pk[k], h->pn[k]);
+    }
+    if (t->spill) { /* rows of partitions on disk go to their probe files */
+        hj_hash(h, 0, t->n_part_keys, n);
+        if (!sqe_join_spill_route(j, h->h, h->pk, h->pn, h->n_keys, err)) return false;
+        n = j->n_in;
     }
     int last = h->n_keys - 1;
     const uint8_t *op_null = h->pn[last];
