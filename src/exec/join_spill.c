@@ -129,6 +129,10 @@ struct sqe_join_spill_scratch {
 
 static const sqe_type js_bigint = {SQE_T_BIGINT, 0, 0, 0, 0};
 
+size_t sqe_join_spill_budget(const sqe_exec_ctx *ctx) {
+    return (size_t)(JS_PARTS + 2 * ctx->n_threads + 2) * SQE_SPILL_BUF_BYTES;
+}
+
 bool sqe_join_mem_fits(sqe_exec_ctx *ctx, size_t *tracked, size_t now, size_t headroom) {
     if (!sqe_exec_mem_reserve(ctx, tracked, now + headroom)) return false;
     sqe_exec_mem_reserve(ctx, tracked, now); /* gives the headroom back: always succeeds */
@@ -219,9 +223,8 @@ bool sqe_join_spill_start(sqe_join_table *t, sqe_error *err) {
         pthread_cond_init(&s->cv, &ca);
         pthread_condattr_destroy(&ca);
         s->loaded = 1; /* the shared table */
-        size_t budget = (size_t)(JS_PARTS + 2 * ctx->n_threads + 2) * SQE_SPILL_BUF_BYTES;
         t->spill = s;
-        ok = sqe_exec_mem_track(ctx, &s->tracked, budget, t->op_name, err);
+        ok = sqe_exec_mem_track(ctx, &s->tracked, sqe_join_spill_budget(ctx), t->op_name, err);
         if (ok) atomic_store(&t->spilling, true);
     } else if (!atomic_load(&t->spilling)) {
         ok = sqe_error_set(err, SQE_ERR_RESOURCE_EXHAUSTED,

@@ -272,8 +272,8 @@ static bool jt_keep(sqe_op *op, jt_local *l, const uint16_t *sel, uint32_t n, sq
         return sqe_join_spill_rows(t, &l->scratch, l->view, sel, n, err);
     }
     size_t need = l->rows.bytes + sqe_rowstore_append_bytes(&l->rows, l->view, sel, n);
-    size_t room = (size_t)(SQE_JOIN_SPILL_PARTS + 2) * SQE_SPILL_BUF_BYTES;
-    if (!t->can_spill || sqe_join_mem_fits(op->ctx, &l->tracked, need, room)) {
+    if (!t->can_spill ||
+        sqe_join_mem_fits(op->ctx, &l->tracked, need, sqe_join_spill_budget(op->ctx))) {
         sqe_rowstore_append(&l->rows, l->view, sel, n, 0);
         return sqe_exec_mem_track(op->ctx, &l->tracked, l->rows.bytes, t->op_name, err);
     }
@@ -356,7 +356,9 @@ static bool jt_merge(sqe_op *op, void *l_, sqe_error *err) {
     jt_local_free(op, l);
     if (!t->can_spill)
         return sqe_exec_mem_track(op->ctx, &t->tracked, t->rows.bytes, t->op_name, err);
-    if (sqe_exec_mem_reserve(op->ctx, &t->tracked, t->rows.bytes)) return true;
+    /* the spill's buffers must still fit when it starts */
+    if (sqe_join_mem_fits(op->ctx, &t->tracked, t->rows.bytes, sqe_join_spill_budget(op->ctx)))
+        return true;
     return jt_spill_table(t, err);
 }
 
@@ -525,7 +527,8 @@ static bool jt_finish(sqe_op *op, sqe_join_table *t, sqe_error *err) {
             if (!sqe_exec_mem_track(t->ctx, &t->tracked, bytes, t->op_name, err)) return false;
             return sqe_join_table_index(t, op->plan, err);
         }
-        if (n < UINT32_MAX && sqe_exec_mem_reserve(t->ctx, &t->tracked, bytes))
+        if (n < UINT32_MAX &&
+            sqe_join_mem_fits(t->ctx, &t->tracked, bytes, sqe_join_spill_budget(t->ctx)))
             return sqe_join_table_index(t, op->plan, err);
     }
     if (t->rows.n_rows > 0 && !jt_spill_table(t, err)) return false;

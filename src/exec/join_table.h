@@ -239,6 +239,9 @@ void sqe_join_spill_scratch_free(sqe_join_spill_scratch *sc);
 /* Whether the bytes `now` fit under the limit with `headroom` to spare;
  * reserves `now` when they do (sqe_exec_mem_reserve semantics). */
 bool sqe_join_mem_fits(sqe_exec_ctx *ctx, size_t *tracked, size_t now, size_t headroom);
+/* The I/O buffers a spill tracks from its start: the build keeps them free
+ * until then. */
+size_t sqe_join_spill_budget(const sqe_exec_ctx *ctx);
 
 /* Probe side. Routes the live rows of j->in (keys pk/pn loaded, h0 their
  * partition hashes) whose partition is on disk to its probe file, and
