@@ -199,8 +199,8 @@ static bool js_scatter(sqe_join_spill *s, sqe_spill_file **files, pthread_mutex_
 /* ------------------------------------------------------------------ build */
 
 bool sqe_join_spill_start(sqe_join_table *t, sqe_error *err) {
+    SQE_UNUSED(err);
     pthread_mutex_lock(&t->mu);
-    bool ok = true;
     if (!t->spill) {
         sqe_join_spill *s = sqe_calloc(1, sizeof *s);
         sqe_exec_ctx *ctx = t->ctx;
@@ -223,14 +223,21 @@ bool sqe_join_spill_start(sqe_join_table *t, sqe_error *err) {
         pthread_cond_init(&s->cv, &ca);
         pthread_condattr_destroy(&ca);
         s->loaded = 1; /* the shared table */
+        /* the buffers, now if they fit, else once rows went out (settle) */
+        sqe_exec_mem_reserve(ctx, &s->tracked, sqe_join_spill_budget(ctx));
         t->spill = s;
-        ok = sqe_exec_mem_track(ctx, &s->tracked, sqe_join_spill_budget(ctx), t->op_name, err);
-        if (ok) atomic_store(&t->spilling, true);
-    } else if (!atomic_load(&t->spilling)) {
-        ok = sqe_error_set(err, SQE_ERR_RESOURCE_EXHAUSTED,
-                           "query exceeded the memory limit of %zu bytes in %s",
-                           t->ctx->memory_limit, t->op_name);
+        atomic_store(&t->spilling, true);
     }
+    pthread_mutex_unlock(&t->mu);
+    return true;
+}
+
+bool sqe_join_spill_settle(sqe_join_table *t, sqe_error *err) {
+    sqe_join_spill *s = t->spill;
+    size_t budget = sqe_join_spill_budget(t->ctx);
+    pthread_mutex_lock(&t->mu);
+    bool ok =
+        s->tracked == budget || sqe_exec_mem_track(t->ctx, &s->tracked, budget, t->op_name, err);
     pthread_mutex_unlock(&t->mu);
     return ok;
 }
@@ -300,6 +307,7 @@ bool sqe_join_spill_hybrid(sqe_op *op, sqe_join_table *t, sqe_error *err) {
     sqe_join_spill *s = t->spill;
     sqe_exec_ctx *ctx = op->ctx;
     size_t headroom = ctx->memory_limit / 8;
+    if (!sqe_join_spill_settle(t, err)) return false;
     sqe_batch *rb = sqe_batch_new(s->n_build + 1, s->btypes);
     bool ok = true, full = false;
     for (int p = 0; p < JS_PARTS && ok; p++) {

@@ -265,20 +265,25 @@ static void jt_note_group(sqe_join_table *t, const sqe_batch *view, const uint16
  * out first. */
 static bool jt_keep(sqe_op *op, jt_local *l, const uint16_t *sel, uint32_t n, sqe_error *err) {
     sqe_join_table *t = building(op);
-    if (atomic_load(&t->spilling)) {
-        if (l->rows.n_rows > 0 && !sqe_join_spill_store(t, &l->scratch, &l->rows, err))
-            return false;
-        sqe_exec_mem_track(op->ctx, &l->tracked, l->rows.bytes, t->op_name, NULL);
-        return sqe_join_spill_rows(t, &l->scratch, l->view, sel, n, err);
-    }
-    size_t need = l->rows.bytes + sqe_rowstore_append_bytes(&l->rows, l->view, sel, n);
-    if (!t->can_spill ||
-        sqe_join_mem_fits(op->ctx, &l->tracked, need, sqe_join_spill_budget(op->ctx))) {
+    sqe_exec_ctx *ctx = op->ctx;
+    if (!t->can_spill) {
         sqe_rowstore_append(&l->rows, l->view, sel, n, 0);
-        return sqe_exec_mem_track(op->ctx, &l->tracked, l->rows.bytes, t->op_name, err);
+        return sqe_exec_mem_track(ctx, &l->tracked, l->rows.bytes, t->op_name, err);
     }
-    if (!sqe_join_spill_start(t, err)) return false;
-    return jt_keep(op, l, sel, n, err);
+    bool pending = true; /* rows (sel, n) still to keep */
+    if (!atomic_load(&t->spilling)) {
+        size_t need = l->rows.bytes + sqe_rowstore_append_bytes(&l->rows, l->view, sel, n);
+        if (sqe_join_mem_fits(ctx, &l->tracked, need, sqe_join_spill_budget(ctx))) {
+            sqe_rowstore_append(&l->rows, l->view, sel, n, 0);
+            if (sqe_exec_mem_reserve(ctx, &l->tracked, l->rows.bytes)) return true;
+            pending = false; /* the estimate was short: spill them with the rest */
+        }
+        if (!sqe_join_spill_start(t, err)) return false;
+    }
+    if (l->rows.n_rows > 0 && !sqe_join_spill_store(t, &l->scratch, &l->rows, err)) return false;
+    sqe_exec_mem_track(ctx, &l->tracked, l->rows.bytes, t->op_name, NULL);
+    if (!sqe_join_spill_settle(t, err)) return false;
+    return !pending || sqe_join_spill_rows(t, &l->scratch, l->view, sel, n, err);
 }
 
 static bool jt_consume(sqe_op *op, void *l_, sqe_batch *b, uint64_t tag_base, sqe_error *err) {
@@ -340,7 +345,7 @@ static bool jt_spill_table(sqe_join_table *t, sqe_error *err) {
     bool ok = sqe_join_spill_store(t, &sc, &t->rows, err);
     sqe_join_spill_scratch_free(sc);
     sqe_exec_mem_track(t->ctx, &t->tracked, t->rows.bytes, t->op_name, NULL);
-    return ok;
+    return ok && sqe_join_spill_settle(t, err);
 }
 
 /* Merges a local into the table, or (spilling) writes its rows out. */

@@ -227,6 +227,9 @@ void sqe_join_close(sqe_join_op *j);
  * first use and freed with sqe_join_spill_scratch_free. `spill_store`
  * writes every row of rs and empties it. */
 bool sqe_join_spill_start(sqe_join_table *t, sqe_error *err);
+/* Tracks the spill's I/O buffers if spill_start could not yet (call after
+ * writing rows out); RESOURCE_EXHAUSTED when even they do not fit. */
+bool sqe_join_spill_settle(sqe_join_table *t, sqe_error *err);
 bool sqe_join_spill_rows(sqe_join_table *t, sqe_join_spill_scratch **sc, const sqe_batch *b,
                          const uint16_t *sel, uint32_t n, sqe_error *err);
 bool sqe_join_spill_store(sqe_join_table *t, sqe_join_spill_scratch **sc, sqe_rowstore *rs,
