@@ -139,6 +139,11 @@ bool sqe_join_mem_fits(sqe_exec_ctx *ctx, size_t *tracked, size_t now, size_t he
     return true;
 }
 
+/* What tables of a spilled join leave free for the operators around it. */
+static size_t js_headroom(const sqe_exec_ctx *ctx) {
+    return ctx->memory_limit / 8;
+}
+
 static sqe_join_spill_scratch *js_scratch_new(int n_cols) {
     sqe_join_spill_scratch *x = sqe_calloc(1, sizeof *x);
     x->view = sqe_batch_new_empty(n_cols + 1);
@@ -306,7 +311,7 @@ static bool js_read_fitting(sqe_join_table *t, sqe_spill_file *f, sqe_batch *rb,
 bool sqe_join_spill_hybrid(sqe_op *op, sqe_join_table *t, sqe_error *err) {
     sqe_join_spill *s = t->spill;
     sqe_exec_ctx *ctx = op->ctx;
-    size_t headroom = ctx->memory_limit / 8;
+    size_t headroom = js_headroom(ctx);
     if (!sqe_join_spill_settle(t, err)) return false;
     sqe_batch *rb = sqe_batch_new(s->n_build + 1, s->btypes);
     bool ok = true, full = false;
@@ -476,11 +481,12 @@ static bool js_load(sqe_join_op *j, const js_item *it, sqe_join_table **out, sqe
     bool ok = true, fits = true;
     if (it->build) {
         sqe_batch *rb = sqe_batch_new(s->n_build + 1, s->btypes);
-        ok = js_read_fitting(pt, it->build, rb, &pt->rows, &pt->tracked, 0, 0, &fits, err);
+        ok = js_read_fitting(pt, it->build, rb, &pt->rows, &pt->tracked, 0, js_headroom(s->ctx),
+                             &fits, err);
         sqe_batch_free(rb);
     }
     size_t bytes = pt->rows.bytes + sqe_join_table_extra_bytes(pt, pt->plan, pt->rows.n_rows);
-    if (ok && fits) fits = sqe_exec_mem_reserve(s->ctx, &pt->tracked, bytes);
+    if (ok && fits) fits = sqe_join_mem_fits(s->ctx, &pt->tracked, bytes, js_headroom(s->ctx));
     if (ok && fits) ok = sqe_join_table_index(pt, pt->plan, err);
     if (ok && fits)
         *out = pt;
@@ -491,6 +497,12 @@ static bool js_load(sqe_join_op *j, const js_item *it, sqe_join_table **out, sqe
 
 static bool js_too_big(const sqe_join_spill *s, const js_item *it, bool one_key, sqe_error *err) {
     uint64_t rows = sqe_spill_rows(it->build);
+    if (rows <= SQE_BATCH_ROWS)
+        return sqe_error_set(err, SQE_ERR_RESOURCE_EXHAUSTED,
+                             "query exceeded the memory limit of %zu bytes in %s: the limit is "
+                             "too small for a spilled join's buffers and one partition of %llu "
+                             "build rows; raise the memory limit",
+                             s->ctx->memory_limit, s->op_name, (unsigned long long)rows);
     if (one_key)
         return sqe_error_set(err, SQE_ERR_RESOURCE_EXHAUSTED,
                              "query exceeded the memory limit of %zu bytes in %s: %llu build rows "
@@ -536,7 +548,8 @@ static bool js_split(sqe_join_spill *s, js_item *it, sqe_error *err) {
     int d = it->depth + 1;
     bool same = true;
     uint64_t first = 0;
-    if (d > SQE_JOIN_SPILL_MAX_DEPTH) return js_too_big(s, it, false, err);
+    if (d > SQE_JOIN_SPILL_MAX_DEPTH || sqe_spill_rows(it->build) <= SQE_BATCH_ROWS)
+        return js_too_big(s, it, false, err);
     sqe_spill_file *b[JS_PARTS] = {0}, *p[JS_PARTS] = {0};
     bool ok = js_split_file(s, it->build, s->btypes, s->n_build, d, b, &same, &first, err);
     if (ok && same) ok = js_too_big(s, it, true, err);
