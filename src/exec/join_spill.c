@@ -78,6 +78,9 @@
 #include "exec/join_table.h"
 
 #include <time.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #define JS_PARTS SQE_JOIN_SPILL_PARTS
 #define JS_KEEP 0xff /* a row that stays in memory */
@@ -142,6 +145,16 @@ bool sqe_join_mem_fits(sqe_exec_ctx *ctx, size_t *tracked, size_t now, size_t he
 /* What tables of a spilled join leave free for the operators around it. */
 static size_t js_headroom(const sqe_exec_ctx *ctx) {
     return ctx->memory_limit / 8;
+}
+
+/* Gives freed heap memory back to the system. The build's row stores were
+ * filled on the pipeline threads, whose malloc arenas keep what they free;
+ * without this the process would hold them next to the tables that replace
+ * them (glibc only; elsewhere a no-op). */
+static void js_trim(void) {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
 }
 
 static sqe_join_spill_scratch *js_scratch_new(int n_cols) {
@@ -313,6 +326,7 @@ bool sqe_join_spill_hybrid(sqe_op *op, sqe_join_table *t, sqe_error *err) {
     sqe_exec_ctx *ctx = op->ctx;
     size_t headroom = js_headroom(ctx);
     if (!sqe_join_spill_settle(t, err)) return false;
+    js_trim();
     sqe_batch *rb = sqe_batch_new(s->n_build + 1, s->btypes);
     bool ok = true, full = false;
     for (int p = 0; p < JS_PARTS && ok; p++) {
@@ -449,6 +463,7 @@ bool sqe_join_spill_probe_done(sqe_join_table *t, sqe_error *err) {
 void sqe_join_spill_release_main(sqe_join_table *t) {
     sqe_join_spill *s = t->spill;
     sqe_join_table_drop_rows(t);
+    js_trim();
     pthread_mutex_lock(&s->mu);
     s->loaded--;
     pthread_cond_broadcast(&s->cv);
