@@ -62,6 +62,12 @@
  *              through as views with a selection: nothing is copied.
  *   UNMATCHED  RIGHT/FULL, one copy only: build rows never matched, with
  *              NULL probe columns.
+ *   PART       a spilled hash join (join_spill.c), every copy: the next
+ *              spilled partition, loaded into a table of the copy's own
+ *              (j->t; j->shared stays the query's table), or DONE
+ *   PART_PULL  the partition's next probe batch from its file, then PAIRS
+ *              and TAIL as above; at its end UNMATCHED for the partition's
+ *              table (RIGHT/FULL), then PART again.
  * SEMI/ANTI/MARK are decided per probe row by one accepted pair. Without a
  * residual they build no pairs at all ("direct": fill_row sets the hit at
  * the first key match). With one, rows fill in passes of doubling budgets
@@ -88,8 +94,13 @@
  * deregisters, so nothing is emitted; the query fails anyway.
  *
  * Memory: the row stores are tracked while they fill (per copy), the table
- * as a whole (rows + slots + indexes) before its arrays are allocated; over
- * the limit the build fails with RESOURCE_EXHAUSTED naming the operator.
+ * as a whole (rows + slots + indexes) before its arrays are allocated. A
+ * nested loop join over the limit fails with RESOURCE_EXHAUSTED naming the
+ * operator; a hash join (t->can_spill) reserves instead and, when the rows
+ * would not fit with room left for the spill's buffers, writes them to
+ * partition files (jt_keep, jt_merge, jt_finish; join_spill.c has the
+ * design). Spilling changes `emitted`'s role a little: the copy that ends
+ * the probe also queues the spilled partitions (jp_probe_end).
  */
 #include "exec/join_table.h"
 
