@@ -310,7 +310,7 @@ static bool js_read_fitting(sqe_join_table *t, sqe_spill_file *f, sqe_batch *rb,
         bool eof = false;
         if (!sqe_spill_read(f, rb, &eof, err)) return false;
         if (eof) return true;
-        size_t rows = t->rows.n_rows + rs->n_rows + rb->n_rows;
+        size_t rows = (rs == &t->rows ? 0 : t->rows.n_rows) + rs->n_rows + rb->n_rows;
         size_t need = base + rs->bytes + sqe_rowstore_append_bytes(rs, rb, NULL, rb->n_rows) +
                       sqe_join_table_extra_bytes(t, t->plan, rows);
         if (rows >= UINT32_MAX || !sqe_join_mem_fits(t->ctx, tracked, need, headroom)) {
@@ -570,6 +570,8 @@ static bool js_split(sqe_join_spill *s, js_item *it, sqe_error *err) {
     if (ok && same) ok = js_too_big(s, it, true, err);
     bool unused = true;
     if (ok) ok = js_split_file(s, it->probe, s->ptypes, s->n_probe, d, p, &unused, &first, err);
+    for (int i = 0; i < JS_PARTS && ok; i++) /* flushed: idle files hold no buffer */
+        ok = (!b[i] || sqe_spill_rewind(b[i], err)) && (!p[i] || sqe_spill_rewind(p[i], err));
     pthread_mutex_lock(&s->mu);
     for (int i = 0; i < JS_PARTS; i++) {
         js_item sub = {b[i], p[i], d};
