@@ -469,11 +469,37 @@ static void test_one_key_too_big(void) {
         if (d.error && !strstr(d.error, "share one join key")) fprintf(stderr, "%s\n", d.error);
         sqe_free(d.error);
     }
+    /* A limit that holds the spill's buffers (26 x 64 KiB on 4 threads) but
+     * hardly a partition: an error that says to raise the limit. */
+    digest tiny = run_digest(join1(SQE_JT_INNER, pr, scan3(t_build, "build"), 1, 0, NULL), 4, pool,
+                             (size_t)1900000);
+    CHECK(tiny.error && strstr(tiny.error, "RESOURCE_EXHAUSTED: query exceeded the memory limit of 1900000 bytes "
+                                           "in HashJoinExec") &&
+          strstr(tiny.error, "raise the memory limit"));
+    if (tiny.error && !strstr(tiny.error, "raise the memory limit")) fprintf(stderr, "%s\n", tiny.error);
+    sqe_free(tiny.error);
     /* A limit below what the spill itself needs: the plain memory error. */
     digest d = run_digest(join1(SQE_JT_INNER, pr, scan3(t_build, "build"), 1, 0, NULL), 1, pool, 200000);
     CHECK_STR(d.error, "ERROR RESOURCE_EXHAUSTED: query exceeded the memory limit of 200000 bytes in HashJoinExec");
     sqe_free(d.error);
     check_spill_dir_empty();
+}
+
+/* A temporary folder that cannot be created in: the error names it and
+ * the operator. */
+static void test_bad_temp_dir(void) {
+    sqe_plan *p = join1(SQE_JT_INNER, scan3(t_probe, "probe"), scan3(t_build, "build"), 1, 0, NULL);
+    char saved[300];
+    snprintf(saved, sizeof saved, "%s", spilldir);
+    snprintf(spilldir, sizeof spilldir, "%s/no/such/folder", tmpdir);
+    digest d = run_digest(p, 2, pool, LIMIT);
+    char *want = sqe_asprintf("ERROR STORAGE: could not create temporary file in '%s' for HashJoinExec: No such "
+                              "file or directory",
+                              spilldir);
+    CHECK_STR(d.error, want);
+    sqe_free(want);
+    sqe_free(d.error);
+    snprintf(spilldir, sizeof spilldir, "%s", saved);
 }
 
 static void setup(void) {
@@ -529,6 +555,7 @@ int main(void) {
         RUN(test_single_match);
         RUN(test_repartition);
         RUN(test_one_key_too_big);
+        RUN(test_bad_temp_dir);
     }
     teardown();
     sqe_arena_free(A);
