@@ -511,7 +511,7 @@ static bool js_load(sqe_join_op *j, const js_item *it, sqe_join_table **out, sqe
 }
 
 static bool js_too_big(const sqe_join_spill *s, const js_item *it, bool one_key, sqe_error *err) {
-    uint64_t rows = sqe_spill_rows(it->build);
+    uint64_t rows = it->build ? sqe_spill_rows(it->build) : 0;
     if (rows <= SQE_BATCH_ROWS)
         return sqe_error_set(err, SQE_ERR_RESOURCE_EXHAUSTED,
                              "query exceeded the memory limit of %zu bytes in %s: the limit is "
@@ -563,7 +563,7 @@ static bool js_split(sqe_join_spill *s, js_item *it, sqe_error *err) {
     int d = it->depth + 1;
     bool same = true;
     uint64_t first = 0;
-    if (d > SQE_JOIN_SPILL_MAX_DEPTH || sqe_spill_rows(it->build) <= SQE_BATCH_ROWS)
+    if (d > SQE_JOIN_SPILL_MAX_DEPTH || !it->build || sqe_spill_rows(it->build) <= SQE_BATCH_ROWS)
         return js_too_big(s, it, false, err);
     sqe_spill_file *b[JS_PARTS] = {0}, *p[JS_PARTS] = {0};
     bool ok = js_split_file(s, it->build, s->btypes, s->n_build, d, b, &same, &first, err);
