@@ -25,10 +25,13 @@
  * local or the table still holds. A table whose rows fit but whose key
  * slots and indexes would not spills the same way at the end of the build.
  * Then (sqe_join_spill_hybrid) partitions are read back into the shared
- * table in order while they fit with an eighth of the limit to spare, for
- * the operators around the join: those partitions stay in memory (hybrid),
- * the others stay on disk. A partition with no build row counts as in
- * memory (its probe rows match nothing and are decided at once).
+ * table in order while it stays within half of what the limit leaves
+ * beyond the spill's buffers: those partitions stay in memory (hybrid), the
+ * others stay on disk. The other half is for the spilled partitions of
+ * joins below this one in the same pipeline (joined while this table is
+ * still held) and for the operators around. A partition with no build row
+ * counts as in memory (its probe rows match nothing and are decided at
+ * once).
  *
  * Probe. hash_join.c computes h0 for each probe batch; a row whose
  * partition keys are all non-NULL and whose partition is on disk is written
@@ -142,7 +145,7 @@ bool sqe_join_mem_fits(sqe_exec_ctx *ctx, size_t *tracked, size_t now, size_t he
     return true;
 }
 
-/* What tables of a spilled join leave free for the operators around it. */
+/* What a spilled partition's table leaves free for the operators around. */
 static size_t js_headroom(const sqe_exec_ctx *ctx) {
     return ctx->memory_limit / 8;
 }
@@ -324,7 +327,8 @@ static bool js_read_fitting(sqe_join_table *t, sqe_spill_file *f, sqe_batch *rb,
 bool sqe_join_spill_hybrid(sqe_op *op, sqe_join_table *t, sqe_error *err) {
     sqe_join_spill *s = t->spill;
     sqe_exec_ctx *ctx = op->ctx;
-    size_t headroom = js_headroom(ctx);
+    size_t budget = SQE_MIN(sqe_join_spill_budget(ctx), ctx->memory_limit);
+    size_t headroom = (ctx->memory_limit - budget) / 2; /* see the essay */
     if (!sqe_join_spill_settle(t, err)) return false;
     js_trim();
     sqe_batch *rb = sqe_batch_new(s->n_build + 1, s->btypes);

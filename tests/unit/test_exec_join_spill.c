@@ -4,6 +4,7 @@
  * compared with the same plan run without a limit, on 1, 2 and 4 threads
  * (parallel builds and probes over partitioned CSV tables): integer and
  * string keys, two keys, NULL keys on both sides, duplicate keys, residuals,
+ * two spilled joins stacked in one pipeline,
  * null-aware IN / NOT IN (correlated, uncorrelated, with a residual), the
  * scalar-subquery check; re-partitioning (a partition that does not fit
  * alone), the errors when nothing can help (one key value too large, an
@@ -394,6 +395,21 @@ static void test_every_type(void) {
     check_spill_dir_empty();
 }
 
+/* Two spilled joins stacked in one pipeline: the outer join's probe rows
+ * come from the inner join, partitions of the inner one included; copies
+ * that end early wait at both levels. */
+static void test_stacked(void) {
+    sqe_plan *pr = scan3(t_probe, "probe"), *bu = scan3(t_build, "build"), *un = scan3(t_unique, "unique");
+    sqe_plan *inner = join1(SQE_JT_LEFT, pr, bu, 1, 0, NULL);
+    /* (probe LEFT build) FULL unique ON build.v = unique.k */
+    sqe_plan *p = join1(SQE_JT_FULL, inner, un, 4, 0, NULL);
+    size_t limit = (size_t)7 << 20; /* both builds: about 8 MB */
+    CHECK(spill_files(p, 4, pool, limit) > 0);
+    check_spilled("stacked LEFT then FULL", p, pool, limit);
+    p = join1(SQE_JT_ANTI, join1(SQE_JT_RIGHT, pr, bu, 1, 0, NULL), un, 4, 0, NULL);
+    check_spilled("stacked RIGHT then ANTI", p, pool, limit);
+}
+
 static void test_null_aware(void) {
     sqe_plan *pr = scan3(t_probe, "probe"), *bu = scan3(t_build, "build");
     for (int jt = SQE_JT_ANTI; jt <= SQE_JT_MARK; jt++) {
@@ -553,6 +569,7 @@ int main(void) {
     setup();
     if (t_probe && t_build && t_unique && t_one && t_big) {
         RUN(test_every_type);
+        RUN(test_stacked);
         RUN(test_null_aware);
         RUN(test_single_match);
         RUN(test_repartition);
