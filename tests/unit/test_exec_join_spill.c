@@ -300,7 +300,7 @@ static digest run_digest(const sqe_plan *p, int threads, sqe_threadpool *pool, s
     return d;
 }
 
-/* The Spill line of EXPLAIN ANALYZE: files written (0: none). */
+/* EXPLAIN ANALYZE's "Query: ..., spilled N files, M bytes": N (0: none). */
 static long long spill_files(const sqe_plan *p, int threads, sqe_threadpool *pool, size_t limit) {
     sqe_exec_options o;
     memset(&o, 0, sizeof o);
@@ -315,8 +315,8 @@ static long long spill_files(const sqe_plan *p, int threads, sqe_threadpool *poo
     sqe_error_clear(&err);
     long long files = -1;
     if (sqe_exec_explain_analyze(p, &o, &sb, &err)) {
-        const char *s = sb.data ? strstr(sb.data, "Spill: files=") : NULL;
-        files = s ? atoll(s + strlen("Spill: files=")) : 0;
+        const char *s = sb.data ? strstr(sb.data, ", spilled ") : NULL;
+        files = s ? atoll(s + strlen(", spilled ")) : 0;
     } else {
         fprintf(stderr, "explain analyze: %s\n", err.msg);
     }
