@@ -1299,6 +1299,29 @@ static bool spill_kids(hash_agg_op *op, agg_local *l, uint32_t nm, int level, sq
     return true;
 }
 
+/* Gives back what job_tracked holds beyond job_floor (never grows it: the
+ * floor is refilled from tables the jobs free, not from free memory, which
+ * the query's output needs while a table is emitted). */
+static void job_shrink(hash_agg_op *op) {
+    if (op->job_tracked > op->job_floor)
+        sqe_exec_mem_reserve(op->base.ctx, &op->job_tracked, op->job_floor);
+}
+
+/* Whether a job's table may grow to `target` bytes (with what the job
+ * holds): reserved, and the query then still has out_room free. */
+static bool job_can_grow(hash_agg_op *op, size_t target) {
+    sqe_exec_ctx *ctx = op->base.ctx;
+    if (!sqe_exec_mem_reserve(ctx, &op->job_tracked, SQE_MAX(target, op->job_tracked)))
+        return false;
+    return !ctx->memory_limit || atomic_load(&ctx->mem_used) + out_room(op) <= ctx->memory_limit;
+}
+
+/* Raises job_tracked to what the job holds (need); never lowers it (what
+ * it holds beyond is the floor's working room). */
+static bool job_track(hash_agg_op *op, size_t need, sqe_error *err) {
+    return need <= op->job_tracked || track_to(op, &op->job_tracked, need, err);
+}
+
 /* Feeds the rows of f into t: new keys are inserted while t can reserve
  * its growth, then (full for good) go to child files at level + 1. The
  * buffers (read, children) are in op->bufs_tracked; job_tracked is t and
@@ -1306,10 +1329,10 @@ static bool spill_kids(hash_agg_op *op, agg_local *l, uint32_t nm, int level, sq
 static bool feed_file(hash_agg_op *op, agg_table *t, sqe_spill_file *f, int level, sqe_error *err) {
     sqe_exec_ctx *ctx = op->base.ctx;
     agg_local *l = op->scratch;
-    size_t io = sqe_spill_max_batch_bytes(f), fl = op->job_floor;
+    size_t io = sqe_spill_max_batch_bytes(f);
     io = io > op->batch_fixed ? io - op->batch_fixed : 0; /* long strings beyond bufs_tracked */
     bool full = false;
-    if (!track_to(op, &op->job_tracked, SQE_MAX(table_bytes(t) + io, fl), err)) return false;
+    if (!job_track(op, table_bytes(t) + io, err)) return false;
     if (!sqe_spill_rewind(f, err)) return false;
     for (;;) {
         bool eof = false;
@@ -1319,16 +1342,13 @@ static bool feed_file(hash_agg_op *op, agg_table *t, sqe_spill_file *f, int leve
         load_keys(op, l, op->in->cols, NULL, n);
         size_t now = table_bytes(t) + io;
         if (!full)
-            full = !sqe_exec_mem_reserve(
-                ctx, &op->job_tracked,
-                SQE_MAX(now + owned_room(op) + out_room(op) + grow_estimate(op, l, &t, false, n),
-                        fl));
+            full = !job_can_grow(op, now + owned_room(op) + grow_estimate(op, l, &t, false, n));
         probe(op, l, &t, false, !full, n);
         split_rows(l, NULL, n, false, &nh, &nm);
         if (nh && !update_rows(op, l, &t, false, op->in->cols, nm ? l->hsel : NULL, nh, err))
             return false;
         if (nm && !spill_kids(op, l, nm, level + 1, err)) return false;
-        if (!track_to(op, &op->job_tracked, SQE_MAX(table_bytes(t) + io, fl), err)) return false;
+        if (!job_track(op, table_bytes(t) + io, err)) return false;
     }
 }
 
@@ -1342,6 +1362,9 @@ static bool run_job(hash_agg_op *op, agg_job j, sqe_error *err) {
     op->out_pos = 0;
     op->kid_level = j.level + 1;
     track_move(&t->tracked, &op->job_tracked, t->tracked);
+    /* The floor is room for t, not on top of it. */
+    size_t keep = SQE_MAX(op->job_floor, table_bytes(t));
+    if (op->job_tracked > keep) sqe_exec_mem_reserve(op->base.ctx, &op->job_tracked, keep);
     if (!ok) {
         sqe_spill_close(j.file);
         return false;
@@ -1355,14 +1378,16 @@ static bool run_job(hash_agg_op *op, agg_job j, sqe_error *err) {
     for (int p = 0; p < AGG_PARTS && ok; p++)
         if (op->kids[p]) ok = sqe_spill_rewind(op->kids[p], err);
     size_t tb = table_bytes(t);
-    if (ok) ok = track_to(op, &op->job_tracked, SQE_MAX(tb + op->job_floor, op->job_tracked), err);
+    if (ok) ok = job_track(op, tb, err);
     track_move(&op->job_tracked, &t->tracked, tb);
-    sqe_exec_mem_reserve(op->base.ctx, &op->job_tracked, op->job_floor); /* shrinks */
+    job_shrink(op);
     return ok;
 }
 
 /* cur is emitted: free it, its overflow files become jobs. */
 static void job_done(hash_agg_op *op) {
+    track_move(&op->cur->tracked, &op->job_tracked, op->cur->tracked);
+    job_shrink(op);
     table_free(op->cur, 0);
     op->cur = NULL;
     for (int p = AGG_PARTS - 1; p >= 0; p--) {

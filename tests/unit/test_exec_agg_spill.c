@@ -259,7 +259,7 @@ static void test_limits_too_small(void) {
     free(got);
     sqe_session_close(s);
     /* One group whose DISTINCT set alone passes the limit. */
-    s = open_session(1, 4 << 20);
+    s = open_session(1, (size_t)N_ROWS * 16);
     got = run_sorted(s, "SELECT g % 1, count(DISTINCT s), count(DISTINCT id) FROM lake.db.t "
                         "CROSS JOIN (VALUES 1, 2, 3, 4) v(k) WHERE v.k > 0 GROUP BY g % 1");
     CHECK_CONTAINS(got, "ERROR RESOURCE_EXHAUSTED");
