@@ -35,21 +35,23 @@
  *
  * Partitions. Group g belongs to partition agg_part(hash, 0), the top
  * AGG_PART_BITS bits of its hash. Each pipeline copy (sink local) starts with
- * one table; once it holds AGG_SPLIT_GROUPS groups it is split into
- * AGG_PARTS sub-tables, one per partition, and every later row goes to its
- * partition's sub-table. Small aggregates never split and finish as before:
- * the locals are folded into the first in copy order (insertion order of
- * groups, deterministic for inputs run as one copy). Otherwise every local
- * is split at the end and partition p of the result is the combine of the
- * locals' sub-tables p (the first in copy order adopted, the others folded
- * in and freed at once), one task per partition on the query's pool: the
- * merge of 10M groups runs on every core, and its extra memory is about
- * one partition per running task, not a second copy of everything. Merges
- * walk groups in insertion order, never the index in slot order: a
- * slot-order walk feeds keys in hash order into a table placing them by
- * the same bits, and once the two tables together outnumber the slots the
- * inserts pile into one cluster that grows with every insert (issue 11).
- * Every probe loop counts its steps with SQE_PROBE_STEP.
+ * one table; once it holds AGG_SPLIT_GROUPS groups (under a memory limit:
+ * an eighth of a thread's share) it is split into AGG_PARTS sub-tables, one
+ * per partition, and every later row goes to its partition's sub-table.
+ * Small aggregates never split and finish as before: the locals are folded
+ * into the first in copy order (insertion order of groups, deterministic
+ * for inputs run as one copy). Otherwise every local is split at the end
+ * and partition p of the result is the combine of the locals' sub-tables p
+ * (the first in copy order adopted and sized for all of them, the others
+ * folded in and freed chunk by chunk), one task per partition on the
+ * query's pool (agg_parallel): the merge of 10M groups runs on every core,
+ * and its extra memory is about one partition per running task, not a
+ * second copy of everything. Merges walk groups in insertion order, never
+ * the index in slot order: a slot-order walk feeds keys in hash order into a
+ * table placing them by the same bits, and once the two tables together
+ * outnumber the slots the inserts pile into one cluster that grows with
+ * every insert (issue 11). Every probe loop counts its steps with
+ * SQE_PROBE_STEP.
  *
  * Spilling (no serialized states). Before each batch a local reserves the
  * memory the batch could add (every row a new group, index doublings
@@ -64,28 +66,33 @@
  * local's groups of p, then update with every spilled row of p", whatever
  * split of rows between tables and files the drain made.
  *
- * Output is produced partition by partition (a job stack, hash_agg_next):
- * job (level, file, table): feed the file's rows into the table (partition
- * p's merged table at level 0, an empty one deeper); while the table can
- * reserve its growth new keys are inserted, once it cannot it is full for
- * good and rows with new keys go to AGG_PARTS child files partitioned by
- * the next AGG_PART_BITS hash bits (level + 1). Rows of existing groups
- * always update in place, so a key never lives both in the emitted table
- * and in a child file. The table is emitted and freed, then its children
- * become jobs (depth first: memory comes back before the next partition).
- * Level AGG_MAX_LEVELS is refused with RESOURCE_EXHAUSTED. The no-key
- * global aggregate never spills.
+ * Output is produced partition by partition (a job stack, hash_agg_next).
+ * Job (level, file, table): after a spill, first merge the locals'
+ * sub-tables of the partition (one partition at a time, so merging never
+ * needs much more memory than the drain held); then feed the file's rows
+ * into the table; while the table can reserve its growth and the query
+ * keeps out_room free for the output, new keys are inserted; once it
+ * cannot it is full for good and rows with new keys go to AGG_KIDS child
+ * files partitioned by the next AGG_KID_BITS hash bits (level + 1). Rows of
+ * existing groups always update in place, so a key never lives both in the
+ * emitted table and in a child file. The table is emitted and freed, then
+ * its children become jobs (depth first: memory comes back before the next
+ * partition). Level AGG_MAX_LEVELS is refused with RESOURCE_EXHAUSTED. The
+ * no-key global aggregate never spills.
  *
  * Memory: every byte a table holds is tracked (table_bytes: index, keys,
  * states, arena, and the heap bytes states own, summed from mem_delta). A
- * local tracks all its tables in one counter; a merge task or a spill job
- * tracks its tables and buffers in one counter, so moving bytes between
- * tables never races with other threads for the limit. Under a memory
- * limit the operator reserves a headroom before the drain (spill file
- * buffers of 64 KiB, and room for the partition merges) and gives it back
- * when the drain ends. A merge task reserves about its partition's size
- * before it starts and waits for running tasks when that fails; work that
- * cannot fit in any order fails with RESOURCE_EXHAUSTED naming
+ * local tracks all its tables in one counter; a merge task or the jobs
+ * track their tables in one counter, so moving bytes between tables never
+ * races with other threads for the limit. Under a memory limit the
+ * operator reserves a headroom before the drain (the level-0 files' 64 KiB
+ * write buffers come out of it) and gives it back when the drain ends;
+ * after a spill it holds the jobs' buffers (a read buffer and batch, the
+ * child files' buffers) and a floor of working room (limit / 16) that
+ * emitted tables refill, so the result queue cannot take every byte an
+ * emitted table gives back. A merge task reserves about the bytes it may
+ * add before it starts and waits for running tasks when that fails. Work
+ * that cannot fit in any order fails with RESOURCE_EXHAUSTED naming
  * HashAggregateExec, never aborts.
  */
 #include "exec/exec_int.h"
@@ -255,9 +262,8 @@ static int64_t states_mem_delta(const sqe_agg_binding *ab, void *const *sp, uint
     return d;
 }
 
-/* Rebuilds the index with twice the slots. */
-static void table_grow_slots(agg_table *t) {
-    size_t n = t->n_slots * 2;
+/* Rebuilds the index with n slots (a power of two). */
+static void table_rehash(agg_table *t, size_t n) {
     t->n_slots = n;
     t->mask = n - 1;
     if (t->i64_mode) {
@@ -289,7 +295,25 @@ static void table_grow_slots(agg_table *t) {
 }
 
 static inline void maybe_grow(agg_table *t) {
-    if (t->n_groups * 2 > t->n_slots) table_grow_slots(t);
+    if (t->n_groups * 2 > t->n_slots) table_rehash(t, t->n_slots * 2);
+}
+
+/* Makes room for n groups at once (a merge that knows its inputs): one
+ * rebuild of the index and one copy of the key arrays instead of a
+ * doubling every time the table fills up. */
+static void table_reserve(agg_table *t, size_t n) {
+    const hash_agg_op *op = t->op;
+    if (n > t->cap) {
+        for (int k = 0; k < op->n_keys; k++) {
+            t->keys[k] = sqe_realloc(t->keys[k], n * sizeof **t->keys);
+            t->knull[k] = sqe_realloc(t->knull[k], n);
+        }
+        t->hashes = sqe_realloc(t->hashes, n * sizeof *t->hashes);
+        t->cap = n;
+    }
+    size_t slots = t->n_slots;
+    while (n * 2 > slots) slots *= 2;
+    if (slots != t->n_slots) table_rehash(t, slots);
 }
 
 /* Appends a group with key (keys[k][idx], nulls[k][idx]) and hash h and
@@ -500,6 +524,13 @@ static bool table_merge(hash_agg_op *op, agg_table *dst, agg_table *src, size_t 
                         size_t rest, sqe_error *err) {
     int64_t owned_seen = dst->owned;
     for (size_t g = 0; g < src->n_groups; g++) {
+        if (g + 8 < src->n_groups) { /* the slot of a group a few ahead */
+            size_t pos = src->hashes[g + 8] & dst->mask;
+            if (dst->i64_mode)
+                __builtin_prefetch(&dst->islots[pos]);
+            else
+                __builtin_prefetch(&dst->slots[pos]);
+        }
         uint32_t gd = table_find(dst, src->hashes[g], src->keys, src->knull, g);
         if (!move_states(op, dst, gd, src, g, err)) {
             table_free(src, g + 1);
@@ -1097,6 +1128,11 @@ static bool merge_partition(hash_agg_op *op, int p, size_t *tracked, bool gate, 
         if (i > 0) est += table_bytes(src[i]);
     }
     if (gate) gate_enter(op, tracked, est);
+    if (gate && n > 1) { /* no spill: room is not short; inputs overlap at most n-fold */
+        size_t total = 0;
+        for (size_t i = 0; i < n; i++) total += src[i]->n_groups;
+        table_reserve(src[0], total);
+    }
     size_t rest = est, i = 1;
     bool ok = true;
     for (; ok && i < n; i++) {
