@@ -111,6 +111,7 @@
 #define AGG_MISS UINT32_MAX
 /* Growth estimate per row and aggregate whose states own memory. */
 #define AGG_OWNED_ROW_BYTES 256
+#define AGG_ROOM_MAX ((size_t)64 << 20)
 
 static const char AGG_NAME[] = "HashAggregateExec";
 
@@ -184,7 +185,7 @@ struct hash_agg_op {
     size_t files_tracked; /* write buffers of files[] */
     /* partition merge */
     int gate_active;
-    bool failed;
+    atomic_bool failed; /* a merge task failed (part_err under mu) */
     sqe_error part_err;
     agg_table *parts[AGG_PARTS];
     /* output */
@@ -947,6 +948,12 @@ static bool spill_shared(hash_agg_op *op, agg_local *l, uint32_t nm, sqe_error *
 
 /* --------------------------------------------------------------- consume */
 
+/* limit / div, at most AGG_ROOM_MAX: the rooms the operator keeps free or
+ * reserved scale with small limits, not with the default (80% of RAM). */
+static size_t limit_part(const hash_agg_op *op, size_t div) {
+    return SQE_MIN(op->base.ctx->memory_limit / div, AGG_ROOM_MAX);
+}
+
 /* A local table is split once it has AGG_SPLIT_GROUPS groups, or under a
  * memory limit once it holds an eighth of a thread's share (so the split,
  * which needs about the table's size again, happens while there is room). */
@@ -962,13 +969,13 @@ static bool split_due(const hash_agg_op *op, const agg_table *t) {
  * of existing groups always update in place. */
 static size_t owned_room(const hash_agg_op *op) {
     if (!op->n_owning || !op->base.ctx->memory_limit) return 0;
-    return SQE_MAX((size_t)1 << 20, op->base.ctx->memory_limit / 16);
+    return SQE_MAX((size_t)1 << 20, limit_part(op, 16));
 }
 
 /* Room left free for the query's output while partitions are fed (the
  * result queue needs at least a batch, and output goes on meanwhile). */
 static size_t out_room(const hash_agg_op *op) {
-    return SQE_MAX((size_t)256 << 10, op->base.ctx->memory_limit / 16);
+    return SQE_MAX((size_t)256 << 10, limit_part(op, 16));
 }
 
 /* The no-key aggregate: one group, never spills. */
@@ -1090,8 +1097,8 @@ static void agg_parallel(sqe_exec_ctx *ctx, int n, void (*fn)(void *arg, int i),
 
 static void part_fail(hash_agg_op *op, const sqe_error *e) {
     pthread_mutex_lock(&op->mu);
-    if (!op->failed) op->part_err = *e;
-    op->failed = true;
+    if (!atomic_load(&op->failed)) op->part_err = *e;
+    atomic_store(&op->failed, true);
     atomic_store(&op->base.ctx->abort, true);
     pthread_mutex_unlock(&op->mu);
 }
@@ -1151,7 +1158,7 @@ static void part_task(void *arg, int p) {
     hash_agg_op *op = arg;
     sqe_error e;
     sqe_error_clear(&e);
-    if (op->failed) return;
+    if (atomic_load(&op->failed)) return;
     if (sqe_exec_stopped(op->base.ctx, &e)) {
         part_fail(op, &e);
         return;
@@ -1276,7 +1283,7 @@ static bool finish_parts(hash_agg_op *op, sqe_error *err) {
     bool lazy = atomic_load(&op->spilled);
     if (!lazy) {
         agg_parallel(ctx, AGG_PARTS, part_task, op);
-        if (op->failed) {
+        if (atomic_load(&op->failed)) {
             *err = op->part_err;
             return false;
         }
@@ -1302,7 +1309,7 @@ static bool finish_parts(hash_agg_op *op, sqe_error *err) {
         return mem_limit_error(op, "no room for the buffers of spilled partitions", err);
     /* Working room for the jobs' tables, kept while output goes on (else
      * the result queue takes what an emitted table gives back). */
-    for (size_t w = ctx->memory_limit / 16; w >= SQE_SPILL_BUF_BYTES; w /= 2)
+    for (size_t w = limit_part(op, 16); w >= SQE_SPILL_BUF_BYTES; w /= 2)
         if (sqe_exec_mem_reserve(ctx, &op->job_tracked, w)) {
             op->job_floor = w;
             break;
@@ -1475,7 +1482,7 @@ static bool hash_agg_build(hash_agg_op *op, sqe_error *err) {
     sqe_exec_ctx *ctx = op->base.ctx;
     if (ctx->memory_limit > 0 && op->n_keys > 0) {
         size_t lim = ctx->memory_limit;
-        size_t want = SQE_MIN(lim / 2, (size_t)AGG_PARTS * SQE_SPILL_BUF_BYTES + lim / 8);
+        size_t want = SQE_MIN(lim / 2, (size_t)AGG_PARTS * SQE_SPILL_BUF_BYTES + limit_part(op, 8));
         sqe_exec_mem_reserve(ctx, &op->headroom, want); /* none when it does not fit */
     }
     if (!sqe_exec_drain(&op->base, 0, &agg_sink, err)) return false;
