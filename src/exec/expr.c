@@ -348,36 +348,85 @@ struct node_st {
     uint8_t *nulls;      /* IN */
 };
 
+/* Memory. A state with an account (sqe_expr_state_new_acct) charges its
+ * fixed part (node structs, scratch vectors' value arrays, selection
+ * buffers, IN sets: state_bytes) once before allocating it, and attaches
+ * the account to every scratch vector, so result heaps (lpad, concat,
+ * casts to varchar...) are charged chunk by chunk as kernels grow them and
+ * a kernel whose bytes would pass the limit fails with RESOURCE_EXHAUSTED
+ * naming its function. `acct` is the state's own copy; vectors point at it,
+ * so it lives exactly as long as they do. */
 struct sqe_expr_state {
     node_st *root;
+    sqe_mem_account acct;
+    bool has_acct;
+    size_t charged; /* fixed bytes charged to acct */
 };
 
-static void fill_const(sqe_vector *v, const sqe_value *val) {
+/* The bytes node_new allocates for e's subtree, string constants' heaps
+ * aside (those are charged by their vectors). */
+static size_t state_bytes(const sqe_expr *e) {
+    size_t b = sizeof(node_st);
+    if (e->kind != SQE_EXPR_COLUMN)
+        b += sizeof(sqe_vector) + (size_t)SQE_BATCH_ROWS * sqe_type_width(e->type);
+    b += (size_t)e->n_args * sizeof(node_st *);
+    switch (e->kind) {
+    case SQE_EXPR_CALL:
+        b += (size_t)(e->n_args > 0 ? e->n_args : 1) * sizeof(sqe_vector *);
+        break;
+    case SQE_EXPR_AND:
+    case SQE_EXPR_OR:
+    case SQE_EXPR_CASE:
+    case SQE_EXPR_COALESCE:
+        b += 3 * SQE_BATCH_ROWS * sizeof(uint16_t);
+        break;
+    case SQE_EXPR_IN:
+        b += sizeof(in_set) + (size_t)(e->n_in > 0 ? e->n_in : 1) * sizeof(sqe_key_slot) +
+             (size_t)e->n_in * 4 * sizeof(uint32_t) + 16 * sizeof(uint32_t) +
+             SQE_BATCH_ROWS * (sizeof(sqe_key_slot) + 1);
+        break;
+    default:
+        break;
+    }
+    for (int i = 0; i < e->n_args; i++) b += state_bytes(e->args[i]);
+    return b;
+}
+
+/* Fills all SQE_BATCH_ROWS rows with the constant; false when a long
+ * string's bytes do not fit v's account. */
+static bool fill_const(sqe_vector *v, const sqe_value *val) {
     if (val->is_null || val->type.id == SQE_T_NULL || v->type.id == SQE_T_NULL) {
         memset(v->validity, 0, sizeof v->validity);
         v->has_nulls = true;
-        return;
+        return true;
     }
     sqe_value tv = *val;
     tv.type = v->type; /* the binder made the value's type the node's type */
-    sqe_vector_set_value(v, 0, &tv);
+    if (!sqe_vector_set_value(v, 0, &tv)) return false;
     size_t w = sqe_type_width(v->type);
     char *d = v->data;
     for (uint32_t r = 1; r < SQE_BATCH_ROWS; r++) memcpy(d + r * w, d, w);
+    return true;
 }
 
-static node_st *node_new(const sqe_expr *e) {
+/* Builds e's node tree; scratch vectors charge their heaps to acct (may be
+ * NULL). *ok becomes false when a constant did not fit (the tree is still
+ * complete and freeable). */
+static node_st *node_new(const sqe_expr *e, const sqe_mem_account *acct, bool *ok) {
     node_st *n = sqe_calloc(1, sizeof *n);
     n->e = e;
-    if (e->kind != SQE_EXPR_COLUMN) n->out = sqe_vector_new(e->type);
+    if (e->kind != SQE_EXPR_COLUMN) {
+        n->out = sqe_vector_new(e->type);
+        if (acct) sqe_vector_set_account(n->out, acct);
+    }
     n->n_kids = e->n_args;
     if (e->n_args > 0) {
         n->kids = sqe_calloc((size_t)e->n_args, sizeof *n->kids);
-        for (int i = 0; i < e->n_args; i++) n->kids[i] = node_new(e->args[i]);
+        for (int i = 0; i < e->n_args; i++) n->kids[i] = node_new(e->args[i], acct, ok);
     }
     switch (e->kind) {
     case SQE_EXPR_CONST:
-        fill_const(n->out, &e->value);
+        if (!fill_const(n->out, &e->value)) *ok = false;
         break;
     case SQE_EXPR_CALL:
         n->argv = sqe_calloc((size_t)(e->n_args > 0 ? e->n_args : 1), sizeof *n->argv);
@@ -414,14 +463,44 @@ static void node_free(node_st *n) {
 
 sqe_expr_state *sqe_expr_state_new(const sqe_expr *e) {
     sqe_expr_state *st = sqe_calloc(1, sizeof *st);
-    st->root = node_new(e);
+    bool ok = true;
+    st->root = node_new(e, NULL, &ok);
+    return st;
+}
+
+sqe_expr_state *sqe_expr_state_new_acct(const sqe_expr *e, const sqe_mem_account *acct,
+                                        const char *what, sqe_error *err) {
+    if (!acct) return sqe_expr_state_new(e);
+    size_t bytes = sizeof(sqe_expr_state) + state_bytes(e);
+    if (!sqe_mem_account_charge(acct, bytes)) {
+        sqe_mem_account_error(acct, what, err);
+        return NULL;
+    }
+    sqe_expr_state *st = sqe_calloc(1, sizeof *st);
+    st->acct = *acct;
+    st->has_acct = true;
+    st->charged = bytes;
+    bool ok = true;
+    st->root = node_new(e, &st->acct, &ok);
+    if (!ok) {
+        sqe_mem_account_error(acct, what, err);
+        sqe_expr_state_free(st);
+        return NULL;
+    }
     return st;
 }
 
 void sqe_expr_state_free(sqe_expr_state *st) {
     if (!st) return;
-    node_free(st->root);
+    node_free(st->root); /* vectors give back their heaps' charges */
+    if (st->has_acct) sqe_mem_account_release(&st->acct, st->charged);
     sqe_free(st);
+}
+
+sqe_expr_state *sqe_exec_expr_state_new(sqe_op *op, const sqe_expr *e, sqe_error *err) {
+    sqe_exec_ctx *ctx = op->ctx;
+    sqe_mem_account acct = {&ctx->mem_used, &ctx->mem_peak, ctx->memory_limit};
+    return sqe_expr_state_new_acct(e, &acct, op->vt->name, err);
 }
 
 /* ------------------------------------------------------------ row copy */
