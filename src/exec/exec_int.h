@@ -560,9 +560,11 @@ uint64_t sqe_sorter_rows(const sqe_sorter *s);
  * selection buffers and every result string heap. NULL with
  * RESOURCE_EXHAUSTED "query exceeded the memory limit of N bytes in
  * <op's name>" when the state does not fit; evaluation later fails naming
- * the function whose result would pass the limit. Every operator that
- * evaluates expressions over data should create its states with this, not
- * sqe_expr_state_new (defined in expr.c). */
+ * the function whose result would pass the limit. err NULL: never NULL
+ * (the fixed part is counted but not refused; for sink local_new). Every
+ * operator that evaluates expressions over data should create its states
+ * with this, not sqe_expr_state_new (defined in expr.c). A state whose
+ * evaluation fails for memory retries in pieces of the batch (expr.c). */
 sqe_expr_state *sqe_exec_expr_state_new(sqe_op *op, const sqe_expr *e, sqe_error *err);
 
 /* ----------------------------------------------------------- helpers */

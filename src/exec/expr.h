@@ -72,7 +72,9 @@ sqe_expr_state *sqe_expr_state_new(const sqe_expr *e);
  * to varchar) fails its evaluation with RESOURCE_EXHAUSTED "query exceeded
  * the memory limit of N bytes in <function>" before the memory is
  * allocated. Returns NULL with RESOURCE_EXHAUSTED "... in <what>" when the
- * fixed part does not fit. acct NULL: as sqe_expr_state_new. */
+ * fixed part does not fit. err NULL (callers that cannot fail here, such
+ * as a sink's local_new): the fixed part is counted but never refused, and
+ * never NULL; results are still bounded. acct NULL: as sqe_expr_state_new. */
 sqe_expr_state *sqe_expr_state_new_acct(const sqe_expr *e, const sqe_mem_account *acct,
                                         const char *what, sqe_error *err);
 void sqe_expr_state_free(sqe_expr_state *st);

@@ -59,6 +59,16 @@ bool sqe_mem_account_charge(const sqe_mem_account *a, size_t bytes) {
     return true;
 }
 
+void sqe_mem_account_add(const sqe_mem_account *a, size_t bytes) {
+    if (!a || !a->used || bytes == 0) return;
+    size_t total = atomic_fetch_add(a->used, bytes) + bytes;
+    if (a->peak) {
+        size_t peak = atomic_load_explicit(a->peak, memory_order_relaxed);
+        while (total > peak && !atomic_compare_exchange_weak(a->peak, &peak, total)) {
+        }
+    }
+}
+
 void sqe_mem_account_release(const sqe_mem_account *a, size_t bytes) {
     if (a && a->used && bytes) atomic_fetch_sub(a->used, bytes);
 }
@@ -157,9 +167,7 @@ void sqe_vector_set_account(sqe_vector *v, const sqe_mem_account *a) {
     v->charged = 0;
     if (a && bytes) {
         /* Already allocated: counted even past the limit (never refused). */
-        if (a->used) {
-            atomic_fetch_add(a->used, bytes);
-        }
+        sqe_mem_account_add(a, bytes);
         v->charged = bytes;
     }
 }

@@ -45,6 +45,8 @@ typedef struct sqe_mem_account {
 /* Adds bytes to the account unless that would pass its limit (or overflow);
  * returns false and changes nothing then. NULL or inert: true. */
 bool sqe_mem_account_charge(const sqe_mem_account *a, size_t bytes);
+/* Adds bytes that already exist (never refused, may pass the limit). */
+void sqe_mem_account_add(const sqe_mem_account *a, size_t bytes);
 /* Gives back bytes charged earlier. */
 void sqe_mem_account_release(const sqe_mem_account *a, size_t bytes);
 /* Fills err with RESOURCE_EXHAUSTED "query exceeded the memory limit of N
