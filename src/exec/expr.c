@@ -398,42 +398,40 @@ static size_t state_bytes(const sqe_expr *e) {
     return b;
 }
 
-/* Fills all SQE_BATCH_ROWS rows with the constant; false when a long
- * string's bytes do not fit v's account. */
-static bool fill_const(sqe_vector *v, const sqe_value *val) {
+/* Fills all SQE_BATCH_ROWS rows with the constant (v has no account yet,
+ * so this never fails). */
+static void fill_const(sqe_vector *v, const sqe_value *val) {
     if (val->is_null || val->type.id == SQE_T_NULL || v->type.id == SQE_T_NULL) {
         memset(v->validity, 0, sizeof v->validity);
         v->has_nulls = true;
-        return true;
+        return;
     }
     sqe_value tv = *val;
     tv.type = v->type; /* the binder made the value's type the node's type */
-    if (!sqe_vector_set_value(v, 0, &tv)) return false;
+    sqe_vector_set_value(v, 0, &tv);
     size_t w = sqe_type_width(v->type);
     char *d = v->data;
     for (uint32_t r = 1; r < SQE_BATCH_ROWS; r++) memcpy(d + r * w, d, w);
-    return true;
 }
 
 /* Builds e's node tree; scratch vectors charge their heaps to acct (may be
- * NULL). *ok becomes false when a constant did not fit (the tree is still
- * complete and freeable). */
-static node_st *node_new(const sqe_expr *e, const sqe_mem_account *acct, bool *ok) {
+ * NULL). A string constant's bytes are stored first and then counted,
+ * never refused: they are bounded by the statement's text, and a refused
+ * constant could only be a wrong value. */
+static node_st *node_new(const sqe_expr *e, const sqe_mem_account *acct) {
     node_st *n = sqe_calloc(1, sizeof *n);
     n->e = e;
     if (e->kind != SQE_EXPR_COLUMN) {
         n->out = sqe_vector_new(e->type);
+        if (e->kind == SQE_EXPR_CONST) fill_const(n->out, &e->value);
         if (acct) sqe_vector_set_account(n->out, acct);
     }
     n->n_kids = e->n_args;
     if (e->n_args > 0) {
         n->kids = sqe_calloc((size_t)e->n_args, sizeof *n->kids);
-        for (int i = 0; i < e->n_args; i++) n->kids[i] = node_new(e->args[i], acct, ok);
+        for (int i = 0; i < e->n_args; i++) n->kids[i] = node_new(e->args[i], acct);
     }
     switch (e->kind) {
-    case SQE_EXPR_CONST:
-        if (!fill_const(n->out, &e->value)) *ok = false;
-        break;
     case SQE_EXPR_CALL:
         n->argv = sqe_calloc((size_t)(e->n_args > 0 ? e->n_args : 1), sizeof *n->argv);
         break;
@@ -469,8 +467,7 @@ static void node_free(node_st *n) {
 
 sqe_expr_state *sqe_expr_state_new(const sqe_expr *e) {
     sqe_expr_state *st = sqe_calloc(1, sizeof *st);
-    bool ok = true;
-    st->root = node_new(e, NULL, &ok);
+    st->root = node_new(e, NULL);
     return st;
 }
 
@@ -488,13 +485,7 @@ sqe_expr_state *sqe_expr_state_new_acct(const sqe_expr *e, const sqe_mem_account
     st->acct = *acct;
     st->has_acct = true;
     st->charged = bytes;
-    bool ok = true;
-    st->root = node_new(e, &st->acct, &ok);
-    if (!ok && err) {
-        sqe_mem_account_error(acct, what, err);
-        sqe_expr_state_free(st);
-        return NULL;
-    }
+    st->root = node_new(e, &st->acct);
     return st;
 }
 

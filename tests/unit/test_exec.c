@@ -719,6 +719,16 @@ static void test_expr_memory(void) {
     CHECK(forced != NULL && atomic_load(&used) > 1000);
     sqe_expr_state_free(forced);
     CHECK(atomic_load(&used) == 0);
+    /* a long string constant is stored, then counted: never a wrong value */
+    forced = sqe_expr_state_new_acct(cs("a string longer than twelve"), &tiny, "TestExec", NULL);
+    sqe_batch *none = sqe_batch_new_empty(0);
+    none->n_rows = 2;
+    v = sqe_expr_eval(forced, none, NULL, 2, &err);
+    CHECK(v && SQE_VEC_DATA(v, sqe_string)[1].len == 27 &&
+          memcmp(sqe_string_data(&SQE_VEC_DATA(v, sqe_string)[1]), "a string", 8) == 0);
+    sqe_expr_state_free(forced);
+    sqe_batch_free(none);
+    CHECK(atomic_load(&used) == 0);
     sqe_batch_free(b);
     sqe_batch_free(huge);
 }
