@@ -27,6 +27,11 @@
  * the state is built; evaluation then returns it untouched (nobody writes
  * into a child's vector).
  *
+ * Memory. States made with an account (sqe_exec_expr_state_new) count
+ * their vectors and every string their kernels build against the query's
+ * memory limit; an evaluation that would pass it is retried over pieces of
+ * the selection (see the comments at sqe_expr_state and "Pieces").
+ *
  * sqe_expr_filter narrows through a top-level AND argument by argument, so
  * `a AND b` in a WHERE never evaluates b on rows where a failed. out_sel may
  * equal sel (in-place filtering): every pass reads sel[i] before writing
