@@ -24,6 +24,11 @@
  *   __TEST_DIR__  the file's temp folder (absolute, symlinks resolved)
  *   __REPO__      the repository root (the folder holding include/sqe.h
  *                 above the test file, else above the working directory)
+ *   __SHARED__    the project's shared data folder: $SQE_SHARED_DIR, else the
+ *                 first of __REPO__/../shared, __REPO__/../../shared that
+ *                 exists (a git worktree sits one level deeper than the main
+ *                 checkout); conformance files such as
+ *                 __SHARED__/parquet-testing/ are used from there, not copied
  *
  * Records are separated by blank lines (lines of only blanks); a line
  * starting with '#' between records is a comment.
@@ -55,6 +60,9 @@
  *                                \t \n \r \\ \0 \xHH \NNN (octal); a last line
  *                                "\c" means no newline after the line before
  *   mkdir PATH                   mkdir -p
+ *   symlink TARGET PATH          PATH (parents created) becomes a symbolic
+ *                                link to TARGET, e.g. to put one shared
+ *                                data file into a table's own folder
  *   hive-root NAME=URL           sqe_session_attach_root on the file's session
  *   tuning KEY=VALUE...          per-query options for the records that follow
  *                                (sqe_session_set_tuning): threads,
@@ -224,6 +232,36 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 }
 
 static void rm_rf(const char *path) { nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS); }
+
+/* The shared data folder for __SHARED__ (see the header). */
+static void find_shared(const char *repo, char *out) {
+    const char *env = getenv("SQE_SHARED_DIR");
+    if (env && *env) {
+        snprintf(out, PATH_MAX, "%s", env);
+        return;
+    }
+    static const char *const k_rel[] = {"/../shared", "/../../shared"};
+    for (size_t i = 0; i < sizeof k_rel / sizeof k_rel[0]; i++) {
+        char probe[PATH_MAX + 32];
+        snprintf(probe, sizeof probe, "%s%s", repo, k_rel[i]);
+        if (realpath(probe, out)) return;
+    }
+    snprintf(out, PATH_MAX, "%s/../shared", repo);
+}
+
+/* "symlink TARGET PATH": PATH becomes a link to TARGET (parents created). */
+static bool make_symlink(const char *arg) {
+    char target[PATH_MAX], path[PATH_MAX];
+    if (sscanf(arg, "%4095s %4095s", target, path) != 2) return false;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = '\0';
+        if (!mkdir_p(dir)) return false;
+    }
+    return symlink(target, path) == 0;
+}
 
 /* Finds the folder holding include/sqe.h at or above `start`. */
 static bool find_repo_from(const char *start, char *repo) {
@@ -794,6 +832,10 @@ static void run_records(test_file *tf) {
             if (!*arg || !mkdir_p(arg))
                 fail_header(tf, line, "cannot create folder '%s': %s", arg,
                             *arg ? strerror(errno) : "no path given");
+        } else if (strcmp(word, "symlink") == 0) {
+            if (!make_symlink(arg))
+                fail_header(tf, line, "cannot make symlink '%s': %s", arg,
+                            *arg ? strerror(errno) : "give TARGET PATH");
         } else if (strcmp(word, "hive-root") == 0) {
             char *err = sqe_session_attach_root(tf->session, arg);
             if (err) {
@@ -834,6 +876,9 @@ static void run_file(const char *path, const run_opts *opts, FILE *log, file_sta
     if (strlen(tmpdir) < sizeof(st->tmpdir)) memcpy(st->tmpdir, tmpdir, strlen(tmpdir) + 1);
     sb_replace_all(&tf.text, "__TEST_DIR__", tmpdir);
     sb_replace_all(&tf.text, "__REPO__", opts->repo);
+    char shared[PATH_MAX];
+    find_shared(opts->repo, shared);
+    sb_replace_all(&tf.text, "__SHARED__", shared);
     split_lines(&tf);
     if (chdir(tmpdir) != 0) {
         fail_header(&tf, 0, "cannot enter %s: %s", tmpdir, strerror(errno));
