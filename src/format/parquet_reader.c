@@ -1629,6 +1629,7 @@ static sqe_reader *pq_open_groups(sqe_store *store, const char *path, uint64_t s
     }
     pq_reader *r = sqe_calloc(1, sizeof *r);
     r->base.vt = &sqe_parquet_reader_vtable;
+    bool empty = size == 0; /* a 0-byte file adds no rows, as for text */
     r->store = store;
     r->path = sqe_strdup(path);
     r->size = size;
@@ -1652,6 +1653,7 @@ static sqe_reader *pq_open_groups(sqe_store *store, const char *path, uint64_t s
         c->max_chars = c->type.id == SQE_T_VARCHAR ? c->type.length : 0;
         c->leaf = -1;
     }
+    if (empty) return &r->base; /* no row groups */
     if (!pq_read_footer(store, path, size, r->meta_arena, &r->meta, &r->base.stats.bytes_read, err))
         goto fail;
     if (!pq_bind(r, spec, err)) goto fail;
