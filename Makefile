@@ -137,8 +137,11 @@ demo: deps
 	$(MAKE) all
 	./scripts/demo.sh
 
+# CSV: every case; Parquet and JSON: the queries (issue 6's tables).
 bench: all
 	./bench/run.sh
+	SQE_BENCH_FORMAT=parquet SQE_BENCH_QUERIES=queries ./bench/run.sh
+	SQE_BENCH_FORMAT=json SQE_BENCH_QUERIES=queries ./bench/run.sh
 
 format:
 	clang-format -i $(LIB_SRCS) $(CLI_SRCS) $(wildcard src/*/*.h include/*.h)

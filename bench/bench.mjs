@@ -4,7 +4,7 @@
 //
 //   node bench.mjs --sqe build/sqe-cli --peer DIR --data DIR --shipments DIR --out DIR
 //                  [--runs 5] [--export-runs 3] [--threads 2] [--only LIST]
-//                  [--timeout 900] [--check-timeout 120] [--rss-cap-mb 4096]
+//                  [--timeout 900] [--check-timeout 120] [--rss-cap-mb 4096] [--format csv|parquet|json]
 //
 // Every measured program runs in its own process under /usr/bin/time (peak RSS, %M), one case per
 // process: sqe-cli runs the statement 1 + runs times (--timing gives each statement's engine time; the
@@ -31,6 +31,10 @@ const runs = Number(opt('--runs', '5')), exportRuns = Number(opt('--export-runs'
 const threads = String(opt('--threads', '2'));
 const timeoutS = Number(opt('--timeout', '900')), checkTimeoutS = Number(opt('--check-timeout', '120'));
 const rssCapKb = Number(opt('--rss-cap-mb', '4096')) * 1024;
+// The format of orders and customers (shipments are always CSV): csv (default), parquet or json, as
+// gen.mjs writes them under <data>/<format>/.
+const format = opt('--format', 'csv');
+if (!['csv', 'parquet', 'json'].includes(format)) { console.error(`bench: unknown --format ${format}`); process.exit(2); }
 fs.mkdirSync(out, { recursive: true });
 const sqlDir = path.join(out, 'sql');
 fs.mkdirSync(sqlDir, { recursive: true });
@@ -138,18 +142,25 @@ const wh = path.join(out, 'warehouse');
 fs.rmSync(wh, { recursive: true, force: true });
 fs.mkdirSync(wh, { recursive: true });
 const base = ['--embedded', '--hive-root', `bench=${wh}`, '--threads', threads];
+// Athena DDL as a user would write it for each format.
+const storage = {
+  csv: `ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' STORED AS TEXTFILE`,
+  parquet: `STORED AS PARQUET`,
+  json: `ROW FORMAT SERDE 'org.openx.data.jsonserde.JsonSerDe' STORED AS INPUTFORMAT ` +
+    `'org.apache.hadoop.mapred.TextInputFormat' OUTPUTFORMAT 'org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat'`,
+}[format];
 const ddl = [
   `CREATE EXTERNAL TABLE bench.b.orders (id bigint, customer_id bigint, amount double, status string, note string, qty int) ` +
-    `PARTITIONED BY (dt string) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' STORED AS TEXTFILE LOCATION '${path.join(data, 'csv', 'orders')}/'`,
+    `PARTITIONED BY (dt string) ${storage} LOCATION '${path.join(data, format, 'orders')}/'`,
   `CREATE EXTERNAL TABLE bench.b.customers (customer_id bigint, name string, segment string, country string, signup_date date) ` +
-    `ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' STORED AS TEXTFILE LOCATION '${path.join(data, 'csv', 'customers')}/'`,
+    `${storage} LOCATION '${path.join(data, format, 'customers')}/'`,
   `CREATE EXTERNAL TABLE bench.b.shipments (order_id bigint, carrier string, shipped_date date, cost double) ` +
     `ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' STORED AS TEXTFILE LOCATION '${ships}/'`,
 ];
 let r = spawnSync(sqe, [...base, ...ddl.flatMap((s) => ['-c', s])], { encoding: 'utf8' });
 if (r.status !== 0) { console.error(`bench: DDL failed: ${r.stderr}`); process.exit(1); }
 const duckRun = path.join(here, 'duck-run.mjs');
-const duckArgs = (qfile, ofile, { memLimit, warmup = 1, nruns = runs } = {}) => [duckRun, '--peer', peer, '--data', data,
+const duckArgs = (qfile, ofile, { memLimit, warmup = 1, nruns = runs } = {}) => [duckRun, '--peer', peer, '--data', data, '--format', format,
   '--shipments', ships, '--queries', qfile, '--out', ofile, '--threads', threads, '--runs', String(nruns), '--warmup', String(warmup),
   // sqe's sizes are powers of 1024 (README); DuckDB's MB is 10^6, so ask for MiB.
   ...(memLimit ? ['--memory-limit', memLimit.replace(/MB$/i, 'MiB'), '--temp-dir', path.join(out, 'duck-tmp')] : [])];
@@ -246,7 +257,7 @@ const cell = (side) => !side.error ? ms(side.median_ms) : side.killed_for ? esc(
   : `${esc(side.error.length > 90 ? side.error.slice(0, 87) + '...' : side.error)}${side.median_ms == null ? '' : ` after ${ms(side.median_ms)} ms`}`;
 const L = [];
 L.push(`sqe \`${sqe}\` vs DuckDB ${(() => { try { return JSON.parse(fs.readFileSync(path.join(out, 'duck-floor.json'), 'utf8')).env.version; } catch { return '?'; } })()}` +
-  ` on ${data} (CSV), threads=${threads} for both, ${runs} timed runs after 1 warm-up per query (export: ${exportRuns} runs; checks: 1 run).`);
+  ` on ${data} (${format}), threads=${threads} for both, ${runs} timed runs after 1 warm-up per query (export: ${exportRuns} runs; checks: 1 run).`);
 L.push(`Process floors (peak RSS of a trivial query): sqe-cli ${mb(sqeFloor.maxrss_kb)}, node + DuckDB ${mb(floor.maxrss_kb)}.`);
 L.push('');
 L.push('| case | sqe median ms | DuckDB median ms | sqe / DuckDB | sqe peak RSS | DuckDB peak RSS | answers | other CPUs busy (sqe / DuckDB) |');

@@ -3,11 +3,14 @@
 // (so /usr/bin/time around it gives the peak RSS of exactly these queries).
 //
 // Usage: node duck-run.mjs --peer DIR --data DIR --shipments DIR --queries FILE.json --out FILE.json
-//                          [--threads 2] [--runs 5] [--warmup 1] [--memory-limit 256MB] [--temp-dir DIR]
+//                          [--format csv|parquet|json] [--threads 2] [--runs 5] [--warmup 1]
+//                          [--memory-limit 256MB] [--temp-dir DIR]
 //
 // --peer is the DuckDB harness (../shared/bench copy with node_modules); @duckdb/node-api is loaded from
-// there. --queries holds [{ "name": "Q1", "sql": "..." }, ...]. Views, all CSV, headerless, explicit types,
-// no sniffing (orders exactly as the harness's duck.mjs reads it):
+// there. --queries holds [{ "name": "Q1", "sql": "..." }, ...]. Views (--format csv, the default: CSV,
+// headerless, explicit types, no sniffing, orders exactly as the harness's duck.mjs reads it; --format
+// parquet or json: orders and customers from <data>/<format>/ with read_parquet / read_json as duck.mjs
+// reads them, shipments stay CSV):
 //   orders    <data>/csv/orders/dt=*/part-*.csv   id BIGINT, customer_id BIGINT, amount DOUBLE, status, note,
 //                                                 qty INTEGER; dt VARCHAR from the path
 //   customers <data>/csv/customers/*.csv          customer_id BIGINT, name, segment, country, signup_date DATE
@@ -28,7 +31,7 @@ if (!peer || !data || !qfile || !out) {
   process.exit(2);
 }
 const threads = opt('--threads', '2'), runs = Number(opt('--runs', '5')), warmup = Number(opt('--warmup', '1'));
-const memLimit = opt('--memory-limit'), tempDir = opt('--temp-dir');
+const memLimit = opt('--memory-limit'), tempDir = opt('--temp-dir'), format = opt('--format', 'csv');
 
 const req = createRequire(path.join(path.resolve(peer), 'package.json'));
 const { DuckDBInstance } = await import(pathToFileURL(req.resolve('@duckdb/node-api')).href);
@@ -41,12 +44,24 @@ const inst = await DuckDBInstance.create(':memory:', config);
 const con = await inst.connect();
 const csv = (glob, cols, extra = '') => `read_csv(${sqlStr(glob)}, header = false, delim = ',', quote = '"', escape = '"', ` +
   `auto_detect = false, columns = {${cols}}${extra})`;
-await con.run(`CREATE VIEW orders AS SELECT id, customer_id, amount, status, note, qty, dt FROM ${csv(
-  path.join(path.resolve(data), 'csv', 'orders', 'dt=*', 'part-*.csv'),
-  `'id': 'BIGINT', 'customer_id': 'BIGINT', 'amount': 'DOUBLE', 'status': 'VARCHAR', 'note': 'VARCHAR', 'qty': 'INTEGER'`,
-  `, hive_partitioning = true, hive_types = {'dt': 'VARCHAR'}`)}`);
-await con.run(`CREATE VIEW customers AS SELECT * FROM ${csv(path.join(path.resolve(data), 'csv', 'customers', '*.csv'),
-  `'customer_id': 'BIGINT', 'name': 'VARCHAR', 'segment': 'VARCHAR', 'country': 'VARCHAR', 'signup_date': 'DATE'`)}`);
+const ORDER_COLS = `'id': 'BIGINT', 'customer_id': 'BIGINT', 'amount': 'DOUBLE', 'status': 'VARCHAR', 'note': 'VARCHAR', 'qty': 'INTEGER'`;
+const CUST_COLS = `'customer_id': 'BIGINT', 'name': 'VARCHAR', 'segment': 'VARCHAR', 'country': 'VARCHAR', 'signup_date': 'DATE'`;
+const HIVE = `hive_partitioning = true, hive_types = {'dt': 'VARCHAR'}`;
+const ordersGlob = sqlStr(path.join(path.resolve(data), format, 'orders', 'dt=*', `part-*.${format}`));
+const custGlob = sqlStr(path.join(path.resolve(data), format, 'customers', `*.${format}`));
+const orders = {
+  csv: csv(path.join(path.resolve(data), 'csv', 'orders', 'dt=*', 'part-*.csv'), ORDER_COLS, `, ${HIVE}`),
+  parquet: `read_parquet(${ordersGlob}, ${HIVE})`,
+  json: `read_json(${ordersGlob}, format = 'newline_delimited', auto_detect = false, columns = {${ORDER_COLS}}, ${HIVE})`,
+}[format];
+const customers = {
+  csv: csv(path.join(path.resolve(data), 'csv', 'customers', '*.csv'), CUST_COLS),
+  parquet: `read_parquet(${custGlob})`,
+  json: `read_json(${custGlob}, format = 'newline_delimited', auto_detect = false, columns = {${CUST_COLS}})`,
+}[format];
+if (!orders) { console.error(`duck-run: unknown --format ${format}`); process.exit(2); }
+await con.run(`CREATE VIEW orders AS SELECT id, customer_id, amount, status, note, qty, dt FROM ${orders}`);
+await con.run(`CREATE VIEW customers AS SELECT * FROM ${customers}`);
 if (ships) {
   await con.run(`CREATE VIEW shipments AS SELECT * FROM ${csv(path.join(path.resolve(ships), '*.csv'),
     `'order_id': 'BIGINT', 'carrier': 'VARCHAR', 'shipped_date': 'DATE', 'cost': 'DOUBLE'`)}`);

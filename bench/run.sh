@@ -10,7 +10,8 @@
 #      SQE_BENCH_RUNS (5), SQE_BENCH_EXPORT_RUNS (3), SQE_BENCH_THREADS (2),
 #      SQE_BENCH_QUERIES (cases or groups: queries,export,g10m,mem; default all),
 #      SQE_BENCH_TIMEOUT (900 s per process), SQE_BENCH_CHECK_TIMEOUT (120 s per memory check),
-#      SQE_BENCH_RSS_CAP_MB (4096: a measured process above it is killed).
+#      SQE_BENCH_RSS_CAP_MB (4096: a measured process above it is killed),
+#      SQE_BENCH_FORMAT (csv, parquet or json: the format of orders and customers; default csv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -34,10 +35,11 @@ fi
 data=${SQE_BENCH_DATA:-$work/data/$rows}
 if [ ! -f "$data/MANIFEST.json" ]; then
   echo "bench: generating $rows rows of CSV into $data (takes ~40 s for 10M)" >&2
-  (cd "$work/peer" && node gen.mjs "$data" "$rows" --formats csv,parquet)
+  (cd "$work/peer" && node gen.mjs "$data" "$rows" --formats csv,parquet,json)
 fi
-if [ ! -d "$data/csv/orders" ] || [ ! -d "$data/csv/customers" ]; then
-  echo "bench: $data has no csv/orders or csv/customers (gen.mjs --formats csv)" >&2
+format=${SQE_BENCH_FORMAT:-csv}
+if [ ! -d "$data/$format/orders" ] || [ ! -d "$data/$format/customers" ]; then
+  echo "bench: $data has no $format/orders or $format/customers (gen.mjs --formats $format)" >&2
   exit 2
 fi
 # The third join table: one shipment per tenth order, generated once (about 1 s per 1M rows).
@@ -47,7 +49,7 @@ if [ ! -f "$ships/part-0.csv" ]; then
   node "$repo/bench/gen-shipments.mjs" "$ships/part-0.csv" "$rows"
 fi
 node "$repo/bench/bench.mjs" --sqe "$repo/build/sqe-cli" --peer "$work/peer" --data "$data" --shipments "$ships" \
-  --out "$work/results-$rows" --runs "${SQE_BENCH_RUNS:-5}" --export-runs "${SQE_BENCH_EXPORT_RUNS:-3}" \
+  --out "$work/results-$rows-$format" --runs "${SQE_BENCH_RUNS:-5}" --export-runs "${SQE_BENCH_EXPORT_RUNS:-3}" \
   --threads "${SQE_BENCH_THREADS:-2}" --only "${SQE_BENCH_QUERIES:-queries,export,g10m,mem}" \
   --timeout "${SQE_BENCH_TIMEOUT:-900}" --check-timeout "${SQE_BENCH_CHECK_TIMEOUT:-120}" \
-  --rss-cap-mb "${SQE_BENCH_RSS_CAP_MB:-4096}"
+  --rss-cap-mb "${SQE_BENCH_RSS_CAP_MB:-4096}" --format "$format"

@@ -54,7 +54,7 @@ static bool list_next_partition(sqe_scan_source *src, sqe_error *err) {
     if (im->stats) atomic_fetch_add(&im->stats->partitions, 1);
     sqe_hive_file *files = NULL;
     size_t n_files = 0;
-    if (!sqe_hive_list_files(im->store, src->parts[part].path, im->arena, &files, &n_files, err)) {
+    if (!sqe_hive_partition_files(im->store, &src->parts[part], im->arena, &files, &n_files, err)) {
         im->failed = true;
         return false;
     }

@@ -108,3 +108,19 @@ sqe_reader *sqe_format_open_range(const sqe_reader_vtable *vt, sqe_store *store,
                   vt ? vt->name : "?", path);
     return NULL;
 }
+
+/* ------------------------------------------------------ schema inference */
+
+bool sqe_format_infer_schema(sqe_store *store, const char *path, uint64_t size,
+                             sqe_reader_spec *spec, sqe_infer_options *opt, sqe_arena *arena,
+                             sqe_inferred_schema *out, sqe_error *err) {
+    switch (spec->format) {
+    case SQE_FORMAT_TEXT:
+        return sqe_text_infer_schema(store, path, size, spec, opt, arena, out, err);
+    default:
+        return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
+                             "inferring the columns of a %s file is not supported yet: give them "
+                             "with columns => {'name': 'type', ...}",
+                             sqe_format_name(spec->format));
+    }
+}

@@ -157,6 +157,38 @@ struct sqe_reader {
     sqe_reader_stats stats;
 };
 
+/* ------------------------------------------------------ schema inference */
+
+/* Columns inferred from one file, for the table functions read_csv,
+ * read_json and read_parquet (SPEC §4.7). Names are lower-case, unique and
+ * non-empty; memory in the caller's arena. */
+typedef struct sqe_inferred_schema {
+    int n_cols;
+    const char **names;
+    sqe_type *types;
+} sqe_inferred_schema;
+
+/* What inference may decide besides the columns (text only). */
+typedef struct sqe_infer_options {
+    int header;      /* in: -1 detect, 0 no header line, 1 one header line; out: 0 or 1 */
+    bool delim_auto; /* detect the delimiter (spec->text.field_delim otherwise) */
+} sqe_infer_options;
+
+/* Infers the schema of `path` (size bytes) for spec->format, reading at
+ * most the footer (Parquet) or the first megabyte (text, JSON). Text:
+ * detects the delimiter (into spec->text.field_delim) and the header (into
+ * opt->header) when asked; names come from the header
+ * or are column0, column1, ...; types are the narrowest of BOOLEAN, BIGINT,
+ * DOUBLE, DATE, TIMESTAMP, VARCHAR that every sampled value parses as.
+ * NOT_SUPPORTED for formats without inference. */
+bool sqe_format_infer_schema(sqe_store *store, const char *path, uint64_t size,
+                             sqe_reader_spec *spec, sqe_infer_options *opt, sqe_arena *arena,
+                             sqe_inferred_schema *out, sqe_error *err);
+/* The text half (format/text_infer.c). */
+bool sqe_text_infer_schema(sqe_store *store, const char *path, uint64_t size, sqe_reader_spec *spec,
+                           sqe_infer_options *opt, sqe_arena *arena, sqe_inferred_schema *out,
+                           sqe_error *err);
+
 /* The reader for a format, or NULL with NOT_SUPPORTED naming the format
  * (ORC, Avro, SequenceFile, RCFile; JSON and Parquet until they land). */
 const sqe_reader_vtable *sqe_format_reader_for(sqe_format_kind kind, sqe_error *err);

@@ -79,6 +79,7 @@ typedef struct sqe_hive_table {
     char *text_null_format; /* owns text.null_format */
     bool is_view;
     char *view_original_text; /* VIRTUAL_VIEW: ViewOriginalText as stored; else NULL */
+    struct hive_adhoc *adhoc; /* read_csv & co: the files, listed at plan time (adhoc.c) */
 } sqe_hive_table;
 
 /* Resolves a table name of 1-3 parts (table | db.table | root.db.table)
@@ -92,10 +93,13 @@ void sqe_hive_table_free(sqe_hive_table *t);
 /* ------------------------------------------------------- partitions */
 
 /* One partition (or, for an unpartitioned table, the table location). */
+typedef struct sqe_hive_file sqe_hive_file;
 typedef struct sqe_hive_partition {
     char *path;        /* folder URL/path with trailing '/' */
     sqe_value *values; /* n_part_keys typed values (is_null for __HIVE_DEFAULT_PARTITION__);
                           VARCHAR values point into the arena */
+    const sqe_hive_file *files; /* non-NULL: exactly these files (read_csv & co), no listing */
+    size_t n_files;
 } sqe_hive_partition;
 
 /* Allowed values per partition key, from equality/IN predicates. For key i,
@@ -124,16 +128,51 @@ bool sqe_hive_list_partitions(sqe_store *store, const sqe_hive_table *t,
                               const sqe_hive_prune *prune, sqe_arena *arena,
                               sqe_hive_partition **out, size_t *n_out, sqe_error *err);
 
-typedef struct sqe_hive_file {
+struct sqe_hive_file {
     char *path;
     uint64_t size;
-} sqe_hive_file;
+};
 
 /* Lists the data files of one partition folder, recursively, skipping names
  * starting with '_' or '.' at every level and empty files. Sorted by path.
  * A folder that does not exist yields no files. Memory in `arena`. */
 bool sqe_hive_list_files(sqe_store *store, const char *folder, sqe_arena *arena,
                          sqe_hive_file **out, size_t *n_out, sqe_error *err);
+
+/* The files of one partition: its explicit list, else a listing of its
+ * folder (sqe_hive_list_files). */
+bool sqe_hive_partition_files(sqe_store *store, const sqe_hive_partition *p, sqe_arena *arena,
+                              sqe_hive_file **out, size_t *n_out, sqe_error *err);
+
+/* ------------------------------------------ ad-hoc tables (adhoc.c, SPEC §4.7) */
+
+/* The files a table function names: `pattern` is a file, a folder (every
+ * file below it, as a table LOCATION) or a glob (`*`, `?`, `[...]` within a
+ * path segment, `**` for any number of segments). *base gets the folder
+ * the files are relative to (with a trailing '/'). Sorted by path; hidden
+ * names ('_', '.') are skipped below the base. NOT_FOUND naming the
+ * pattern when nothing matches. Memory in `arena`. */
+bool sqe_hive_adhoc_files(sqe_store *store, const char *pattern, sqe_arena *arena, char **base,
+                          sqe_hive_file **files, size_t *n_files, sqe_error *err);
+
+typedef struct sqe_hive_adhoc_spec {
+    const char *name; /* table name shown in EXPLAIN and errors ("read_csv") */
+    const char *base; /* from sqe_hive_adhoc_files */
+    const sqe_hive_file *files;
+    size_t n_files;
+    sqe_format_kind format;
+    sqe_text_options text; /* TEXT; null_format copied */
+    int n_cols;
+    const char *const *col_names; /* lower-case */
+    const sqe_type *col_types;
+    int hive_partitioning; /* -1: when every file path has the same k=v folders; 0: no; 1: yes */
+} sqe_hive_adhoc_spec;
+
+/* A table over exactly spec->files. With hive partitioning, the k=v folder
+ * segments between the base and each file become partition keys (after the
+ * columns), typed BIGINT, DATE or VARCHAR by what all their values parse
+ * as; a key named like a column is an error naming both. */
+sqe_hive_table *sqe_hive_adhoc_table(const sqe_hive_adhoc_spec *spec, sqe_error *err);
 
 /* Builds the reader spec's text options etc. for a table. */
 void sqe_hive_reader_spec(const sqe_hive_table *t, sqe_reader_spec *spec);

@@ -199,6 +199,13 @@ void hive_escape_path_value(sqe_strbuf *sb, const char *s, size_t n);
 /* Decodes %XX in place-ish: writes to a new arena string. */
 char *hive_unescape_path_value(sqe_arena *a, const char *s, size_t n, size_t *out_len);
 
+/* adhoc.c: the partitions of a read_csv & co table (files known), and its
+ * release (from sqe_hive_table_free). */
+typedef struct hive_adhoc hive_adhoc;
+bool hive_adhoc_partitions(const sqe_hive_table *t, const sqe_hive_prune *prune, sqe_arena *arena,
+                           sqe_hive_partition **out, size_t *n_out, sqe_error *err);
+void hive_adhoc_free(hive_adhoc *h);
+
 #define HIVE_DEFAULT_PARTITION "__HIVE_DEFAULT_PARTITION__"
 
 /* ------------------------------------------------------------ ddl/show */

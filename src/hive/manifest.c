@@ -1265,6 +1265,7 @@ void sqe_hive_table_free(sqe_hive_table *t) {
     sqe_free(t->output_format);
     sqe_free(t->text_null_format);
     sqe_free(t->view_original_text);
+    hive_adhoc_free(t->adhoc);
     hive_table_priv *priv = (hive_table_priv *)t;
     sqe_free(priv->col_names);
     sqe_free(priv->col_types);

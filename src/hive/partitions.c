@@ -235,6 +235,7 @@ bool sqe_hive_list_partitions(sqe_store *store, const sqe_hive_table *t,
                               sqe_hive_partition **out, size_t *n_out, sqe_error *err) {
     *out = NULL;
     *n_out = 0;
+    if (t->adhoc) return hive_adhoc_partitions(t, prune, arena, out, n_out, err);
     char *folder = folder_prefix(arena, t->location ? t->location : "");
     if (t->n_part_keys == 0) {
         sqe_hive_partition *p = sqe_arena_alloc(arena, sizeof *p);
@@ -300,4 +301,14 @@ bool sqe_hive_list_files(sqe_store *store, const char *folder, sqe_arena *arena,
     *out = f.files.items;
     *n_out = f.files.len;
     return true;
+}
+
+bool sqe_hive_partition_files(sqe_store *store, const sqe_hive_partition *p, sqe_arena *arena,
+                              sqe_hive_file **out, size_t *n_out, sqe_error *err) {
+    if (p->files) {
+        *out = (sqe_hive_file *)p->files;
+        *n_out = p->n_files;
+        return true;
+    }
+    return sqe_hive_list_files(store, p->path, arena, out, n_out, err);
 }

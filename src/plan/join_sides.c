@@ -46,7 +46,7 @@ static double js_scan_bytes(sqe_plan *p) {
         for (size_t i = 0; i < sample && ok; i++) {
             sqe_hive_file *files = NULL;
             size_t n_files = 0;
-            ok = sqe_hive_list_files(store, parts[i].path, a, &files, &n_files, &err);
+            ok = sqe_hive_partition_files(store, &parts[i], a, &files, &n_files, &err);
             for (size_t f = 0; ok && f < n_files; f++) sum += (double)files[f].size;
         }
         if (ok) bytes = sample ? sum * (double)n_parts / (double)sample : 0;
@@ -59,8 +59,8 @@ static double js_scan_bytes(sqe_plan *p) {
     return bytes;
 }
 
-static double js_estimate(sqe_plan *p) {
-    double c = p->n_children ? js_estimate(p->children[0]) : 0;
+double sqe_plan_estimate(sqe_plan *p) {
+    double c = p->n_children ? sqe_plan_estimate(p->children[0]) : 0;
     switch (p->kind) {
     case SQE_PLAN_SCAN:
         return js_scan_bytes(p);
@@ -82,14 +82,14 @@ static double js_estimate(sqe_plan *p) {
         return 64;
     case SQE_PLAN_HASH_JOIN:
     case SQE_PLAN_NL_JOIN: {
-        double r = js_estimate(p->children[1]);
+        double r = sqe_plan_estimate(p->children[1]);
         if (c < 0 || r < 0) return SQE_PLAN_EST_UNKNOWN;
         return c > r ? c : r;
     }
     case SQE_PLAN_UNION_ALL: {
         double sum = 0;
         for (int i = 0; i < p->n_children; i++) {
-            double x = i ? js_estimate(p->children[i]) : c;
+            double x = i ? sqe_plan_estimate(p->children[i]) : c;
             if (x < 0) return SQE_PLAN_EST_UNKNOWN;
             sum += x;
         }
@@ -145,7 +145,7 @@ static void js_visit(sqe_arena *a, sqe_plan *p) {
     if (t == SQE_JT_SEMI || t == SQE_JT_ANTI || t == SQE_JT_MARK || p->u.join.single_match ||
         p->u.join.null_aware)
         return;
-    double l = js_estimate(p->children[0]), r = js_estimate(p->children[1]);
+    double l = sqe_plan_estimate(p->children[0]), r = sqe_plan_estimate(p->children[1]);
     if (l < 0 || r < 0 || l * 2 >= r) return;
     js_mirror(a, p);
 }

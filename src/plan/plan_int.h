@@ -92,6 +92,12 @@ scope sqe_plan_scope_of(sqe_arena *a, const sqe_plan *p, const char *qualifier, 
 bool sqe_plan_const_count(planner *pl, const sqe_ast_expr *e, const char *what, uint64_t *out,
                           sqe_error *err);
 sqe_plan *sqe_plan_table(planner *pl, const sqe_ast_from *f, scope *out_scope, sqe_error *err);
+/* A SCAN of every column of t (data columns, then partition keys); the
+ * caller has registered t in pl->tables. */
+sqe_plan *sqe_plan_scan_node(planner *pl, sqe_hive_table *t, char *display_name);
+/* table_func.c: read_csv / read_json / read_parquet in FROM. */
+sqe_plan *sqe_plan_table_function(planner *pl, const sqe_ast_from *f, scope *out_scope,
+                                  sqe_error *err);
 bool sqe_plan_push_filter_into_scan(sqe_arena *a, sqe_plan *scan, sqe_expr *pred, sqe_error *err);
 /* Same output schema as child (types and names copied). */
 sqe_plan *sqe_plan_same_schema(sqe_arena *a, sqe_plan_kind kind, sqe_plan *child);
@@ -154,6 +160,11 @@ bool sqe_plan_has_windows(sqe_arena *a, const sqe_ast_expr *e);
 
 /* join_sides.c: puts the smaller input of each join on the build side. */
 void sqe_plan_choose_build_sides(sqe_arena *a, sqe_plan *root);
+/* Estimated size in bytes of p's output (< 0: unknown); lists the files
+ * of scans below p once (cached in the scan's est_rows). */
+double sqe_plan_estimate(sqe_plan *p);
+/* join_order.c: greedy order of each region of inner joins by estimate. */
+void sqe_plan_order_joins(planner *pl, sqe_plan *root);
 
 /* prune.c: every node outputs only the columns an ancestor reads. */
 void sqe_plan_prune_columns(sqe_arena *a, sqe_plan *root);

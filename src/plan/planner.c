@@ -68,10 +68,19 @@ sqe_plan *sqe_plan_table(planner *pl, const sqe_ast_from *f, scope *out_scope, s
     if (!t) return NULL;
     SQE_ARRAY_PUSH(NULL, pl->tables, t);
     if (!sqe_hive_check_readable(t, err)) return NULL;
+    sqe_plan *p = sqe_plan_scan_node(
+        pl, t, sqe_arena_sprintf(pl->arena, "%s.%s.%s", t->root, t->database, t->name));
+    const char *qual = f->alias ? lower_dup(pl->arena, f->alias->name) : t->name;
+    *out_scope = sqe_plan_scope_of(pl->arena, p, qual, f->alias ? NULL : t->database,
+                                   f->alias ? NULL : t->root);
+    return p;
+}
+
+sqe_plan *sqe_plan_scan_node(planner *pl, sqe_hive_table *t, char *display_name) {
     int n_all = t->n_cols + t->n_part_keys;
     sqe_plan *p = new_node(pl->arena, SQE_PLAN_SCAN, NULL, n_all);
     p->u.scan.table = t;
-    p->u.scan.table_name = sqe_arena_sprintf(pl->arena, "%s.%s.%s", t->root, t->database, t->name);
+    p->u.scan.table_name = display_name;
     p->u.scan.n_cols = n_all;
     p->u.scan.cols = sqe_arena_alloc(pl->arena, sizeof(int) * (size_t)(n_all ? n_all : 1));
     for (int i = 0; i < n_all; i++) {
@@ -80,9 +89,6 @@ sqe_plan *sqe_plan_table(planner *pl, const sqe_ast_from *f, scope *out_scope, s
         p->out_types[i] = c->type;
         p->out_names[i] = c->name;
     }
-    const char *qual = f->alias ? lower_dup(pl->arena, f->alias->name) : t->name;
-    *out_scope = sqe_plan_scope_of(pl->arena, p, qual, f->alias ? NULL : t->database,
-                                   f->alias ? NULL : t->root);
     return p;
 }
 
@@ -1055,6 +1061,7 @@ sqe_plan *sqe_plan_query(sqe_arena *arena, sqe_hive_catalog *cat, const sqe_ast_
     }
     /* Tables are owned by their scan nodes from here on. */
     SQE_ARRAY_FREE(pl.tables);
+    sqe_plan_order_joins(&pl, p);
     sqe_plan_prune_columns(arena, p);
     sqe_plan_choose_build_sides(arena, p);
     return p;

@@ -398,6 +398,9 @@ sqe_plan *sqe_plan_from(planner *pl, const sqe_ast_from *f, scope *out_scope, sq
     case SQE_FROM_JOIN:
         p = rel_plan_join(pl, f, out_scope, err);
         break;
+    case SQE_FROM_FUNCTION:
+        p = sqe_plan_table_function(pl, f, out_scope, err);
+        break;
     }
     if (p && !rel_alias_columns(pl->arena, f, out_scope, err)) return NULL;
     return p;

@@ -255,7 +255,16 @@ sqe_token *sqe_sql_lex(sqe_arena *arena, const char *src, sqe_lex_mode mode, int
             k = SQE_TK_PERCENT;
             break;
         case '=':
-            k = SQE_TK_EQ;
+            if (c1 == '>')
+                k = SQE_TK_ARROW, n = 2;
+            else
+                k = SQE_TK_EQ;
+            break;
+        case '{':
+            k = SQE_TK_LBRACE;
+            break;
+        case '}':
+            k = SQE_TK_RBRACE;
             break;
         case '(':
             k = SQE_TK_LPAREN;

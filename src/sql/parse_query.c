@@ -435,6 +435,63 @@ static bool parse_from_alias(sqe_parser *p, sqe_ast_from *f) {
     return true;
 }
 
+/* { 'k': v, ... } after the '{' */
+static bool parse_func_map(sqe_parser *p, sqe_ast_func_arg *a) {
+    SQE_ARRAY(sqe_ast_expr *) keys = {0}, vals = {0};
+    if (!sqe_p_accept_tok(p, SQE_TK_RBRACE)) {
+        do {
+            sqe_ast_expr *k = sqe_p_parse_expr(p);
+            if (!k || !sqe_p_expect_tok(p, SQE_TK_COLON, "':'")) return false;
+            sqe_ast_expr *v = sqe_p_parse_expr(p);
+            if (!v) return false;
+            SQE_ARRAY_PUSH(p->arena, keys, k);
+            SQE_ARRAY_PUSH(p->arena, vals, v);
+        } while (sqe_p_accept_tok(p, SQE_TK_COMMA));
+        if (!sqe_p_expect_tok(p, SQE_TK_RBRACE, "'}'")) return false;
+    }
+    if (keys.len == 0)
+        return sqe_p_error_at(p, a->pos, "empty map {} as a table function argument");
+    a->n_pairs = (int)keys.len;
+    a->keys = keys.items;
+    a->vals = vals.items;
+    return true;
+}
+
+/* A named argument starts with `name =>`, `name :=` or (DuckDB) `name =`. */
+static bool func_arg_is_named(sqe_parser *p) {
+    if (!sqe_p_tok_is_ident(sqe_p_peek(p, 0))) return false;
+    sqe_tok_kind k = sqe_p_peek(p, 1)->kind;
+    return k == SQE_TK_ARROW || k == SQE_TK_EQ ||
+           (k == SQE_TK_COLON && sqe_p_peek(p, 2)->kind == SQE_TK_EQ);
+}
+
+/* '(' [arg {, arg}] ')' of a table function in FROM. */
+static bool parse_func_args(sqe_parser *p, sqe_ast_from *f) {
+    SQE_ARRAY(sqe_ast_func_arg) args = {0};
+    sqe_p_next(p); /* '(' */
+    if (!sqe_p_accept_tok(p, SQE_TK_RPAREN)) {
+        do {
+            sqe_ast_func_arg a = {.pos = sqe_p_peek(p, 0)->pos};
+            if (func_arg_is_named(p)) {
+                a.name = sqe_arena_alloc(p->arena, sizeof *a.name);
+                if (!sqe_p_parse_ident(p, a.name, "argument name")) return false;
+                (void)sqe_p_accept_tok(p, SQE_TK_COLON); /* the ':' of := */
+                sqe_p_next(p);                           /* => or = */
+            }
+            if (sqe_p_accept_tok(p, SQE_TK_LBRACE)) {
+                if (!parse_func_map(p, &a)) return false;
+            } else if (!(a.value = sqe_p_parse_expr(p))) {
+                return false;
+            }
+            SQE_ARRAY_PUSH(p->arena, args, a);
+        } while (sqe_p_accept_tok(p, SQE_TK_COMMA));
+        if (!sqe_p_expect_tok(p, SQE_TK_RPAREN, "')'")) return false;
+    }
+    f->u.func.n_args = (int)args.len;
+    f->u.func.args = args.items;
+    return true;
+}
+
 /* '(' query ')' [alias [(cols)]] | '(' join ')' [alias if a single item]
  * | table [alias [(cols)]] */
 static sqe_ast_from *parse_from_primary(sqe_parser *p) {
@@ -485,10 +542,10 @@ static sqe_ast_from *parse_from_primary(sqe_parser *p) {
     sqe_ast_from *f = new_from(p, SQE_FROM_TABLE, t->pos);
     if (!sqe_p_parse_qname(p, &f->u.table, true, "table name")) return NULL;
     if (sqe_p_peek(p, 0)->kind == SQE_TK_LPAREN) {
-        const sqe_qname *n = &f->u.table;
-        return sqe_p_not_supported(p, "table function %s(...) is not supported yet",
-                                   n->parts[n->n_parts - 1].name),
-               NULL;
+        sqe_qname name = f->u.table;
+        f->kind = SQE_FROM_FUNCTION;
+        f->u.func.name = name;
+        if (!parse_func_args(p, f)) return NULL;
     }
     return parse_from_alias(p, f) ? f : NULL;
 }

@@ -188,8 +188,21 @@ typedef struct sqe_ast_select_item {
 typedef enum sqe_ast_from_kind {
     SQE_FROM_TABLE,
     SQE_FROM_SUBQUERY,
-    SQE_FROM_JOIN
+    SQE_FROM_JOIN,
+    SQE_FROM_FUNCTION /* table function: read_csv('path', delim => ',') */
 } sqe_ast_from_kind;
+
+/* One argument of a table function: positional (name NULL) or named
+ * (`name => value`, also DuckDB's `name = value` and `name := value`). The
+ * value is an expression or a map literal `{'k': 'v', ...}` (n_pairs > 0,
+ * value NULL), as DuckDB writes `columns = {'id': 'BIGINT'}`. */
+typedef struct sqe_ast_func_arg {
+    sqe_pos pos;
+    sqe_ident *name;
+    sqe_ast_expr *value;
+    int n_pairs;
+    sqe_ast_expr **keys, **vals;
+} sqe_ast_func_arg;
 typedef enum sqe_join_kind {
     SQE_JOIN_INNER,
     SQE_JOIN_LEFT,
@@ -215,6 +228,11 @@ struct sqe_ast_from {
             int n_using;
             sqe_ident *using_cols;
         } join;
+        struct {
+            sqe_qname name;
+            int n_args;
+            sqe_ast_func_arg *args;
+        } func;
     } u;
 };
 

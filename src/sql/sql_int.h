@@ -55,6 +55,9 @@ typedef enum sqe_tok_kind {
     SQE_TK_COLON,
     SQE_TK_LBRACKET,
     SQE_TK_RBRACKET,
+    SQE_TK_LBRACE, /* { (map literals in table function arguments) */
+    SQE_TK_RBRACE,
+    SQE_TK_ARROW, /* => (named arguments) */
 } sqe_tok_kind;
 
 typedef struct sqe_token {

@@ -1673,9 +1673,34 @@ static void test_ddl_errors(void) {
     SYN("ALTER 5", "syntax error at line 1:7: expected TABLE, found '5'");
 }
 
+static void test_table_functions(void) {
+    sqe_ast_query *q =
+        q_of("SELECT * FROM read_csv('x.csv', a => 1, b = 'y', c := true, "
+             "columns => {'k': 'INT', 'v': 'VARCHAR'}) AS t");
+    CHECK(q && q->from && q->from->kind == SQE_FROM_FUNCTION);
+    if (q && q->from && q->from->kind == SQE_FROM_FUNCTION) {
+        const sqe_ast_from *f = q->from;
+        CHECK_STR(qname_str(&f->u.func.name), "read_csv");
+        CHECK(f->u.func.n_args == 5);
+        CHECK(f->u.func.args[0].name == NULL && f->u.func.args[0].value != NULL);
+        CHECK_STR(f->u.func.args[1].name->name, "a");
+        CHECK_STR(f->u.func.args[2].name->name, "b");
+        CHECK_STR(f->u.func.args[3].name->name, "c");
+        CHECK_STR(f->u.func.args[4].name->name, "columns");
+        CHECK(f->u.func.args[4].n_pairs == 2 && f->u.func.args[4].value == NULL);
+        CHECK_STR(f->alias->name, "t");
+    }
+    q = q_of("SELECT * FROM read_parquet()");
+    CHECK(q && q->from->kind == SQE_FROM_FUNCTION && q->from->u.func.n_args == 0);
+    SYN("SELECT * FROM read_csv('x', m => {})",
+        "syntax error at line 1:29: empty map {} as a table function argument");
+    SYN("SELECT * FROM read_csv('x', m => {'a' 'b'})",
+        "syntax error at line 1:39: expected ':', found ''b''");
+    SYN("SELECT * FROM read_csv('x' y)", "syntax error at line 1:28: expected ')', found 'y'");
+}
+
 static void test_not_supported_errors(void) {
     NSUP("SELECT * FROM a NATURAL JOIN b", "NATURAL JOIN is not supported");
-    NSUP("SELECT * FROM read_csv('x.csv')", "table function read_csv(...) is not supported yet");
     NSUP("(SELECT a FROM t ORDER BY a) ORDER BY a",
          "ORDER BY on a parenthesized query that has its own ORDER BY is not supported");
     NSUP("(SELECT a FROM t LIMIT 1) LIMIT 2",
@@ -1874,6 +1899,7 @@ int main(void) {
     RUN(test_lexical_errors);
     RUN(test_syntax_errors);
     RUN(test_ddl_errors);
+    RUN(test_table_functions);
     RUN(test_not_supported_errors);
     RUN(test_limits);
     RUN(test_split);
