@@ -76,9 +76,10 @@
 #include "format/codec.h"
 #include "format/parquet.h"
 
-#define PQ_TAIL_GUESS (64u << 10) /* bytes fetched first from the file's end */
-#define PQ_WINDOW (8u << 20)      /* chunk bytes fetched per get_range */
-#define PQ_VALUE_SHOWN_MAX 64
+#define PQ_TAIL_GUESS (64u << 10)     /* bytes fetched first from the file's end */
+#define PQ_WINDOW (8u << 20)          /* chunk bytes fetched per get_range */
+#define PQ_MAX_PAGE_VALUES (1u << 24) /* values of one page, decoded whole */
+#define PQ_MAX_DICT_VALUES (1u << 24) /* entries of one dictionary */
 
 /* What a file column's values are, after decoding (from its physical type
  * and annotations). */
@@ -500,6 +501,8 @@ static void pq_classify(pq_col *c) {
         s = PQ_S_UNSUPPORTED;
         break; /* INTERVAL, VARIANT, MAP/LIST on a leaf */
     }
+    if ((s == PQ_S_TIME || s == PQ_S_TIMESTAMP) && (unsigned)c->unit > SQE_PQ_NANOS)
+        s = PQ_S_UNSUPPORTED;
     c->src = s;
 }
 
@@ -976,6 +979,17 @@ static bool pq_decode_convert(const pq_reader *r, const pq_col *c, int encoding,
     if (!sqe_pq_decode_values(c->physical, c->type_length, encoding, p, len, n, raw, bytes, arena,
                               err))
         return false;
+    if (bytes && c->physical == SQE_PQ_FIXED_LEN_BYTE_ARRAY) { /* back to fixed width */
+        raw = direct ? dst : sqe_arena_alloc(arena, (size_t)n * c->raw_w);
+        for (uint32_t i = 0; i < n; i++) {
+            if (bytes[i].len != c->raw_w)
+                return sqe_error_set(err, SQE_ERR_INVALID_DATA,
+                                     "a FIXED_LEN_BYTE_ARRAY(%d) value of %u bytes", c->type_length,
+                                     bytes[i].len);
+            memcpy(raw + (size_t)i * c->raw_w, bytes[i].ptr, c->raw_w);
+        }
+        bytes = NULL;
+    }
     if (direct) return true;
     return pq_convert(r, c, raw, bytes, n, dst, arena, err);
 }
@@ -1203,6 +1217,8 @@ static bool pq_dictionary_page(pq_reader *r, pq_col *c, const sqe_pq_page_header
     c->page_arena = save;
     if (!ok) return false;
     uint32_t n = (uint32_t)h->dict_num_values;
+    if (n > PQ_MAX_DICT_VALUES)
+        return pq_corrupt(r, c, err, "a dictionary of %u values (limit %u)", n, PQ_MAX_DICT_VALUES);
     if ((uint64_t)n * (c->raw_w ? c->raw_w : 4) > (uint64_t)h->uncompressed_size + 8)
         return pq_corrupt(r, c, err, "dictionary of %u values in %d bytes", n,
                           (int)h->uncompressed_size);
@@ -1225,7 +1241,13 @@ static bool pq_dictionary_page(pq_reader *r, pq_col *c, const sqe_pq_page_header
 
 static bool pq_data_page(pq_reader *r, pq_col *c, const sqe_pq_page_header *h, const uint8_t *body,
                          sqe_error *err) {
-    if (h->num_values < 0) return pq_corrupt(r, c, err, "page with %d values", h->num_values);
+    int64_t rows_left = r->meta.row_groups[r->rg_cur].num_rows - (int64_t)c->values_seen;
+    if (h->num_values < 0 || (uint32_t)h->num_values > PQ_MAX_PAGE_VALUES ||
+        h->num_values > rows_left)
+        return pq_corrupt(r, c, err,
+                          "a page of %d values where at most %lld rows of the row group remain "
+                          "(limit %u values per page)",
+                          h->num_values, (long long)rows_left, PQ_MAX_PAGE_VALUES);
     uint32_t n = (uint32_t)h->num_values;
     const uint8_t *data;
     size_t dlen;
