@@ -117,6 +117,8 @@ bool sqe_format_infer_schema(sqe_store *store, const char *path, uint64_t size,
     switch (spec->format) {
     case SQE_FORMAT_TEXT:
         return sqe_text_infer_schema(store, path, size, spec, opt, arena, out, err);
+    case SQE_FORMAT_PARQUET:
+        return sqe_parquet_infer_schema(store, path, size, arena, out, err);
     default:
         return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
                              "inferring the columns of a %s file is not supported yet: give them "

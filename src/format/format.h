@@ -184,6 +184,10 @@ typedef struct sqe_infer_options {
 bool sqe_format_infer_schema(sqe_store *store, const char *path, uint64_t size,
                              sqe_reader_spec *spec, sqe_infer_options *opt, sqe_arena *arena,
                              sqe_inferred_schema *out, sqe_error *err);
+/* The Parquet half (format/parquet_reader.c): the footer's top-level flat
+ * columns with the types they read as by default (nested ones left out). */
+bool sqe_parquet_infer_schema(sqe_store *store, const char *path, uint64_t size, sqe_arena *arena,
+                              sqe_inferred_schema *out, sqe_error *err);
 /* The text half (format/text_infer.c). */
 bool sqe_text_infer_schema(sqe_store *store, const char *path, uint64_t size, sqe_reader_spec *spec,
                            sqe_infer_options *opt, sqe_arena *arena, sqe_inferred_schema *out,

@@ -1729,3 +1729,114 @@ static bool pq_plan_morsels(sqe_store *store, const char *path, uint64_t size,
 const sqe_reader_vtable sqe_parquet_reader_vtable = {
     "parquet", pq_open, pq_next, pq_close, pq_plan_morsels, pq_open_range,
 };
+
+/* ----------------------------------------------------------- inference */
+
+/* The table type a leaf reads as by default (read_parquet). */
+static bool pq_default_type(pq_col *c, sqe_type *out) {
+    const sqe_pq_schema_elem *el = c->el;
+    switch (c->src) {
+    case PQ_S_BOOL:
+        *out = sqe_type_make(SQE_T_BOOLEAN);
+        return true;
+    case PQ_S_INT:
+    case PQ_S_UINT: {
+        int bits = el->logical.kind == SQE_PQ_LT_INTEGER ? el->logical.bit_width : 0;
+        if (!bits) switch (el->converted) {
+            case SQE_PQ_CT_INT_8:
+            case SQE_PQ_CT_UINT_8:
+                bits = 8;
+                break;
+            case SQE_PQ_CT_INT_16:
+            case SQE_PQ_CT_UINT_16:
+                bits = 16;
+                break;
+            default:
+                bits = c->physical == SQE_PQ_INT32 ? 32 : 64;
+                break;
+            }
+        if (c->src == PQ_S_UINT) bits *= 2; /* the next signed type holds every value */
+        *out = bits <= 8    ? sqe_type_make(SQE_T_TINYINT)
+               : bits <= 16 ? sqe_type_make(SQE_T_SMALLINT)
+               : bits <= 32 ? sqe_type_make(SQE_T_INTEGER)
+               : bits <= 64 ? sqe_type_make(SQE_T_BIGINT)
+                            : sqe_type_decimal(20, 0);
+        return true;
+    }
+    case PQ_S_FLOAT:
+    case PQ_S_FLOAT16:
+        *out = sqe_type_make(SQE_T_REAL);
+        return true;
+    case PQ_S_DOUBLE:
+        *out = sqe_type_make(SQE_T_DOUBLE);
+        return true;
+    case PQ_S_DECIMAL: {
+        int prec = el->logical.kind == SQE_PQ_LT_DECIMAL ? el->logical.precision : el->precision;
+        if (prec > SQE_DECIMAL_MAX_PRECISION) return false;
+        *out = sqe_type_decimal(prec, c->src_scale);
+        return true;
+    }
+    case PQ_S_STRING:
+    case PQ_S_UUID:
+    case PQ_S_TIME:
+    case PQ_S_NULL:
+        *out = sqe_type_make(SQE_T_VARCHAR);
+        return true;
+    case PQ_S_BINARY:
+        *out = sqe_type_make(SQE_T_VARBINARY);
+        return true;
+    case PQ_S_DATE:
+        *out = sqe_type_make(SQE_T_DATE);
+        return true;
+    case PQ_S_TIMESTAMP:
+    case PQ_S_INT96:
+        *out = sqe_type_make(SQE_T_TIMESTAMP);
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool sqe_parquet_infer_schema(sqe_store *store, const char *path, uint64_t size, sqe_arena *arena,
+                              sqe_inferred_schema *out, sqe_error *err) {
+    sqe_arena *a = sqe_arena_new(0);
+    sqe_pq_file_meta m;
+    bool ok = pq_read_footer(store, path, size, a, &m, NULL, err);
+    int n_top = ok && m.n_schema > 0 ? m.schema[0].num_children : 0;
+    out->n_cols = 0;
+    out->names = sqe_arena_alloc(arena, (size_t)(n_top + 1) * sizeof *out->names);
+    out->types = sqe_arena_alloc(arena, (size_t)(n_top + 1) * sizeof *out->types);
+    for (int t = 0, idx = 1; ok && t < n_top && idx < m.n_schema; t++) {
+        const sqe_pq_schema_elem *el = &m.schema[idx];
+        int pending = 1; /* skip the subtree */
+        while (pending > 0 && idx < m.n_schema) {
+            pending += m.schema[idx].num_children > 0 ? m.schema[idx].num_children : 0;
+            pending--;
+            idx++;
+        }
+        if (el->physical < 0 || el->num_children > 0 || el->repetition == SQE_PQ_REPEATED ||
+            !el->name)
+            continue; /* nested: not a column sqe can read yet */
+        pq_col c = {.el = el, .physical = el->physical, .type_length = el->type_length};
+        pq_classify(&c);
+        sqe_type ty;
+        if (!pq_default_type(&c, &ty)) {
+            char fbuf[96];
+            ok = sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
+                               "column '%s' of Parquet file '%s' has a type sqe cannot read (%s)",
+                               el->name, path, pq_describe(&c, fbuf, sizeof fbuf));
+            break;
+        }
+        char *name = sqe_str_lower(sqe_arena_strdup(arena, el->name));
+        for (int i = 0; i < out->n_cols && ok; i++)
+            if (strcmp(out->names[i], name) == 0)
+                ok = sqe_error_set(err, SQE_ERR_INVALID_DATA,
+                                   "Parquet file '%s' has two columns named '%s' when case is "
+                                   "ignored",
+                                   path, name);
+        out->names[out->n_cols] = name;
+        out->types[out->n_cols++] = ty;
+    }
+    sqe_arena_free(a);
+    return ok;
+}
