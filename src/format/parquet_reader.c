@@ -971,8 +971,9 @@ static bool pq_decode_convert(const pq_reader *r, const pq_col *c, int encoding,
     uint8_t *raw = NULL;
     sqe_pq_bytes *bytes = NULL;
     bool direct = c->identity && c->raw_w == c->out_w;
-    if (c->raw_w == 0 ||
-        (c->physical == SQE_PQ_FIXED_LEN_BYTE_ARRAY && (encoding == SQE_PQ_DELTA_BYTE_ARRAY)))
+    if (c->raw_w == 0 || (c->physical == SQE_PQ_FIXED_LEN_BYTE_ARRAY &&
+                          (encoding == SQE_PQ_DELTA_BYTE_ARRAY ||
+                           encoding == SQE_PQ_DELTA_LENGTH_BYTE_ARRAY)))
         bytes = sqe_arena_alloc(arena, (size_t)n * sizeof *bytes);
     else
         raw = direct ? dst : sqe_arena_alloc(arena, (size_t)n * c->raw_w);
@@ -1270,7 +1271,8 @@ static bool pq_data_page(pq_reader *r, pq_col *c, const sqe_pq_page_header *h, c
         if (rl < 0 || dl < 0 || (int64_t)rl + dl > h->compressed_size ||
             (int64_t)rl + dl > h->uncompressed_size)
             return pq_corrupt(r, c, err, "data page v2 with level lengths %d and %d", rl, dl);
-        if (rl != 0) return pq_corrupt(r, c, err, "repetition levels in a flat column");
+        /* rl bytes of repetition levels: all 0 in a flat column (some writers
+         * still write them), skipped */
         if (c->max_def > 0) {
             size_t used = 0;
             if (!pq_decode_defs(r, c, SQE_PQ_RLE, body + rl, (size_t)dl, false, n, &used, &present,

@@ -1,7 +1,7 @@
 // parquet_duckdb.mjs - Parquet files written by DuckDB, read by sqe, checked
 // against DuckDB's own reading of the same files (issue 6, SPEC §4.4).
 //
-//   node tests/differential/parquet_duckdb.mjs [--sqe build/sqe-cli] [--keep]
+//   node tests/differential/parquet_duckdb.mjs [--sqe build/sqe-cli] [--keep] [--only SUBSTR]
 //
 // DuckDB writes one table holding every flat type it can put in Parquet
 // (integers signed and unsigned, float, double, decimals stored in INT32,
@@ -24,16 +24,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { duckCell, parseSqeJson, compareRows } from './lib.mjs';
+import { duckCell, parseSqeJson, compareRows, showCell } from './lib.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '../..');
 const args = process.argv.slice(2);
-const opt = { sqe: path.join(REPO, 'build/sqe-cli'), keep: false };
+const opt = { sqe: path.join(REPO, 'build/sqe-cli'), keep: false, only: '' };
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--sqe') opt.sqe = path.resolve(args[++i]);
   else if (args[i] === '--keep') opt.keep = true;
-  else { console.error(`usage: parquet_duckdb.mjs [--sqe PATH] [--keep]`); process.exit(2); }
+  else if (args[i] === '--only') opt.only = args[++i];
+  else { console.error(`usage: parquet_duckdb.mjs [--sqe PATH] [--keep] [--only SUBSTR]`); process.exit(2); }
 }
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sqe-pq-duck-'));
@@ -70,7 +71,7 @@ const COLS = [
   ['en', `(['red', 'green', 'blue'])[i % 3 + 1]::ENUM('red', 'green', 'blue')`, 'string', 'en', 'CAST(en AS VARCHAR)'],
   ['uu', `('00000000-0000-4000-8000-' || lpad(printf('%x', i * 7777), 12, '0'))::UUID`, 'string', 'uu', 'CAST(uu AS VARCHAR)'],
   ['dt', `CASE WHEN i % 19 = 0 THEN NULL ELSE DATE '1969-12-01' + (i * 13)::INTEGER END`, 'date'],
-  ['dt_as_ts', `DATE '2020-02-28' + i::INTEGER`, 'timestamp'],
+  ['dt_as_ts', `DATE '2020-02-28' + i::INTEGER`, 'timestamp', 'dt_as_ts', 'CAST(dt_as_ts AS TIMESTAMP)'],
   ['tm', `TIME '00:00:00' + INTERVAL (i * 12345678) MICROSECOND`, 'string', 'tm', `strftime(DATE '2000-01-01' + tm, '%H:%M:%S.%f')`],
   ['ts', `TIMESTAMP '1960-01-01 00:00:00' + INTERVAL (i * 987654321123) MICROSECOND`, 'timestamp'],
   ['ts_ms', `(TIMESTAMP '2001-02-03 04:05:06.789' + INTERVAL (i * 1000) SECOND)::TIMESTAMP_MS`, 'timestamp', 'ts_ms', 'CAST(ts_ms AS TIMESTAMP)'],
@@ -91,6 +92,7 @@ for (const codec of CODECS)
   for (const dict of [true, false])
     for (const ver of ['V1', 'V2']) {
       const name = `t_${codec}_${dict ? 'dict' : 'plain'}_${ver.toLowerCase()}`;
+      if (opt.only && !name.includes(opt.only)) continue;
       const dir = path.join(tmp, 'data', name);
       fs.mkdirSync(dir, { recursive: true });
       const file = path.join(dir, 'part-0.parquet');
@@ -113,6 +115,17 @@ function sqe(statements) {
 }
 
 const ddlCols = ['id bigint', ...COLS.map((c) => `${c[0]} ${c[2]}`)].join(', ');
+// Names the first differing cell (row id and column) of two ordered results.
+function firstCellDiff(got, want) {
+  const names = ['id', ...COLS.map((c) => c[0])];
+  if (got.length !== want.length) return `${got.length} rows, DuckDB ${want.length}`;
+  for (let r = 0; r < got.length; r++)
+    for (let k = 0; k < names.length; k++)
+      if (compareRows([[got[r][k]]], [[want[r][k]]], true))
+        return `row id ${showCell(want[r][0])}, column ${names[k]}: sqe ${showCell(got[r][k])}, DuckDB ${showCell(want[r][k])}`;
+  return null;
+}
+
 let failures = 0;
 const fail = (what, msg) => { failures++; console.log(`FAIL ${what}: ${msg}`); };
 
@@ -127,23 +140,24 @@ for (const c of cases) {
   if (got.error) { fail(c.name, got.error); continue; }
   // vc is declared varchar(5): sqe keeps 5 characters
   for (const row of want) { const k = 1 + COLS.findIndex((x) => x[0] === 'vc'); if (row[k]) row[k] = { t: 's', v: row[k].v.slice(0, 5) }; }
-  const why = compareRows(got.rows, want, true);
+  let why = compareRows(got.rows, want, true);
+  if (why) why = firstCellDiff(got.rows, want) || why;
   if (why) fail(c.name, `${why}\n  encodings: ${String(encs.getRows()[0][0])}`);
   else console.log(`ok   ${c.name} (${ROWS} rows; ${String(encs.getRows()[0][0])})`);
 }
 
 // Filters through row-group pruning give DuckDB's answers too.
 {
-  const c = cases[1];
+  const c = cases[0];
   const qs = [
     [`count(*)`, `id >= 2500`], [`count(*)`, `id < 10 OR id > 2990`], [`count(*)`, `s = 'v7'`],
     [`count(*)`, `i32 IS NULL`], [`count(*)`, `d9 > 500`], [`count(*)`, `dt < DATE '1970-06-01'`],
     [`count(*)`, `id IN (5, 1500, 2999)`], [`sum(i16)`, `id BETWEEN 1000 AND 1999`],
   ];
-  for (const [agg, where] of qs) {
+  for (const [k, [agg, where]] of qs.entries()) {
     const duck = await con.runAndReadAll(`SELECT ${agg} FROM read_parquet('${c.file}') WHERE ${where}`);
     const want = duck.getRows().map((row) => row.map(duckCell));
-    const got = sqe([`CREATE EXTERNAL TABLE f (${ddlCols}) STORED AS PARQUET LOCATION '${c.dir}'`, `SELECT ${agg} FROM f WHERE ${where}`]);
+    const got = sqe([`CREATE EXTERNAL TABLE f${k} (${ddlCols}) STORED AS PARQUET LOCATION '${c.dir}'`, `SELECT ${agg} FROM f${k} WHERE ${where}`]);
     const why = got.error || compareRows(got.rows, want, true);
     if (why) fail(`filter ${where}`, why); else console.log(`ok   filter ${where}`);
   }
