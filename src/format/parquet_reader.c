@@ -108,6 +108,12 @@ typedef struct pq_retired {
     sqe_arena *arena;
 } pq_retired;
 
+/* A reusable malloc'd buffer (contents undefined). */
+typedef struct pq_buf {
+    uint8_t *p;
+    size_t cap;
+} pq_buf;
+
 /* One batch vector: a projected table column and its file column. */
 typedef struct pq_col {
     int tcol;         /* table column */
@@ -131,16 +137,18 @@ typedef struct pq_col {
     uint64_t pos, chunk_end; /* file offsets */
     uint8_t *win;            /* file bytes [win_off, win_off + win_len) */
     uint64_t win_off;
-    size_t win_len;
+    size_t win_len, win_cap;
+    bool retain;           /* strings: views point into page/window buffers, which are retired */
     sqe_arena *dict_arena; /* dictionary values (converted), per chunk */
     uint8_t *dict;
     uint32_t n_dict;
     uint64_t values_seen; /* level values of this chunk's pages so far */
     /* current page (decoded whole) */
-    sqe_arena *page_arena;
-    uint32_t page_n, page_pos; /* levels of the page, next one to hand out */
-    uint8_t *defs;             /* per level: 1 = value present; NULL: all present */
-    uint8_t *vals;             /* converted non-null values */
+    sqe_arena *page_arena; /* page-lifetime allocations (strings made here), or NULL */
+    pq_buf pbuf, lvbuf, vbuf, ibuf, rbuf, bbuf; /* page, levels, values, indexes, raw, bytes */
+    uint32_t page_n, page_pos;                  /* levels of the page, next one to hand out */
+    uint8_t *defs; /* per level: 1 = value present; NULL: all present */
+    uint8_t *vals; /* converted non-null values */
     uint32_t vals_pos;
 } pq_col;
 
@@ -273,6 +281,28 @@ static void pq_free_retired(pq_reader *r) {
         sqe_arena_free(r->retired.items[i].arena);
     }
     r->retired.len = 0;
+}
+
+/* A scratch buffer of at least n bytes. With `fresh` the old buffer is
+ * retired (views into it may be in the batch handed out) instead of reused. */
+static uint8_t *pq_buf_get(pq_reader *r, pq_buf *b, size_t n, bool fresh) {
+    if (fresh && b->p) {
+        pq_retire(r, b->p, NULL);
+        b->p = NULL;
+        b->cap = 0;
+    }
+    if (b->cap < n || !b->p) {
+        sqe_free(b->p);
+        b->cap = n + n / 4 + 64;
+        b->p = sqe_malloc(b->cap);
+    }
+    return b->p;
+}
+
+static void pq_buf_free(pq_buf *b) {
+    sqe_free(b->p);
+    b->p = NULL;
+    b->cap = 0;
 }
 
 /* --------------------------------------------------------------- footer */
@@ -962,26 +992,43 @@ static bool pq_convert(const pq_reader *r, const pq_col *c, const uint8_t *raw,
     }
 }
 
+static sqe_arena *pq_page_arena(pq_col *c) {
+    if (!c->page_arena) c->page_arena = sqe_arena_new(16384);
+    return c->page_arena;
+}
+
+/* Memory of n * w bytes for decoding: from `arena` (dictionaries, kept for
+ * the chunk) or the column's page buffer b (fresh for retained columns). */
+static uint8_t *pq_decode_mem(pq_reader *r, pq_col *c, sqe_arena *arena, pq_buf *b, size_t n,
+                              bool fresh) {
+    return arena ? sqe_arena_alloc(arena, n) : pq_buf_get(r, b, n, fresh);
+}
+
 /* Decodes n values of column c encoded with `encoding` at [p, p+len) and
- * converts them into dst (n * out_w bytes). Scratch memory from `arena`. */
-static bool pq_decode_convert(const pq_reader *r, const pq_col *c, int encoding, const uint8_t *p,
-                              size_t len, uint32_t n, uint8_t *dst, sqe_arena *arena,
-                              sqe_error *err) {
+ * converts them into dst (n * out_w bytes). Memory from `arena` when given
+ * (dictionary values), else the column's page buffers. */
+static bool pq_decode_convert(pq_reader *r, pq_col *c, int encoding, const uint8_t *p, size_t len,
+                              uint32_t n, uint8_t *dst, sqe_arena *arena, sqe_error *err) {
     if (n == 0) return true;
     uint8_t *raw = NULL;
     sqe_pq_bytes *bytes = NULL;
     bool direct = c->identity && c->raw_w == c->out_w;
-    if (c->raw_w == 0 || (c->physical == SQE_PQ_FIXED_LEN_BYTE_ARRAY &&
-                          (encoding == SQE_PQ_DELTA_BYTE_ARRAY ||
-                           encoding == SQE_PQ_DELTA_LENGTH_BYTE_ARRAY)))
-        bytes = sqe_arena_alloc(arena, (size_t)n * sizeof *bytes);
+    bool makes_bytes =
+        encoding == SQE_PQ_DELTA_BYTE_ARRAY ||
+        ((c->src == PQ_S_UUID || c->src == PQ_S_TIME) && c->type.id == SQE_T_VARCHAR);
+    sqe_arena *strs = arena ? arena : makes_bytes ? pq_page_arena(c) : NULL;
+    if (c->raw_w == 0 ||
+        (c->physical == SQE_PQ_FIXED_LEN_BYTE_ARRAY &&
+         (encoding == SQE_PQ_DELTA_BYTE_ARRAY || encoding == SQE_PQ_DELTA_LENGTH_BYTE_ARRAY)))
+        bytes =
+            (sqe_pq_bytes *)pq_decode_mem(r, c, arena, &c->bbuf, (size_t)n * sizeof *bytes, false);
     else
-        raw = direct ? dst : sqe_arena_alloc(arena, (size_t)n * c->raw_w);
-    if (!sqe_pq_decode_values(c->physical, c->type_length, encoding, p, len, n, raw, bytes, arena,
+        raw = direct ? dst : pq_decode_mem(r, c, arena, &c->rbuf, (size_t)n * c->raw_w, c->retain);
+    if (!sqe_pq_decode_values(c->physical, c->type_length, encoding, p, len, n, raw, bytes, strs,
                               err))
         return false;
     if (bytes && c->physical == SQE_PQ_FIXED_LEN_BYTE_ARRAY) { /* back to fixed width */
-        raw = direct ? dst : sqe_arena_alloc(arena, (size_t)n * c->raw_w);
+        raw = direct ? dst : pq_decode_mem(r, c, arena, &c->rbuf, (size_t)n * c->raw_w, c->retain);
         for (uint32_t i = 0; i < n; i++) {
             if (bytes[i].len != c->raw_w)
                 return sqe_error_set(err, SQE_ERR_INVALID_DATA,
@@ -992,7 +1039,7 @@ static bool pq_decode_convert(const pq_reader *r, const pq_col *c, int encoding,
         bytes = NULL;
     }
     if (direct) return true;
-    return pq_convert(r, c, raw, bytes, n, dst, arena, err);
+    return pq_convert(r, c, raw, bytes, n, dst, strs, err);
 }
 
 /* ----------------------------------------------------------- chunk bytes */
@@ -1005,8 +1052,16 @@ static bool pq_ensure(pq_reader *r, pq_col *c, size_t need, sqe_error *err) {
                           "a page at byte %llu runs past the end of its column chunk (byte %llu)",
                           (unsigned long long)c->pos, (unsigned long long)c->chunk_end);
     size_t len = (size_t)SQE_MIN((uint64_t)SQE_MAX((size_t)PQ_WINDOW, need), c->chunk_end - c->pos);
-    pq_retire(r, c->win, NULL);
-    c->win = sqe_malloc(len ? len : 1);
+    if (c->retain && c->win) { /* views may point into it */
+        pq_retire(r, c->win, NULL);
+        c->win = NULL;
+        c->win_cap = 0;
+    }
+    if (c->win_cap < len || !c->win) {
+        sqe_free(c->win);
+        c->win_cap = len ? len : 1;
+        c->win = sqe_malloc(c->win_cap);
+    }
     c->win_off = c->pos;
     c->win_len = len;
     return pq_fetch(r->store, r->path, c->pos, len, c->win, &r->base.stats.bytes_read, err);
@@ -1077,9 +1132,14 @@ static bool pq_start_chunk(pq_reader *r, pq_col *c, const sqe_pq_row_group *rg, 
     c->cc = cc;
     c->pos = (uint64_t)start;
     c->chunk_end = (uint64_t)start + (uint64_t)len;
-    pq_retire(r, c->win, c->dict_arena);
+    if (c->retain) {
+        pq_retire(r, c->win, NULL);
+        c->win = NULL;
+        c->win_cap = 0;
+    }
+    c->win_len = 0;
+    pq_retire(r, NULL, c->dict_arena);
     pq_retire(r, NULL, c->page_arena);
-    c->win = NULL;
     c->dict_arena = c->page_arena = NULL;
     c->dict = NULL;
     c->n_dict = 0;
@@ -1100,7 +1160,7 @@ static int pq_bit_width(uint32_t v) {
 static bool pq_decode_defs(pq_reader *r, pq_col *c, int encoding, const uint8_t *p, size_t len,
                            bool v1, uint32_t n, size_t *used, uint32_t *n_present, sqe_error *err) {
     int bw = pq_bit_width((uint32_t)c->max_def);
-    uint32_t *lv = sqe_arena_alloc(c->page_arena, (size_t)n * sizeof *lv + 4);
+    uint32_t *lv = (uint32_t *)pq_buf_get(r, &c->lvbuf, (size_t)n * sizeof *lv + 4, false);
     if (encoding == SQE_PQ_BIT_PACKED && v1) {
         size_t nbytes = ((size_t)n * (size_t)bw + 7) / 8;
         if (nbytes > len)
@@ -1151,14 +1211,14 @@ static bool pq_decode_defs(pq_reader *r, pq_col *c, int encoding, const uint8_t 
 /* Values of a page: dictionary indexes or encoded values, into c->vals. */
 static bool pq_page_values(pq_reader *r, pq_col *c, int encoding, const uint8_t *p, size_t len,
                            uint32_t n, sqe_error *err) {
-    c->vals = sqe_arena_alloc(c->page_arena, (size_t)n * c->out_w + 16);
+    c->vals = pq_buf_get(r, &c->vbuf, (size_t)n * c->out_w + 16, false);
     c->vals_pos = 0;
     if (encoding == SQE_PQ_RLE_DICTIONARY || encoding == SQE_PQ_PLAIN_DICTIONARY) {
         if (!c->dict)
             return pq_corrupt(r, c, err, "a dictionary-encoded page without a dictionary");
         if (n == 0) return true;
         if (len < 1 || p[0] > 32) return pq_corrupt(r, c, err, "bad dictionary index bit width");
-        uint32_t *idx = sqe_arena_alloc(c->page_arena, (size_t)n * sizeof *idx);
+        uint32_t *idx = (uint32_t *)pq_buf_get(r, &c->ibuf, (size_t)n * sizeof *idx, false);
         sqe_pq_rle d;
         if (!sqe_pq_rle_init(&d, p + 1, len - 1, p[0], err) || !sqe_pq_rle_get(&d, idx, n, err)) {
             sqe_error_prefix(err, "Parquet file '%s', column '%s', dictionary indexes: ", r->path,
@@ -1174,7 +1234,7 @@ static bool pq_page_values(pq_reader *r, pq_col *c, int encoding, const uint8_t 
         }
         return true;
     }
-    if (!pq_decode_convert(r, c, encoding, p, len, n, c->vals, c->page_arena, err)) {
+    if (!pq_decode_convert(r, c, encoding, p, len, n, c->vals, NULL, err)) {
         if (err->cls == SQE_ERR_INVALID_DATA || err->cls == SQE_ERR_NOT_SUPPORTED)
             sqe_error_prefix(err, "Parquet file '%s', column '%s': ", r->path, c->name);
         return false;
@@ -1182,9 +1242,10 @@ static bool pq_page_values(pq_reader *r, pq_col *c, int encoding, const uint8_t 
     return true;
 }
 
-/* Decompresses src into a page-arena buffer of dst_len bytes. */
-static bool pq_decompress(pq_reader *r, pq_col *c, const uint8_t *src, size_t src_len,
-                          size_t dst_len, const uint8_t **out, sqe_error *err) {
+/* Decompresses src into dst_len bytes from `arena` (dictionaries) or the
+ * column's page buffer. */
+static bool pq_decompress(pq_reader *r, pq_col *c, sqe_arena *arena, const uint8_t *src,
+                          size_t src_len, size_t dst_len, const uint8_t **out, sqe_error *err) {
     if (c->codec == SQE_CODEC_NONE || dst_len == 0) {
         if (c->codec == SQE_CODEC_NONE && src_len != dst_len)
             return pq_corrupt(r, c, err, "uncompressed page of %zu bytes states %zu", src_len,
@@ -1192,7 +1253,7 @@ static bool pq_decompress(pq_reader *r, pq_col *c, const uint8_t *src, size_t sr
         *out = src;
         return true;
     }
-    uint8_t *dst = sqe_arena_alloc(c->page_arena, dst_len);
+    uint8_t *dst = pq_decode_mem(r, c, arena, &c->pbuf, dst_len, c->retain);
     char what[256];
     snprintf(what, sizeof what, "Parquet file '%s', column '%s', page at byte %llu", r->path,
              c->name, (unsigned long long)c->pos);
@@ -1210,13 +1271,10 @@ static bool pq_dictionary_page(pq_reader *r, pq_col *c, const sqe_pq_page_header
     }
     pq_retire(r, NULL, c->dict_arena);
     c->dict_arena = sqe_arena_new(0);
-    sqe_arena *save = c->page_arena;
-    c->page_arena = c->dict_arena;
     const uint8_t *data;
-    bool ok = pq_decompress(r, c, body, (size_t)h->compressed_size, (size_t)h->uncompressed_size,
-                            &data, err);
-    c->page_arena = save;
-    if (!ok) return false;
+    if (!pq_decompress(r, c, c->dict_arena, body, (size_t)h->compressed_size,
+                       (size_t)h->uncompressed_size, &data, err))
+        return false;
     uint32_t n = (uint32_t)h->dict_num_values;
     if (n > PQ_MAX_DICT_VALUES)
         return pq_corrupt(r, c, err, "a dictionary of %u values (limit %u)", n, PQ_MAX_DICT_VALUES);
@@ -1255,8 +1313,8 @@ static bool pq_data_page(pq_reader *r, pq_col *c, const sqe_pq_page_header *h, c
     uint32_t present = n;
     c->defs = NULL;
     if (h->type == SQE_PQ_DATA_PAGE) {
-        if (!pq_decompress(r, c, body, (size_t)h->compressed_size, (size_t)h->uncompressed_size,
-                           &data, err))
+        if (!pq_decompress(r, c, NULL, body, (size_t)h->compressed_size,
+                           (size_t)h->uncompressed_size, &data, err))
             return false;
         dlen = (size_t)h->uncompressed_size;
         if (c->max_def > 0) {
@@ -1283,7 +1341,7 @@ static bool pq_data_page(pq_reader *r, pq_col *c, const sqe_pq_page_header *h, c
         dlen = (size_t)h->uncompressed_size - (size_t)rl - (size_t)dl;
         const uint8_t *vb = body + rl + dl;
         if (h->v2_is_compressed && clen > 0) {
-            if (!pq_decompress(r, c, vb, clen, dlen, &data, err)) return false;
+            if (!pq_decompress(r, c, NULL, vb, clen, dlen, &data, err)) return false;
         } else {
             if (clen != dlen)
                 return pq_corrupt(r, c, err, "uncompressed v2 page values of %zu bytes state %zu",
@@ -1302,7 +1360,7 @@ static bool pq_data_page(pq_reader *r, pq_col *c, const sqe_pq_page_header *h, c
 static bool pq_next_page(pq_reader *r, pq_col *c, sqe_error *err) {
     for (;;) {
         pq_retire(r, NULL, c->page_arena);
-        c->page_arena = sqe_arena_new(16384);
+        c->page_arena = NULL;
         if (c->pos >= c->chunk_end)
             return pq_corrupt(r, c, err,
                               "the column chunk ended after %llu of the row group's %lld rows",
@@ -1609,6 +1667,13 @@ static void pq_close(sqe_reader *rd) {
         sqe_free(r->cols[i].win);
         sqe_arena_free(r->cols[i].dict_arena);
         sqe_arena_free(r->cols[i].page_arena);
+        pq_col *c = &r->cols[i];
+        pq_buf_free(&c->pbuf);
+        pq_buf_free(&c->lvbuf);
+        pq_buf_free(&c->vbuf);
+        pq_buf_free(&c->ibuf);
+        pq_buf_free(&c->rbuf);
+        pq_buf_free(&c->bbuf);
     }
     SQE_ARRAY_FREE(r->retired);
     sqe_free(r->cols);
@@ -1675,6 +1740,7 @@ static sqe_reader *pq_open_groups(sqe_store *store, const char *path, uint64_t s
         c->type = spec->col_types[t];
         c->out_w = sqe_type_width(c->type);
         c->max_chars = c->type.id == SQE_T_VARCHAR ? c->type.length : 0;
+        c->retain = c->type.id == SQE_T_VARCHAR || c->type.id == SQE_T_VARBINARY;
         c->leaf = -1;
     }
     if (empty) return &r->base; /* no row groups */
