@@ -43,13 +43,16 @@
  * Page CRCs are verified when present (zlib's crc32, the checksum the
  * format specifies), so a corrupt page is INVALID_DATA rather than garbage.
  *
- * Lifetimes. Strings are views (sqe_string_ref): bytes longer than 12 point
- * into a page buffer, a window buffer or the dictionary. Those buffers are
- * not freed when the cursor moves past them but *retired*, and retired
- * buffers are freed at the start of the next `next` call (and at close), so
- * every view in the batch handed out stays valid until the caller asks for
- * the next one (the scan closes a reader only after the consumer is done
- * with its last batch).
+ * Lifetimes. Page, level, value and window buffers are malloc'd once per
+ * column and reused page after page (values are copied into the vectors).
+ * String columns are the exception: their values are views
+ * (sqe_string_ref) whose bytes longer than 12 point into the page buffer,
+ * the window or the dictionary, so for them those buffers are not reused
+ * when the cursor moves past them but *retired*, and retired buffers are
+ * freed at the start of the next `next` call (and at close). Every view in
+ * the batch handed out thus stays valid until the caller asks for the next
+ * one (the scan closes a reader only after the consumer is done with its
+ * last batch).
  *
  * Pruning. spec->pred (AND of terms on data columns) is checked against each
  * row group's column-chunk statistics before any of its pages is read:
