@@ -728,9 +728,24 @@ static inline void pq_get_bin(const pq_col *c, const uint8_t *raw, const sqe_pq_
 }
 
 /* Big-endian two's complement bytes as i128; false when they do not fit. */
-static bool pq_be_to_i128(const uint8_t *p, uint32_t len, sqe_i128 *out) {
+static inline bool pq_be_to_i128(const uint8_t *p, uint32_t len, sqe_i128 *out) {
     if (len == 0) {
         *out = 0;
+        return true;
+    }
+    if (len <= 8) { /* the common widths: one load, a byte swap, a sign extension */
+        uint64_t v = 0;
+        memcpy((uint8_t *)&v + 8 - len, p, len);
+        v = __builtin_bswap64(v);
+        unsigned shift = 64 - 8 * len;
+        *out = (sqe_i128)((int64_t)(v << shift) >> shift);
+        return true;
+    }
+    if (len == 16) {
+        uint64_t hi, lo;
+        memcpy(&hi, p, 8);
+        memcpy(&lo, p + 8, 8);
+        *out = (sqe_i128)(((unsigned __int128)__builtin_bswap64(hi) << 64) | __builtin_bswap64(lo));
         return true;
     }
     uint8_t sign = (p[0] & 0x80) ? 0xFF : 0x00;
@@ -746,8 +761,9 @@ static bool pq_be_to_i128(const uint8_t *p, uint32_t len, sqe_i128 *out) {
     return true;
 }
 
-static bool pq_get_decimal(const pq_reader *r, const pq_col *c, const uint8_t *raw,
-                           const sqe_pq_bytes *bytes, uint32_t i, sqe_i128 *out, sqe_error *err) {
+static inline bool pq_get_decimal(const pq_reader *r, const pq_col *c, const uint8_t *raw,
+                                  const sqe_pq_bytes *bytes, uint32_t i, sqe_i128 *out,
+                                  sqe_error *err) {
     if (c->physical == SQE_PQ_INT32 || c->physical == SQE_PQ_INT64) {
         *out = (sqe_i128)pq_get_i64(c, raw, i);
         return true;
