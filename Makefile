@@ -56,6 +56,9 @@ $(BUILD)/sqe-cli: $(CLI_OBJS) $(BUILD)/libsqe.a
 $(BUILD)/sqe-slt: $(SLT_OBJS) $(BUILD)/libsqe.a
 	$(CC) $(CFLAGS) -o $@ $(SLT_OBJS) $(BUILD)/libsqe.a $(LDLIBS)
 
+# test_codec makes brotli data with the encoder library (the engine only decodes).
+$(BUILD)/tests/test_codec: LDLIBS += -lbrotlienc
+
 $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/libsqe.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libsqe.a $(LDLIBS)
@@ -118,7 +121,7 @@ tsan-run: all $(TSAN_UNITS)
 # through the harnesses, built with gcc + ASan/UBSan against the sanitize
 # build's library (FUZZ_REPLAY_BUILD). fuzz builds the libFuzzer targets with
 # clang, the library instrumented too (not part of test; scripts/fuzz.sh runs them).
-FUZZ_TARGETS := sql text_reader manifest ddl partitions
+FUZZ_TARGETS := sql text_reader manifest ddl partitions parquet_meta parquet_page
 FUZZ_REPLAY_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 fuzz-replay:

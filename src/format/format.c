@@ -119,10 +119,29 @@ bool sqe_format_infer_schema(sqe_store *store, const char *path, uint64_t size,
         return sqe_text_infer_schema(store, path, size, spec, opt, arena, out, err);
     case SQE_FORMAT_PARQUET:
         return sqe_parquet_infer_schema(store, path, size, arena, out, err);
+    case SQE_FORMAT_JSON:
+        return sqe_json_infer_schema(store, path, size, spec, opt, arena, out, err);
     default:
         return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
                              "inferring the columns of a %s file is not supported yet: give them "
                              "with columns => {'name': 'type', ...}",
                              sqe_format_name(spec->format));
     }
+}
+
+bool sqe_format_read_sample(sqe_store *store, const char *path, uint64_t size, size_t max_bytes,
+                            sqe_arena *arena, const char **buf, size_t *len, bool *whole,
+                            sqe_error *err) {
+    size_t want = size && size < max_bytes ? (size_t)size : max_bytes;
+    char *b = sqe_arena_alloc(arena, want + 1);
+    size_t got = 0;
+    if (!store->vt->get_range(store, path, 0, want, b, &got, err)) return false;
+    *whole = got < want || (size && got >= size);
+    *buf = b;
+    *len = got;
+    if (got >= 3 && memcmp(b, "\xEF\xBB\xBF", 3) == 0) {
+        *buf += 3;
+        *len -= 3;
+    }
+    return true;
 }

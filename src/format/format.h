@@ -188,6 +188,16 @@ bool sqe_format_infer_schema(sqe_store *store, const char *path, uint64_t size,
  * columns with the types they read as by default (nested ones left out). */
 bool sqe_parquet_infer_schema(sqe_store *store, const char *path, uint64_t size, sqe_arena *arena,
                               sqe_inferred_schema *out, sqe_error *err);
+/* The first bytes of a file for inference: at most max_bytes (of the
+ * decompressed data when the name asks for a codec), a leading UTF-8 BOM
+ * dropped. *whole when that is the entire file. Memory in arena. */
+bool sqe_format_read_sample(sqe_store *store, const char *path, uint64_t size, size_t max_bytes,
+                            sqe_arena *arena, const char **buf, size_t *len, bool *whole,
+                            sqe_error *err);
+/* The JSON half (format/json_infer.c). */
+bool sqe_json_infer_schema(sqe_store *store, const char *path, uint64_t size, sqe_reader_spec *spec,
+                           sqe_infer_options *opt, sqe_arena *arena, sqe_inferred_schema *out,
+                           sqe_error *err);
 /* The text half (format/text_infer.c). */
 bool sqe_text_infer_schema(sqe_store *store, const char *path, uint64_t size, sqe_reader_spec *spec,
                            sqe_infer_options *opt, sqe_arena *arena, sqe_inferred_schema *out,

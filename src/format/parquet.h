@@ -182,6 +182,10 @@ typedef struct sqe_pq_stats {
     const uint8_t *min, *max;
     uint32_t min_len, max_len;
     int64_t null_count, distinct_count;
+    /* nan_count (FLOAT/DOUBLE/FLOAT16): without it NaNs may be present
+     * whatever min/max say */
+    bool has_nan_count;
+    int64_t nan_count;
 } sqe_pq_stats;
 
 typedef struct sqe_pq_column_chunk {
@@ -225,7 +229,21 @@ typedef struct sqe_pq_file_meta {
     sqe_pq_row_group *row_groups;
     const char *created_by;        /* NULL when absent */
     bool has_encryption_algorithm; /* plaintext footer of an encrypted file */
+    /* column_orders, one per leaf in schema order, as the ColumnOrder union
+     * member: SQE_PQ_ORDER_TYPE_DEFINED, _IEEE754_TOTAL, _INT96_TIMESTAMP,
+     * or SQE_PQ_ORDER_UNKNOWN for one this reader does not know (its
+     * min_value/max_value must then be ignored). n_column_orders is 0 when
+     * the footer has none: min_value/max_value then have no defined order. */
+    int n_column_orders;
+    const int *column_orders;
 } sqe_pq_file_meta;
+
+enum {
+    SQE_PQ_ORDER_UNKNOWN = 0,
+    SQE_PQ_ORDER_TYPE_DEFINED = 1,
+    SQE_PQ_ORDER_IEEE754_TOTAL = 2,
+    SQE_PQ_ORDER_INT96_TIMESTAMP = 3,
+};
 
 /* Decodes FileMetaData from buf[0, len) (the footer without the 8-byte
  * length+magic tail). Everything is allocated in `arena`. */
@@ -329,7 +347,8 @@ size_t sqe_pq_value_width(int physical, int32_t type_length);
  *   fixed-width types -> out_fixed, n * sqe_pq_value_width bytes, little-endian;
  *   BYTE_ARRAY         -> out_bytes[n], pointing into [p, p+len) or, for
  *                         DELTA_BYTE_ARRAY, into memory from `scratch`.
- *   (FLBA with DELTA_BYTE_ARRAY also goes to out_bytes.)
+ *   (FLBA with DELTA_LENGTH_BYTE_ARRAY or DELTA_BYTE_ARRAY also goes to
+ *   out_bytes, each value checked to be type_length bytes.)
  * Dictionary encodings are not values encodings: the reader decodes
  * indexes with sqe_pq_rle after the bit-width byte. NOT_SUPPORTED for an
  * encoding this function does not implement for the type (naming both). */

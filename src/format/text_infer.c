@@ -221,28 +221,14 @@ static const char **ti_names(sqe_arena *a, const ti_record *h, int width) {
     return names;
 }
 
-static bool ti_read_sample(sqe_store *store, const char *path, uint64_t size, ti_sample *s,
-                           sqe_error *err) {
-    size_t want = size && size < TI_SAMPLE_BYTES ? (size_t)size : TI_SAMPLE_BYTES;
-    char *buf = sqe_arena_alloc(s->a, want + 1);
-    size_t got = 0;
-    if (!store->vt->get_range(store, path, 0, want, buf, &got, err)) return false;
-    s->buf = buf;
-    s->len = got;
-    s->whole = got < want || (size && got >= size);
-    if (got >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) { /* UTF-8 BOM */
-        s->buf += 3;
-        s->len -= 3;
-    }
-    return true;
-}
-
 bool sqe_text_infer_schema(sqe_store *store, const char *path, uint64_t size, sqe_reader_spec *spec,
                            sqe_infer_options *opt, sqe_arena *arena, sqe_inferred_schema *out,
                            sqe_error *err) {
     sqe_text_options *to = &spec->text;
     ti_sample s = {.a = arena, .quote = to->serde == SQE_SERDE_OPEN_CSV ? to->quote_char : 0};
-    if (!ti_read_sample(store, path, size, &s, err)) return false;
+    if (!sqe_format_read_sample(store, path, size, TI_SAMPLE_BYTES, arena, &s.buf, &s.len, &s.whole,
+                                err))
+        return false;
     ti_record *recs = sqe_arena_alloc(arena, sizeof(ti_record) * TI_MAX_ROWS);
     if (opt->delim_auto) to->field_delim = ti_pick_delim(&s, recs);
     int n = ti_records(&s, to->field_delim, recs);

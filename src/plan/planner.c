@@ -349,6 +349,95 @@ static bool plan_where(planner *pl, const sqe_ast_query *q, bind_ctx *cx, sqe_pl
     return true;
 }
 
+typedef struct corr_use {
+    bool any;
+} corr_use;
+
+static void note_inner_col(int *col, void *ctx) {
+    (void)col;
+    ((corr_use *)ctx)->any = true;
+}
+
+/* Is every correlated conjunct `inner = outer` (one side only inner
+ * columns, the other only outer references)? */
+static bool corr_all_equalities(const corr_ctx *cc) {
+    for (size_t i = 0; i < cc->conds.len; i++) {
+        const sqe_expr *c = cc->conds.items[i];
+        if (c->kind != SQE_EXPR_CALL || c->n_args != 2 || strcmp(c->fn.name, "=") != 0)
+            return false;
+        bool o0 = sqe_expr_has_outer(c->args[0]), o1 = sqe_expr_has_outer(c->args[1]);
+        if (o0 == o1) return false;
+        corr_use u0 = {0}, u1 = {0};
+        sqe_expr_visit_cols(c->args[0], note_inner_col, &u0);
+        sqe_expr_visit_cols(c->args[1], note_inner_col, &u1);
+        if ((o0 && u0.any) || (o1 && u1.any)) return false;
+    }
+    return true;
+}
+
+/* LIMIT/OFFSET of a subquery correlated by equalities, applied per outer
+ * row: row_number() over the correlation columns (output columns
+ * corr_first..corr_first + n_corr) in ORDER BY order, then
+ * offset < rn <= offset + limit. The rn column is dropped again. */
+static sqe_plan *limit_per_group(bind_ctx *cx, sqe_plan *cur, int corr_first, int n_corr,
+                                 const sqe_ast_query *q, const sqe_sort_key *keys, uint64_t limit,
+                                 uint64_t offset, bool has_limit, sqe_error *err) {
+    sqe_arena *A = cx->arena;
+    int n = cur->n_out;
+    sqe_plan *w = new_node(A, SQE_PLAN_WINDOW, cur, n + 1);
+    memcpy(w->out_types, cur->out_types, sizeof(sqe_type) * (size_t)n);
+    memcpy(w->out_names, cur->out_names, sizeof(char *) * (size_t)n);
+    w->out_types[n] = sqe_type_make(SQE_T_BIGINT);
+    w->out_names[n] = "_rn";
+    w->u.window.n_partition = n_corr;
+    w->u.window.partition = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)n_corr);
+    for (int i = 0; i < n_corr; i++) {
+        int c = corr_first + i;
+        w->u.window.partition[i] = sqe_expr_column(A, c, cur->out_types[c], cur->out_names[c]);
+    }
+    int no = q->n_order_by;
+    w->u.window.n_order = no;
+    w->u.window.order = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)(no + 1));
+    w->u.window.order_keys = sqe_arena_alloc(A, sizeof(sqe_sort_key) * (size_t)(no + 1));
+    for (int k = 0; k < no; k++) {
+        int c = keys[k].col;
+        w->u.window.order[k] = sqe_expr_column(A, c, cur->out_types[c], cur->out_names[c]);
+        w->u.window.order_keys[k] = (sqe_sort_key){k, keys[k].desc, keys[k].nulls_first};
+    }
+    sqe_window_func *f = sqe_arena_alloc(A, sizeof *f);
+    f->kind = SQE_WIN_ROW_NUMBER;
+    f->type = w->out_types[n];
+    w->u.window.n_funcs = 1;
+    w->u.window.funcs = f;
+    sqe_expr *rn = sqe_expr_column(A, n, w->out_types[n], "_rn");
+    sqe_value lo = sqe_value_int(SQE_T_BIGINT, (int64_t)SQE_MIN(offset, (uint64_t)INT64_MAX));
+    sqe_expr **a = sqe_arena_alloc(A, sizeof(sqe_expr *) * 2);
+    a[0] = rn;
+    a[1] = sqe_expr_const(A, &lo);
+    sqe_expr *pred = sqe_bind_call(cx, ">", 2, a, q->pos, err);
+    if (!pred) return NULL;
+    if (has_limit) {
+        uint64_t hi_u = limit > (uint64_t)INT64_MAX - offset ? (uint64_t)INT64_MAX : offset + limit;
+        sqe_value hi = sqe_value_int(SQE_T_BIGINT, (int64_t)hi_u);
+        sqe_expr **b = sqe_arena_alloc(A, sizeof(sqe_expr *) * 2);
+        b[0] = rn;
+        b[1] = sqe_expr_const(A, &hi);
+        sqe_expr *le = sqe_bind_call(cx, "<=", 2, b, q->pos, err);
+        if (!le) return NULL;
+        pred = sqe_bind_and(A, pred, le);
+    }
+    sqe_plan *flt = sqe_plan_same_schema(A, SQE_PLAN_FILTER, w);
+    flt->u.filter.pred = pred;
+    sqe_plan *p = new_node(A, SQE_PLAN_PROJECT, flt, n);
+    p->u.project.exprs = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) {
+        p->u.project.exprs[i] = sqe_expr_column(A, i, cur->out_types[i], cur->out_names[i]);
+        p->out_types[i] = cur->out_types[i];
+        p->out_names[i] = cur->out_names[i];
+    }
+    return p;
+}
+
 typedef struct corr_cols {
     SQE_ARRAY(int) cols;
     sqe_arena *a;
@@ -464,9 +553,10 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
     if (cc) {
         for (size_t i = 0; i < cc->conds.len; i++)
             sqe_expr_visit_cols(cc->conds.items[i], note_corr_col, &ccols);
-        if (ccols.cols.len && (q->limit || q->offset)) {
+        if (ccols.cols.len && (q->limit || q->offset) && !corr_all_equalities(cc)) {
             sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->pos,
-                           "LIMIT/OFFSET in a correlated subquery is not supported");
+                           "LIMIT/OFFSET in a subquery correlated other than by equalities is "
+                           "not supported");
             return NULL;
         }
     }
@@ -824,7 +914,12 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
     }
     if (q->offset && !sqe_plan_const_count(pl, q->offset, "OFFSET", &offset, err)) return NULL;
 
-    if (q->n_order_by > 0) {
+    if (n_corr && (has_limit || offset)) {
+        /* per outer row: the first rows of each correlation group */
+        cur = limit_per_group(&cx, cur, cc->n_visible, n_corr, q, keys, limit, offset, has_limit,
+                              err);
+        if (!cur) return NULL;
+    } else if (q->n_order_by > 0) {
         sqe_plan *s = new_node(A, has_limit ? SQE_PLAN_TOPN : SQE_PLAN_SORT, cur, cur->n_out);
         memcpy(s->out_types, cur->out_types, sizeof(sqe_type) * (size_t)cur->n_out);
         memcpy(s->out_names, cur->out_names, sizeof(char *) * (size_t)cur->n_out);

@@ -12,7 +12,12 @@
  *                            (single_match: a second match is that error);
  *                            an aggregate without GROUP BY is grouped by
  *                            the correlation columns, and count-like
- *                            results of empty groups become 0
+ *                            results of empty groups become 0; when the
+ *                            correlation is not only equalities, the outer
+ *                            rows are numbered (row_number), LEFT joined
+ *                            with the aggregate's input on the
+ *                            correlation and regrouped per outer row
+ *                            (count(*) counts a marker of the inner side)
  *   EXISTS (...)             MARK join (the mark column is the value);
  *                            a WHERE conjunct: SEMI / ANTI join
  *   x IN (SELECT y ...)      MARK join, null-aware on its last key (x = y),
@@ -27,12 +32,18 @@
  * of the subquery -> left width + j) and become hash keys when they are
  * equalities between the two sides, or the join's residual.
  *
+ * LIMIT/OFFSET under an equality correlation applies per outer row
+ * (planner.c: row_number over the correlation columns, then a filter).
+ *
  * Not supported (clear errors): correlation outside WHERE, through more
- * than one query level, under LIMIT, in set operations; non-equality
- * correlation of an aggregate subquery.
+ * than one query level, under LIMIT when not only equalities, in set
+ * operations; a non-equality
+ * correlation of an aggregate subquery with HAVING or whose item reads an
+ * inner column outside an aggregate.
  */
 #include "plan_int.h"
 
+#include <stdint.h>
 #include <string.h>
 
 static bool sq_has_outer(const sqe_expr *e) {
@@ -148,6 +159,178 @@ static bool sq_mentions_count(const sqe_ast_expr *e) {
     }
 }
 
+/* ---------------------------------- aggregates over a non-equality correlation */
+
+/* cur + row_number() OVER () as its last column: an id for each outer row. */
+static sqe_plan *sq_row_ids(sqe_arena *A, sqe_plan *cur) {
+    int nl = cur->n_out;
+    sqe_plan *w = sqe_plan_unary_new(A, SQE_PLAN_WINDOW, cur, nl + 1);
+    memcpy(w->out_types, cur->out_types, sizeof(sqe_type) * (size_t)nl);
+    memcpy(w->out_names, cur->out_names, sizeof(char *) * (size_t)nl);
+    w->out_types[nl] = sqe_type_make(SQE_T_BIGINT);
+    w->out_names[nl] = "_rid";
+    sqe_window_func *f = sqe_arena_alloc(A, sizeof *f);
+    f->kind = SQE_WIN_ROW_NUMBER;
+    f->type = w->out_types[nl];
+    f->frame = SQE_FRAME_T_ROWS;
+    f->start.kind = SQE_BOUND_UNBOUNDED_PRECEDING;
+    f->end.kind = SQE_BOUND_UNBOUNDED_FOLLOWING;
+    w->u.window.n_funcs = 1;
+    w->u.window.funcs = f;
+    return w;
+}
+
+/* in + a non-NULL INTEGER 1 as its last column (what count(*) counts). */
+static sqe_plan *sq_with_marker(sqe_arena *A, sqe_plan *in) {
+    int ni = in->n_out;
+    sqe_plan *p = sqe_plan_unary_new(A, SQE_PLAN_PROJECT, in, ni + 1);
+    p->u.project.exprs = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)(ni + 1));
+    for (int i = 0; i < ni; i++) {
+        p->u.project.exprs[i] = sqe_expr_column(A, i, in->out_types[i], in->out_names[i]);
+        p->out_types[i] = in->out_types[i];
+        p->out_names[i] = in->out_names[i];
+    }
+    sqe_value one = sqe_value_int(SQE_T_INTEGER, 1);
+    p->u.project.exprs[ni] = sqe_expr_const(A, &one);
+    p->out_types[ni] = one.type;
+    p->out_names[ni] = "_m";
+    return p;
+}
+
+/* A correlated condition over (outer ++ rid ++ in): OUTER_COL i -> i,
+ * subquery output j -> n_left + in_col[j]. false when it reads a subquery
+ * output that is not an input column. */
+static bool sq_rewrite_in(sqe_arena *a, const sqe_expr *e, const int *in_col, int n_out, int n_left,
+                          sqe_expr **out) {
+    sqe_expr *c = sqe_arena_alloc(a, sizeof *c);
+    *c = *e;
+    if (e->n_args) {
+        c->args = sqe_arena_alloc(a, sizeof(sqe_expr *) * (size_t)e->n_args);
+        for (int i = 0; i < e->n_args; i++)
+            if (!sq_rewrite_in(a, e->args[i], in_col, n_out, n_left, &c->args[i])) return false;
+    }
+    if (e->kind == SQE_EXPR_OUTER_COL) {
+        c->kind = SQE_EXPR_COLUMN;
+    } else if (e->kind == SQE_EXPR_COLUMN) {
+        if (e->col < 0 || e->col >= n_out || in_col[e->col] < 0) return false;
+        c->col = n_left + in_col[e->col];
+    }
+    *out = c;
+    return true;
+}
+
+/* The input column behind each subquery output: output j (a correlation
+ * column) = PROJECT item j = aggregate key k = input column c. */
+static int *sq_in_cols(sqe_arena *A, const sqe_plan *proj, const sqe_plan *agg) {
+    int *in_col = sqe_arena_alloc(A, sizeof(int) * (size_t)proj->n_out);
+    for (int j = 0; j < proj->n_out; j++) {
+        const sqe_expr *x = proj->u.project.exprs[j];
+        in_col[j] = -1;
+        if (x->kind != SQE_EXPR_COLUMN || x->col >= agg->u.aggregate.n_groups) continue;
+        const sqe_expr *g = agg->u.aggregate.groups[x->col];
+        if (g->kind == SQE_EXPR_COLUMN) in_col[j] = g->col;
+    }
+    return in_col;
+}
+
+/* The aggregate regrouped per outer row: keys rid and the outer columns,
+ * the subquery's aggregates over the joined inner columns (count(*)
+ * counting the marker). Output: rid, outer columns, aggregates. */
+static sqe_plan *sq_regroup(sqe_arena *A, sqe_plan *j, const sqe_plan *agg, int nl, int ni) {
+    int na = agg->u.aggregate.n_aggs, shift = nl + 1;
+    sqe_plan *g = sqe_plan_unary_new(A, SQE_PLAN_AGGREGATE, j, 1 + nl + na);
+    g->u.aggregate.n_groups = nl + 1;
+    g->u.aggregate.groups = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)(nl + 1));
+    for (int i = 0; i <= nl; i++) {
+        int c = i == 0 ? nl : i - 1; /* rid first */
+        g->u.aggregate.groups[i] = sqe_expr_column(A, c, j->out_types[c], j->out_names[c]);
+        g->out_types[i] = j->out_types[c];
+        g->out_names[i] = j->out_names[c];
+    }
+    g->u.aggregate.n_aggs = na;
+    g->u.aggregate.aggs = sqe_arena_alloc(A, sizeof(sqe_agg_binding) * (size_t)na);
+    g->u.aggregate.agg_args = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)na);
+    g->u.aggregate.agg_filters = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)na);
+    for (int k = 0; k < na; k++) {
+        sqe_agg_binding b = agg->u.aggregate.aggs[k];
+        const sqe_expr *arg = agg->u.aggregate.agg_args[k];
+        const sqe_expr *flt = agg->u.aggregate.agg_filters ? agg->u.aggregate.agg_filters[k] : NULL;
+        if (arg) {
+            g->u.aggregate.agg_args[k] = sqe_plan_expr_shift(A, arg, shift);
+        } else { /* count(*): the marker is NULL where no inner row matched */
+            b.star = false;
+            g->u.aggregate.agg_args[k] =
+                sqe_expr_column(A, shift + ni, j->out_types[shift + ni], "_m");
+        }
+        g->u.aggregate.aggs[k] = b;
+        g->u.aggregate.agg_filters[k] = flt ? sqe_plan_expr_shift(A, flt, shift) : NULL;
+        g->out_types[1 + nl + k] = agg->out_types[agg->u.aggregate.n_groups + k];
+        g->out_names[1 + nl + k] = agg->out_names[agg->u.aggregate.n_groups + k];
+    }
+    return g;
+}
+
+typedef struct sq_min_col {
+    int min;
+} sq_min_col;
+
+static void sq_note_min_col(int *col, void *ctx) {
+    sq_min_col *m = ctx;
+    if (*col < m->min) m->min = *col;
+}
+
+/* (SELECT agg(...) FROM in WHERE <correlation with a non-equality>) per
+ * outer row: cur + rid LEFT JOIN in ON correlation, regrouped by rid,
+ * then the subquery's item over the regrouped aggregates. Replaces *cur
+ * (outer columns keep their indexes; the value is column nl). NULL with
+ * NOT_SUPPORTED when the subquery is not of that shape. */
+static sqe_expr *sq_scalar_regroup(bind_ctx *cx, const sqe_ast_expr *e, const sq_plan *s,
+                                   sqe_error *err) {
+    planner *pl = cx->subq->pl;
+    sqe_arena *A = pl->arena;
+    sqe_plan **cur = cx->subq->cur;
+    const sqe_plan *proj = s->p;
+    const sqe_plan *agg = proj->kind == SQE_PLAN_PROJECT ? proj->children[0] : NULL;
+    if (!agg || agg->kind != SQE_PLAN_AGGREGATE || agg->u.aggregate.n_default_groups)
+        goto unsupported;
+    int nl = (*cur)->n_out, ni = agg->children[0]->n_out;
+    int *in_col = sq_in_cols(A, proj, agg);
+    sqe_plan *j = sq_join(A, SQE_JT_LEFT, sq_row_ids(A, *cur), sq_with_marker(A, agg->children[0]));
+    for (size_t i = 0; i < s->cc.conds.len; i++) {
+        sqe_expr *c;
+        if (!sq_rewrite_in(A, s->cc.conds.items[i], in_col, proj->n_out, nl + 1, &c))
+            goto unsupported;
+        sqe_plan_join_add_cond(pl, j, c);
+    }
+    sqe_plan *g = sq_regroup(A, j, agg, nl, ni);
+    /* the item reads aggregates only (key k < n_groups is an inner value) */
+    int ng = agg->u.aggregate.n_groups;
+    int *map = sqe_arena_alloc(A, sizeof(int) * (size_t)(agg->n_out + 1));
+    for (int k = 0; k < agg->n_out; k++) map[k] = k < ng ? -1 : 1 + nl + (k - ng);
+    sq_min_col mc = {INT32_MAX};
+    sqe_expr_visit_cols(proj->u.project.exprs[0], sq_note_min_col, &mc);
+    if (mc.min < ng) goto unsupported;
+    sqe_expr *item = sqe_plan_expr_remap(A, proj->u.project.exprs[0], map);
+    sqe_plan *top = sqe_plan_unary_new(A, SQE_PLAN_PROJECT, g, nl + 1);
+    top->u.project.exprs = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)(nl + 1));
+    for (int i = 0; i < nl; i++) {
+        top->u.project.exprs[i] =
+            sqe_expr_column(A, 1 + i, g->out_types[1 + i], g->out_names[1 + i]);
+        top->out_types[i] = g->out_types[1 + i];
+        top->out_names[i] = g->out_names[1 + i];
+    }
+    top->u.project.exprs[nl] = item;
+    top->out_types[nl] = item->type;
+    top->out_names[nl] = proj->out_names[0];
+    *cur = top;
+    return sqe_expr_column(A, nl, item->type, proj->out_names[0]);
+unsupported:
+    return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
+                          "this correlated aggregate subquery is not supported: correlate "
+                          "through equalities, or select aggregates of the subquery only"),
+           NULL;
+}
+
 static sqe_expr *sq_scalar(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
     planner *pl = cx->subq->pl;
     sqe_arena *A = pl->arena;
@@ -172,11 +355,7 @@ static sqe_expr *sq_scalar(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
     j->u.join.single_match = true;
     sq_add_corr(pl, j, &s, nl);
     if (s.cc.global_agg) {
-        if (j->u.join.residual)
-            return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
-                                  "a correlated aggregate subquery must correlate through "
-                                  "equalities only"),
-                   NULL;
+        if (j->u.join.residual) return sq_scalar_regroup(cx, e, &s, err);
         const sqe_ast_expr *item = q->items[0].expr;
         if (sq_is_count_like(item)) {
             sqe_value zero = sqe_value_int(SQE_T_BIGINT, 0);
