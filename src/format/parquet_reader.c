@@ -1253,6 +1253,14 @@ static bool pq_page_values(pq_reader *r, pq_col *c, int encoding, const uint8_t 
         }
         return true;
     }
+    if (encoding == SQE_PQ_PLAIN && c->identity && c->raw_w == c->out_w &&
+        c->physical != SQE_PQ_BOOLEAN) { /* already the vector representation: use in place */
+        if ((uint64_t)n * c->raw_w > len)
+            return pq_corrupt(r, c, err, "%u PLAIN values of %zu bytes in a page of %zu bytes", n,
+                              c->raw_w, len);
+        c->vals = (uint8_t *)p;
+        return true;
+    }
     if (!pq_decode_convert(r, c, encoding, p, len, n, c->vals, NULL, err)) {
         if (err->cls == SQE_ERR_INVALID_DATA || err->cls == SQE_ERR_NOT_SUPPORTED)
             sqe_error_prefix(err, "Parquet file '%s', column '%s': ", r->path, c->name);
