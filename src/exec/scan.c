@@ -7,9 +7,15 @@
  * partitions the partition filter rejects (evaluated over a batch whose
  * column k holds partition key k), and then hands out files as morsels from
  * a mutex-protected cursor, listing a partition's folder only when the cursor
- * reaches it (so `LIMIT 10` lists and reads one partition). A splittable
- * text file larger than the query's text_split_bytes is queued as several
- * byte-range morsels (SPEC §4.5), opened with sqe_format_open_range. The *operator*
+ * reaches it (so `LIMIT 10` lists and reads one partition). Each listed
+ * file is planned with sqe_format_plan_morsels at the query's
+ * text_split_bytes: a large splittable text file becomes byte-range morsels
+ * (SPEC §4.5), a large Parquet file row-group ranges; planned morsels open
+ * with sqe_format_open_range. The source also derives the reader's format
+ * predicate (spec.pred) from the row filter's conjuncts that compare a data
+ * column (or a widening cast of one) with constants cast exactly to the
+ * column's type, IN lists and IS [NOT] NULL, so Parquet skips row groups;
+ * the filter itself still runs on every row. The *operator*
  * (one per pipeline copy, so one per worker thread) takes morsels, opens the
  * reader, and turns each reader batch into an output batch:
  *
@@ -20,7 +26,9 @@
  *
  * then applies the row filter (plan->u.scan.filter) as a selection vector and
  * skips batches with no live rows. Reader errors (INVALID_DATA naming file,
- * line, column and value) pass through unchanged.
+ * line, column and value) pass through unchanged. A reader's counters
+ * (Parquet row groups total/pruned; bytes fetched for non-text formats) go
+ * into EXPLAIN ANALYZE's when it is closed.
  *
  * A reader is closed on the call *after* its last batch was handed out, so a
  * reader that hands out views into its own buffers stays valid while the
