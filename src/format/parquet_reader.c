@@ -1596,7 +1596,8 @@ static bool pq_term_may_match(const pq_reader *r, const sqe_pq_row_group *rg, co
     switch (t->op) {
     case SQE_FPRED_EQ:
         return sqe_value_cmp(v, &lo) >= 0 && sqe_value_cmp(v, &hi) <= 0;
-    case SQE_FPRED_NE:
+    case SQE_FPRED_NE: /* statistics leave NaN out, and NaN <> v holds */
+        if (c->type.id == SQE_T_REAL || c->type.id == SQE_T_DOUBLE) return true;
         return !(sqe_value_cmp(&lo, v) == 0 && sqe_value_cmp(&hi, v) == 0);
     case SQE_FPRED_LT:
         return sqe_value_cmp(&lo, v) < 0;
