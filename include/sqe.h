@@ -86,6 +86,12 @@ sqe_result *sqe_session_execute(sqe_session *s, const char *sql);
  * its first line number). Stops when cb returns false. */
 typedef bool (*sqe_statement_cb)(const char *sql, size_t len, int line, void *ctx);
 bool sqe_split_statements(const char *script, sqe_statement_cb cb, void *ctx);
+/* The same for a script of `len` bytes (a file's bytes as read): a NUL byte
+ * is one more byte, so nothing after it is lost; it ends up inside a
+ * statement, which sqe_session_query_n then rejects naming its line:column.
+ * A UTF-8 byte order mark between statements (at the start of a file) is
+ * skipped. */
+bool sqe_split_statements_n(const char *script, size_t len, sqe_statement_cb cb, void *ctx);
 /* True when the text ends a complete statement with ';' (REPL input). */
 bool sqe_statement_complete(const char *text);
 
@@ -137,6 +143,10 @@ void sqe_result_free(sqe_result *r);
 /* Starts one SQL statement. Never returns NULL (parse and planning errors
  * give a cursor in the error state): check sqe_cursor_ok, then read rows. */
 sqe_cursor *sqe_session_query(sqe_session *s, const char *sql);
+/* The same for a statement of `len` bytes (need not be NUL-terminated). A
+ * NUL byte inside it gives a cursor in the SYNTAX_ERROR state naming the
+ * byte's line:column; the statement is not run. */
+sqe_cursor *sqe_session_query_n(sqe_session *s, const char *sql, size_t len);
 
 /* False once the statement failed (before or while rows arrive). */
 bool sqe_cursor_ok(const sqe_cursor *c);

@@ -95,6 +95,8 @@ typedef enum sqe_error_class {
 } sqe_error_class;
 
 #define SQE_ERROR_MSG_MAX 1024
+/* A quoted value ('%s') inside a message shows at most this many bytes, then "...". */
+#define SQE_ERROR_VALUE_MAX 200
 
 typedef struct sqe_error {
     sqe_error_class cls;
@@ -104,11 +106,22 @@ typedef struct sqe_error {
 /* Clears *err to SQE_OK with an empty message. */
 void sqe_error_clear(sqe_error *err);
 /* Fills *err (if err != NULL) and returns false. For SQE_ERR_HIVE_EXTERNAL the
- * message is prefixed with "hive_external: " unless it already starts so. */
+ * message is prefixed with "hive_external: " unless it already starts so.
+ * printf-like, with three differences for the values a message quotes (see
+ * error.c): invisible bytes in %s/%c arguments are escaped (\0, \t, \x1b,
+ * \ufeff ...); %.*s prints exactly that many bytes, NULs included, so pass
+ * the value's real length; a '%s' right after a quote shows at most
+ * SQE_ERROR_VALUE_MAX bytes then "...". An overlong message keeps its start
+ * and its end (the cause), never only the start. */
 bool sqe_error_set(sqe_error *err, sqe_error_class cls, const char *fmt, ...) SQE_PRINTF(3, 4);
 bool sqe_error_setv(sqe_error *err, sqe_error_class cls, const char *fmt, va_list ap);
 /* Prepends "prefix" to an existing message (keeps the class). Returns false. */
 bool sqe_error_prefix(sqe_error *err, const char *fmt, ...) SQE_PRINTF(2, 3);
+/* The formatting sqe_error_setv uses, appended to sb (no length limit). */
+struct sqe_strbuf;
+void sqe_error_vformat(struct sqe_strbuf *sb, const char *fmt, va_list ap);
+/* Appends v[0, len) with invisible bytes escaped as in error messages. */
+void sqe_error_escape_append(struct sqe_strbuf *sb, const char *v, size_t len);
 /* Name as shown to clients: "SYNTAX_ERROR", "NOT_FOUND", ... */
 const char *sqe_error_class_name(sqe_error_class cls);
 /* Five-character SQLSTATE, e.g. "42601". */

@@ -67,13 +67,14 @@ bool sqe_cli_interrupted(void);
  * used only in debug output. Returns false if the statement failed.
  * Blank statements (only whitespace and comments) are skipped. */
 bool sqe_cli_run_statement(sqe_cli *cli, const char *sql, size_t len, const char *where, int line);
-/* Splits a script into statements and runs them in order, stopping at the
+/* Splits a script of `len` bytes into statements and runs them in order, stopping at the
  * first failure (or after a statement during which Ctrl-C was pressed).
  * Returns false if a statement failed or was interrupted. */
-bool sqe_cli_run_script(sqe_cli *cli, const char *script, const char *where);
-/* Reads a whole file ("-" is stdin) into a malloc'd NUL-terminated buffer.
- * Returns NULL and prints a message on failure. */
-char *sqe_cli_read_file(const char *path);
+bool sqe_cli_run_script(sqe_cli *cli, const char *script, size_t len, const char *where);
+/* Reads a whole file ("-" is stdin) into a malloc'd buffer (NUL-terminated
+ * for convenience; *len is its length, NUL bytes inside included). Returns
+ * NULL and prints a message on failure. */
+char *sqe_cli_read_file(const char *path, size_t *len);
 
 /* ------------------------------------------------------------------ repl.c */
 

@@ -39,13 +39,15 @@ static const char usage_text[] =
     "  --embedded               run the engine inside this process (required for now;\n"
     "                           server mode is not supported yet)\n"
     "  --hive-root NAME=URL     attach a warehouse root as catalog NAME; URL is a local\n"
-    "                           path or file:///abs/path (repeatable)\n"
+    "                           path or file:///abs/path of an existing folder\n"
+    "                           (repeatable)\n"
     "  -c SQL                   run SQL (one or more statements separated by ';');\n"
     "                           repeatable, run in order with -f\n"
     "  -f FILE                  run the statements in FILE ('-' reads standard input);\n"
     "                           repeatable\n"
     "  --format FMT             output format: table (default), csv, tsv, json, jsonl,\n"
-    "                           markdown\n"
+    "                           markdown (json/jsonl: a repeated column name gets\n"
+    "                           _1, _2 ...: SELECT 1 AS a, 2 AS a gives a, a_1)\n"
     "  --threads N              worker threads per query (default: number of CPUs)\n"
     "  --memory-limit SIZE      memory per query, e.g. 512MB, 4GB, 1GiB (KB/MB/GB/TB are\n"
     "                           powers of 1024, as in Trino; 0: no limit; default:\n"
@@ -314,11 +316,12 @@ static int run_inputs(sqe_cli *cli, const cli_flags *fl) {
     for (int i = 0; i < fl->n_inputs; i++) {
         const cli_input *in = &fl->inputs[i];
         if (in->kind == 'c') {
-            if (!sqe_cli_run_script(cli, in->value, "-c")) return 1;
+            if (!sqe_cli_run_script(cli, in->value, strlen(in->value), "-c")) return 1;
         } else {
-            char *script = sqe_cli_read_file(in->value);
+            size_t len = 0;
+            char *script = sqe_cli_read_file(in->value, &len);
             if (!script) return 1;
-            bool ok = sqe_cli_run_script(cli, script,
+            bool ok = sqe_cli_run_script(cli, script, len,
                                          strcmp(in->value, "-") == 0 ? "<stdin>" : in->value);
             free(script);
             if (!ok) return 1;
@@ -377,8 +380,9 @@ int main(int argc, char **argv) {
     } else if (shell) {
         status = sqe_cli_repl(&cli);
     } else {
-        char *script = sqe_cli_read_file("-");
-        status = script && sqe_cli_run_script(&cli, script, "<stdin>") ? 0 : 1;
+        size_t len = 0;
+        char *script = sqe_cli_read_file("-", &len);
+        status = script && sqe_cli_run_script(&cli, script, len, "<stdin>") ? 0 : 1;
         free(script);
     }
 

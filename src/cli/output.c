@@ -26,10 +26,16 @@
  *             booleans bare, NULL null, everything else (including NaN and
  *             Infinity) a JSON string. "[]" for no rows; control characters
  *             (NUL too) as \u00XX, each byte that is not UTF-8 as U+FFFD.
- *   jsonl     one object per line, nothing for no rows.
+ *             Keys are the column names made unique as DuckDB does: a
+ *             repeated name gets _1, _2 ... (SELECT 1 AS a, 2 AS a gives
+ *             {"a":1,"a_1":2}), since JSON readers keep only one of two
+ *             equal keys.
+ *   jsonl     one object per line (the same keys), nothing for no rows.
  *   markdown  a GitHub table: "| a | b |", "|---:|---|" ("---:" for numbers
- *             and booleans), '|' escaped as "\|", newlines as "<br>", other
- *             control characters and bytes that are not UTF-8 as \xHH.
+ *             and booleans); '|' '\\' '`' escaped with a backslash, '<' and
+ *             '&' as "&lt;" "&amp;" (GitHub renders HTML in cells), LF as
+ *             "<br>", CR as "\\r", TAB as "\\t", other control characters
+ *             (ESC, BEL, NUL, DEL) and bytes that are not UTF-8 as \xHH.
  *
  * Output of a statement starts with its first row (or its end, when it has
  * none): a statement that fails before any row prints nothing to stdout. A
@@ -96,6 +102,8 @@ typedef struct printer {
     cell *held; /* TABLE_HOLD_ROWS * n_cols copies (malloc'd bytes) */
     size_t n_held, held_bytes;
     cell *lines; /* per column: what is left of a multi-line value */
+    /* json, jsonl */
+    char **json_names; /* unique keys (json_unique_names) */
 } printer;
 
 static const char *column_name(const printer *p, int col) {
@@ -495,7 +503,7 @@ static void json_write_row(printer *p) {
     fputc('{', out);
     for (int col = 0; col < p->n_cols; col++) {
         cell v = p->row[col];
-        const char *name = column_name(p, col);
+        const char *name = p->json_names ? p->json_names[col] : column_name(p, col);
         if (col > 0) fputc(',', out);
         json_write_string(out, name, strlen(name));
         fputc(':', out);
@@ -528,22 +536,80 @@ static void json_write_row(printer *p) {
 
 /* --------------------------------------------------------------- markdown */
 
+/* A GitHub table cell: what would end the cell ('|'), start markup ('\\',
+ * '`'), or be read as HTML ('<', '&') is escaped; LF is "<br>", CR "\\r" (so
+ * CRLF reads "\\r<br>" and the two stay distinct); TAB "\\t"; other control
+ * characters and bytes that are not UTF-8 "\\xHH", as in table. */
 static void markdown_write(FILE *out, const char *v, size_t len) {
     const char *s = v, *e = v + len;
     while (s < e) {
         const char *run = s;
-        while (s < e && *s != '|' && *s != '\r' && *s != '\n') s++;
+        while (s < e && (*s == '\0' || !strchr("|\\`<&\r\n\t", *s))) s++;
         write_escaped(out, run, (size_t)(s - run), false);
         if (s == e) break;
-        if (*s == '|') {
+        switch (*s) {
+        case '|':
             fputs("\\|", out);
-        } else if (*s == '\r') {
-            if (s + 1 == e || s[1] != '\n') fputs("<br>", out);
-        } else {
+            break;
+        case '\\':
+            fputs("\\\\", out);
+            break;
+        case '`':
+            fputs("\\`", out);
+            break;
+        case '<':
+            fputs("&lt;", out);
+            break;
+        case '&':
+            fputs("&amp;", out);
+            break;
+        case '\r':
+            fputs("\\r", out);
+            break;
+        case '\t':
+            fputs("\\t", out);
+            break;
+        default: /* '\n' */
             fputs("<br>", out);
+            break;
         }
         s++;
     }
+}
+
+/* ------------------------------------------------------------ json names */
+
+/* JSON object keys must differ: the column names, with a repeated name
+ * renamed as DuckDB does (a, a -> a, a_1; a third a -> a_2, skipping any
+ * name already taken). NULL when out of memory. Free with free_names. */
+static char **json_unique_names(const printer *p) {
+    char **names = calloc((size_t)(p->n_cols > 0 ? p->n_cols : 1), sizeof *names);
+    if (!names) return NULL;
+    for (int col = 0; col < p->n_cols; col++) {
+        const char *base = column_name(p, col);
+        size_t cap = strlen(base) + 24;
+        char *name = malloc(cap);
+        if (!name) {
+            for (int i = 0; i < col; i++) free(names[i]);
+            free(names);
+            return NULL;
+        }
+        snprintf(name, cap, "%s", base);
+        for (unsigned k = 1;; k++) {
+            bool taken = false;
+            for (int i = 0; i < col && !taken; i++) taken = strcmp(names[i], name) == 0;
+            if (!taken) break;
+            snprintf(name, cap, "%s_%u", base, k);
+        }
+        names[col] = name;
+    }
+    return names;
+}
+
+static void free_names(char **names, int n) {
+    if (!names) return;
+    for (int i = 0; i < n; i++) free(names[i]);
+    free(names);
 }
 
 /* ---------------------------------------------------------------- printer */
@@ -667,7 +733,10 @@ bool sqe_cli_print_rows(sqe_cli *cli, sqe_cursor *c) {
     p.lines = calloc(n, sizeof *p.lines);
     p.widths = calloc(n, sizeof *p.widths);
     if (cli->format == SQE_CLI_FORMAT_TABLE) p.held = calloc(n * TABLE_HOLD_ROWS, sizeof *p.held);
-    bool ok = p.row && p.lines && p.widths && (cli->format != SQE_CLI_FORMAT_TABLE || p.held);
+    bool json = cli->format == SQE_CLI_FORMAT_JSON || cli->format == SQE_CLI_FORMAT_JSONL;
+    if (json) p.json_names = json_unique_names(&p);
+    bool ok = p.row && p.lines && p.widths && (cli->format != SQE_CLI_FORMAT_TABLE || p.held) &&
+              (!json || p.json_names);
     bool oom = !ok;
     while (ok && sqe_cursor_next_row(c)) {
         for (int col = 0; col < p.n_cols; col++)
@@ -692,5 +761,6 @@ bool sqe_cli_print_rows(sqe_cli *cli, sqe_cursor *c) {
     free(p.row);
     free(p.lines);
     free(p.widths);
+    free_names(p.json_names, p.n_cols);
     return ok && !oom && sqe_cursor_ok(c);
 }

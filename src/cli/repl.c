@@ -200,7 +200,7 @@ int sqe_cli_repl(sqe_cli *cli) {
 
         remember(buf.data, hist);
         cli->printed_result = false;
-        sqe_cli_run_script(cli, buf.data, "<shell>");
+        sqe_cli_run_script(cli, buf.data, strlen(buf.data), "<shell>");
         buf_reset(&buf);
     }
 

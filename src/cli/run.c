@@ -5,15 +5,19 @@
  * Both the non-interactive paths (-c, -f, a piped stdin) and the shell come
  * through here, so a statement prints the same way wherever it came from:
  *
- *   sqe_cli_run_script(cli, text, where)
- *     sqe_split_statements(text, on_statement)      engine's splitter
+ *   sqe_cli_run_script(cli, text, len, where)
+ *     sqe_split_statements_n(text, len, on_statement)   engine's splitter
  *       sqe_cli_run_statement(cli, sql, len, where, line)
- *         sqe_session_query                         a cursor; the query runs in the background
+ *         sqe_session_query_n                       a cursor; the query runs in the background
  *         notices  -> stderr "Notice: <line>"
  *         status   -> stdout status word, table format only
  *         rows     -> stdout through output.c, streamed as they arrive
  *         failure  -> stderr "Error: <message>" (+ class/SQLSTATE with SQE_LOG=debug)
  *         --timing -> stderr "Time: N.NNN ms" (start to last row printed)
+ *
+ * Scripts and statements travel as (bytes, length) from the file read to
+ * the engine: a NUL byte in a script is reported as a syntax error naming
+ * its line:column (sqe_session_query_n), never taken as the end of input.
  *
  * A script stops at its first failing statement. stdout is flushed before
  * an error line so that output and error lines appear in order.
@@ -95,19 +99,31 @@ bool sqe_cli_interrupted(void) {
     return was;
 }
 
-/* True if sql holds only whitespace and comments (nothing to run). */
-static bool sql_is_blank(const char *sql) {
-    const char *s = sql;
+/* True if sql[0, len) holds only whitespace, comments and byte order marks
+ * (nothing to run). A NUL byte is something to run: the engine names it. */
+static bool sql_is_blank(const char *sql, size_t len) {
+    const char *s = sql, *e = sql + len;
     for (;;) {
-        while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f' || *s == '\v') s++;
-        if (s[0] == '-' && s[1] == '-') {
-            while (*s && *s != '\n') s++;
-        } else if (s[0] == '/' && s[1] == '*') {
-            const char *end = strstr(s + 2, "*/");
-            if (!end) return false; /* let the engine report the open comment */
-            s = end + 2;
+        while (s < e &&
+               (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f' || *s == '\v'))
+            s++;
+        if (e - s >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
+            s += 3;
+        } else if (e - s >= 2 && s[0] == '-' && s[1] == '-') {
+            const char *nl = memchr(s, '\n', (size_t)(e - s));
+            const char *end = nl ? nl : e;
+            if (memchr(s, '\0', (size_t)(end - s))) return false;
+            s = end;
+        } else if (e - s >= 2 && s[0] == '/' && s[1] == '*') {
+            const char *p = s + 2;
+            while (p + 1 < e && !(p[0] == '*' && p[1] == '/')) {
+                if (*p == '\0') return false;
+                p++;
+            }
+            if (p + 1 >= e) return false; /* let the engine report the open comment */
+            s = p + 2;
         } else {
-            return *s == '\0';
+            return s == e;
         }
     }
 }
@@ -129,22 +145,13 @@ static void print_notices(const char *notices) {
 }
 
 bool sqe_cli_run_statement(sqe_cli *cli, const char *sql, size_t len, const char *where, int line) {
-    char *text = malloc(len + 1);
-    if (!text) {
-        fprintf(stderr, "Error: out of memory\n");
-        return false;
-    }
-    memcpy(text, sql, len);
-    text[len] = '\0';
-    if (sql_is_blank(text)) {
-        free(text);
-        return true;
-    }
+    if (sql_is_blank(sql, len)) return true;
 
     double start = now_ms();
     interrupts = 0;
     in_statement = 1;
-    sqe_cursor *c = sqe_session_query(cli->session, text);
+    /* by length: a NUL byte inside is reported by the engine, never an end */
+    sqe_cursor *c = sqe_session_query_n(cli->session, sql, len);
     running_cursor = c;
     if (interrupts) sqe_cursor_cancel(c); /* Ctrl-C while it was being planned */
 
@@ -183,7 +190,6 @@ bool sqe_cli_run_statement(sqe_cli *cli, const char *sql, size_t len, const char
     running_cursor = NULL;
     sqe_cursor_close(c);
     in_statement = 0;
-    free(text);
     return ok;
 }
 
@@ -202,15 +208,16 @@ static bool on_statement(const char *sql, size_t len, int line, void *ctx) {
     return true;
 }
 
-bool sqe_cli_run_script(sqe_cli *cli, const char *script, const char *where) {
+bool sqe_cli_run_script(sqe_cli *cli, const char *script, size_t len, const char *where) {
     script_ctx sc = {cli, where, false};
     /* The return value only says whether the split ran to the end; a
-     * failure we care about is recorded by on_statement. */
-    (void)sqe_split_statements(script, on_statement, &sc);
+     * failure we care about is recorded by on_statement. By length: a NUL
+     * byte in the script is one more byte, never its end. */
+    (void)sqe_split_statements_n(script, len, on_statement, &sc);
     return !sc.failed;
 }
 
-char *sqe_cli_read_file(const char *path) {
+char *sqe_cli_read_file(const char *path, size_t *len_out) {
     bool is_stdin = strcmp(path, "-") == 0;
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f) {
@@ -243,6 +250,7 @@ char *sqe_cli_read_file(const char *path) {
         buf = NULL;
     } else {
         buf[len] = '\0';
+        *len_out = len;
     }
     if (!is_stdin) fclose(f);
     return buf;

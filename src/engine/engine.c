@@ -476,6 +476,20 @@ sqe_cursor *sqe_session_query(sqe_session *s, const char *sql) {
     return c;
 }
 
+sqe_cursor *sqe_session_query_n(sqe_session *s, const char *sql, size_t len) {
+    sqe_error err;
+    sqe_error_clear(&err);
+    if (!sqe_sql_check_text(sql ? sql : "", sql ? len : 0, &err)) {
+        sqe_cursor *c = cursor_new(s);
+        cursor_fail(c, &err);
+        return c;
+    }
+    char *text = sqe_strndup(sql ? sql : "", sql ? len : 0);
+    sqe_cursor *c = sqe_session_query(s, text);
+    sqe_free(text);
+    return c;
+}
+
 bool sqe_cursor_ok(const sqe_cursor *c) {
     return c->cls == SQE_OK;
 }
@@ -691,6 +705,10 @@ sqe_result *sqe_session_execute(sqe_session *s, const char *sql) {
 
 bool sqe_split_statements(const char *script, sqe_statement_cb cb, void *ctx) {
     return sqe_sql_split(script, (sqe_sql_stmt_cb)cb, ctx);
+}
+
+bool sqe_split_statements_n(const char *script, size_t len, sqe_statement_cb cb, void *ctx) {
+    return sqe_sql_split_n(script, len, (sqe_sql_stmt_cb)cb, ctx);
 }
 
 bool sqe_statement_complete(const char *text) {

@@ -164,15 +164,19 @@ static void pq_unpack32(const uint8_t *in, uint32_t *out, int bw) {
 }
 
 /* One value of width bw (0..64) at bit offset `bit` of in[0, len), reading
- * only bytes inside the buffer (the caller has checked bit + bw <= 8 * len). */
+ * only bytes inside the buffer (the caller has checked bit + bw <= 8 * len):
+ * one 8-byte load when 8 bytes remain and the value fits in it, else byte
+ * by byte. */
 static uint64_t pq_unpack_one(const uint8_t *in, size_t len, uint64_t bit, int bw) {
     if (bw == 0) return 0;
     size_t first = (size_t)(bit >> 3), last = (size_t)((bit + (uint64_t)bw - 1) >> 3);
+    unsigned shift = (unsigned)(bit & 7);
+    uint64_t mask = bw == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bw) - 1);
+    if (len - first >= 8 && shift + (unsigned)bw <= 64)
+        return (pq_load64(in + first) >> shift) & mask;
     unsigned __int128 acc = 0;
     for (size_t i = last + 1; i-- > first;) acc = (acc << 8) | in[i];
-    (void)len;
-    acc >>= (bit & 7);
-    return bw == 64 ? (uint64_t)acc : (uint64_t)acc & (((uint64_t)1 << bw) - 1);
+    return (uint64_t)(acc >> shift) & mask;
 }
 
 /* Unpacks 32 values of width bw (0..64) from in[0, 4*bw), which lies inside
@@ -273,15 +277,17 @@ static void pq_rle_take_packed(sqe_pq_rle *d, uint32_t *out, uint32_t k) {
         memset(out, 0, (size_t)k * sizeof *out);
         i = k;
     }
-    /* Fast path: byte-aligned position, 32 values with 8 bytes to spare. */
-    while (i < k && d->packed_pos == 0 && k - i >= 32 &&
-           (size_t)(d->end - d->p) >= (size_t)4 * bw + 8) {
-        pq_unpack32(d->p, out + i, bw);
-        d->p += 4 * bw;
-        i += 32;
-    }
-    for (; i < k; i++) {
-        out[i] = (uint32_t)pq_unpack_one(d->p, (size_t)(d->end - d->p), d->packed_pos, bw);
+    while (i < k) {
+        /* Fast path: byte-aligned position, 32 values with 8 bytes to spare
+         * (re-entered as soon as single values bring the position back to a
+         * byte boundary, so odd call sizes do not lose it). */
+        if (d->packed_pos == 0 && k - i >= 32 && (size_t)(d->end - d->p) >= (size_t)4 * bw + 8) {
+            pq_unpack32(d->p, out + i, bw);
+            d->p += 4 * bw;
+            i += 32;
+            continue;
+        }
+        out[i++] = (uint32_t)pq_unpack_one(d->p, (size_t)(d->end - d->p), d->packed_pos, bw);
         d->packed_pos += (uint32_t)bw;
         d->p += d->packed_pos >> 3;
         d->packed_pos &= 7;

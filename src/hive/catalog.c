@@ -138,6 +138,14 @@ bool sqe_hive_attach(sqe_hive_catalog *cat, const char *name, const char *url, c
             err, SQE_ERR_HIVE_EXTERNAL,
             "invalid root name '%s': names must match [a-z0-9_]+ after lower-casing",
             name ? name : "");
+    if (strlen(folded) > HIVE_NAME_MAX) {
+        sqe_error_set(err, SQE_ERR_HIVE_EXTERNAL,
+                      "invalid root name '%s': it is %zu characters long, more than the limit of "
+                      "%d",
+                      folded, strlen(folded), HIVE_NAME_MAX);
+        sqe_free(folded);
+        return false;
+    }
     if (!strcmp(folded, "system") || !strcmp(folded, "information_schema") ||
         !strcmp(folded, SQE_DEFAULT_CATALOG)) {
         sqe_error_set(err, SQE_ERR_ALREADY_EXISTS,
@@ -166,13 +174,35 @@ bool sqe_hive_attach(sqe_hive_catalog *cat, const char *name, const char *url, c
     return true;
 }
 
+/* Attaching from a statement or --hive-root: as sqe_hive_attach, then the
+ * root's folder must exist (a typo would otherwise attach an empty root
+ * whose every statement says "does not exist"). S3 roots are checked at
+ * first use. On failure the root is detached again. `name_it` prefixes the
+ * folder error with "cannot attach root '<name>': " (the --hive-root
+ * caller names the flag itself). */
+static bool attach_checked(sqe_hive_catalog *cat, const char *name, const char *url,
+                           const char *type, bool name_it, sqe_error *err) {
+    bool had_current = cat->current_root != NULL;
+    if (!sqe_hive_attach(cat, name, url, type, err)) return false;
+    if (sqe_io_check_folder(url, err)) return true;
+    hive_root *r = &cat->roots.items[cat->roots.len - 1];
+    if (name_it) sqe_error_prefix(err, "cannot attach root '%s': ", r->name);
+    root_free(r);
+    cat->roots.len--;
+    if (!had_current) {
+        sqe_free(cat->current_root);
+        cat->current_root = NULL;
+    }
+    return false;
+}
+
 bool sqe_hive_attach_spec(sqe_hive_catalog *cat, const char *spec, sqe_error *err) {
     const char *eq = spec ? strchr(spec, '=') : NULL;
     if (!eq || eq == spec || !eq[1])
         return sqe_error_set(err, SQE_ERR_USAGE, "invalid --hive-root '%s': expected NAME=URL",
                              spec ? spec : "");
     char *name = sqe_strndup(spec, (size_t)(eq - spec));
-    bool ok = sqe_hive_attach(cat, name, eq + 1, NULL, err);
+    bool ok = attach_checked(cat, name, eq + 1, NULL, false, err);
     sqe_free(name);
     return ok;
 }
@@ -206,8 +236,21 @@ static char *join_parts(int n, const char *const *parts) {
     return sqe_strbuf_detach(&sb);
 }
 
-/* Resolves a table name (is_table) or a database name. `creating` only
- * changes the wording of the no-current-root error. */
+/* Database and table names longer than Hive's limit are refused by name,
+ * before a path is built from them (the OS would fail with "File name too
+ * long", or worse, accept a name Hive cannot read). */
+static bool name_length_ok(const char *kind, const char *name, sqe_error *err) {
+    size_t n = strlen(name);
+    if (n <= HIVE_NAME_MAX) return true;
+    return sqe_error_set(err, SQE_ERR_HIVE_EXTERNAL,
+                         "invalid %s name '%s': it is %zu characters long, more than the limit of "
+                         "%d",
+                         kind, name, n, HIVE_NAME_MAX);
+}
+
+/* Resolves a table name (is_table) or a database name. `creating` changes
+ * the wording of the no-current-root error and reserves
+ * information_schema. */
 static bool resolve_name(sqe_hive_catalog *cat, int n, const char *const *parts, bool is_table,
                          bool creating, hive_name *out, sqe_error *err) {
     memset(out, 0, sizeof *out);
@@ -261,6 +304,16 @@ static bool resolve_name(sqe_hive_catalog *cat, int n, const char *const *parts,
     } else {
         out->db = sqe_strdup(cat->current_db);
     }
+    if (!name_length_ok("database", out->db, err)) goto out;
+    if (creating && strcmp(out->db, "information_schema") == 0) {
+        /* the built-in metadata schema of every root (SELECT reads it, not
+         * a folder), so a folder of that name could never be queried */
+        sqe_error_set(err, SQE_ERR_ALREADY_EXISTS,
+                      "cannot create %s '%s': database name 'information_schema' is reserved for "
+                      "the built-in metadata schema; choose another name",
+                      kind, full);
+        goto out;
+    }
     if (tbl_part) {
         out->table = hive_fold_name(tbl_part);
         if (!out->table) {
@@ -269,6 +322,7 @@ static bool resolve_name(sqe_hive_catalog *cat, int n, const char *const *parts,
                           tbl_part);
             goto out;
         }
+        if (!name_length_ok("table", out->table, err)) goto out;
     }
     ok = true;
 out:
@@ -440,7 +494,8 @@ static bool exec_attach(sqe_hive_catalog *cat, const sqe_ast_stmt *st, sqe_strbu
         }
         sqe_free(rn);
     }
-    return sqe_hive_attach(cat, st->u.attach.name.name, st->u.attach.url, st->u.attach.type, err);
+    return attach_checked(cat, st->u.attach.name.name, st->u.attach.url, st->u.attach.type, true,
+                          err);
 }
 
 static bool exec_detach(sqe_hive_catalog *cat, const sqe_ast_stmt *st, sqe_strbuf *notices,
@@ -640,6 +695,9 @@ static bool exec_create_table(sqe_hive_catalog *cat, const sqe_ast_stmt *st, sqe
         goto out;
     }
     if (herr.cls != SQE_ERR_NOT_FOUND) {
+        /* e.g. a FIFO named like the manifest: SHOW TABLES lists the name
+         * too, so both say it is taken; DROP TABLE removes it */
+        sqe_error_prefix(&herr, "cannot create table '%s.%s.%s': ", nm.root->name, nm.db, nm.table);
         if (err) *err = herr;
         goto out;
     }
@@ -738,6 +796,24 @@ static bool exec_describe(sqe_hive_catalog *cat, const sqe_ast_stmt *st, sqe_res
     return true;
 }
 
+/* The raw (still %XX-escaped) value of key k in a partition folder path
+ * ".../k1=v1/k2=v2/" with n_keys levels. */
+static const char *folder_value(const char *path, int n_keys, int k, size_t *len) {
+    const char *end = path + strlen(path);
+    if (end > path && end[-1] == '/') end--;
+    for (int level = n_keys - 1;; level--) {
+        const char *start = end;
+        while (start > path && start[-1] != '/') start--;
+        if (level == k || start == path) {
+            const char *eq = memchr(start, '=', (size_t)(end - start));
+            const char *v = eq ? eq + 1 : start;
+            *len = (size_t)(end - v);
+            return v;
+        }
+        end = start - 1;
+    }
+}
+
 static bool exec_show_partitions(sqe_hive_catalog *cat, const sqe_ast_stmt *st, sqe_resultset **out,
                                  sqe_error *err) {
     hive_name nm;
@@ -760,9 +836,8 @@ static bool exec_show_partitions(sqe_hive_catalog *cat, const sqe_ast_stmt *st, 
     if (!sqe_hive_list_partitions(store, t, NULL, arena, &ps, &n, err)) goto out;
     static const char *const names[] = {"partition"};
     *out = hive_result_text(1, names);
-    sqe_strbuf sb, val;
+    sqe_strbuf sb;
     sqe_strbuf_init(&sb);
-    sqe_strbuf_init(&val);
     for (size_t i = 0; i < n; i++) {
         sqe_strbuf_clear(&sb);
         for (int k = 0; k < t->n_part_keys; k++) {
@@ -773,16 +848,19 @@ static bool exec_show_partitions(sqe_hive_catalog *cat, const sqe_ast_stmt *st, 
             if (ps[i].values[k].is_null) {
                 sqe_strbuf_puts(&sb, HIVE_DEFAULT_PARTITION);
             } else {
-                sqe_strbuf_clear(&val);
-                hive_format_part_value(&val, &ps[i].values[k]);
-                hive_escape_path_value(&sb, val.data ? val.data : "", val.len);
+                /* the value as its folder spells it, not the typed value:
+                 * `n=01` and `n=1` are two partitions (as in Hive), and
+                 * printing both as n=1 would show one partition twice */
+                size_t raw_len, n_dec;
+                const char *raw = folder_value(ps[i].path, t->n_part_keys, k, &raw_len);
+                char *dec = hive_unescape_path_value(arena, raw, raw_len, &n_dec);
+                hive_escape_path_value(&sb, dec, n_dec);
             }
         }
         const char *row[1] = {sb.data ? sb.data : ""};
         sqe_resultset_add_text_row(*out, row);
     }
     sqe_strbuf_free(&sb);
-    sqe_strbuf_free(&val);
     ok = true;
 out:
     sqe_arena_free(arena);

@@ -92,6 +92,11 @@ static bool build_columns(const sqe_ast_column_def *defs, int n, bool part_keys,
         const sqe_ast_column_def *d = &defs[i];
         cols[i].name = sqe_str_lower(sqe_strdup(d->name.name ? d->name.name : ""));
         const char *kind = part_keys ? "partition key" : "column";
+        size_t chars = 0;
+        for (const char *c = cols[i].name; *c; c++) chars += ((unsigned char)*c & 0xC0) != 0x80;
+        if (chars > HIVE_COLUMN_NAME_MAX)
+            return hfail(err, "%s name '%s' is %zu characters long, more than the limit of %d",
+                         kind, cols[i].name, chars, HIVE_COLUMN_NAME_MAX);
         sqe_strbuf tt;
         sqe_strbuf_init(&tt);
         type_text(&d->type, &tt);

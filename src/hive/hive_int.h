@@ -193,6 +193,12 @@ bool hive_delim_byte_n(const char *v, size_t n, bool numeric_rule, unsigned char
 /* Lower-cases a copy of name and checks [a-z0-9_]+. NULL when invalid. */
 char *hive_fold_name(const char *name);
 bool hive_name_valid(const char *s);
+/* Longest names, in characters, as Hive's metastore allows: roots,
+ * databases and tables 128, columns and partition keys 767. Longer names
+ * are rejected naming the limit (a longer file name would fail later with
+ * an OS error instead). */
+#define HIVE_NAME_MAX 128
+#define HIVE_COLUMN_NAME_MAX 767
 
 /* Hive's FileUtils.escapePathName / unescapePathName for partition values. */
 void hive_escape_path_value(sqe_strbuf *sb, const char *s, size_t n);
@@ -221,8 +227,5 @@ char *hive_show_create(const hive_manifest *m, const char *db);
 /* Result sets (column names as Trino spells them). */
 sqe_resultset *hive_result_text(int n_cols, const char *const *names);
 sqe_resultset *hive_describe(const hive_manifest *m);
-
-/* Formats a partition value the way a folder name holds it (unescaped). */
-void hive_format_part_value(sqe_strbuf *sb, const sqe_value *v);
 
 #endif

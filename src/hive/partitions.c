@@ -262,6 +262,8 @@ typedef struct file_ctx {
     size_t prefix_len;
     sqe_arena *arena;
     SQE_ARRAY(sqe_hive_file) files; /* arena-backed */
+    const char *special;            /* first data entry that is not a regular file (arena) */
+    const char *special_kind;       /* "FIFO", "socket", ... */
 } file_ctx;
 
 static bool hidden_below(const char *rel) {
@@ -276,11 +278,18 @@ static bool hidden_below(const char *rel) {
 
 static bool file_cb(const sqe_io_entry *e, void *ctx) {
     file_ctx *f = ctx;
-    if (e->is_dir || e->size == 0) return true;
+    if (e->is_dir || (e->size == 0 && !e->special)) return true;
     const char *rel =
         strncmp(e->path, f->prefix, f->prefix_len) == 0 ? e->path + f->prefix_len : e->name;
     while (*rel == '/') rel++;
     if (hidden_below(rel)) return true;
+    if (e->special) {
+        /* a FIFO (or socket, device) among the data: reading it would block
+         * or never end, and skipping it would drop its rows silently */
+        f->special = sqe_arena_strdup(f->arena, e->path);
+        f->special_kind = e->special;
+        return false;
+    }
     sqe_hive_file file = {sqe_arena_strdup(f->arena, e->path), e->size};
     SQE_ARRAY_PUSH(f->arena, f->files, file);
     return true;
@@ -295,8 +304,14 @@ bool sqe_hive_list_files(sqe_store *store, const char *folder, sqe_arena *arena,
     *out = NULL;
     *n_out = 0;
     char *prefix = folder_prefix(arena, folder);
-    file_ctx f = {prefix, strlen(prefix), arena, {0}};
+    file_ctx f = {prefix, strlen(prefix), arena, {0}, NULL, NULL};
     if (!store->vt->list(store, prefix, true, file_cb, &f, err)) return false;
+    if (f.special)
+        return sqe_error_set(err, SQE_ERR_STORAGE,
+                             "cannot read '%s': it is a %s, not a regular file; sqe reads only "
+                             "regular files (remove it, or rename it to start with '_' or '.' "
+                             "so that it is skipped)",
+                             f.special, f.special_kind);
     if (f.files.len > 1) qsort(f.files.items, f.files.len, sizeof *f.files.items, file_cmp);
     *out = f.files.items;
     *n_out = f.files.len;

@@ -12,7 +12,6 @@
  */
 #include "hive/hive_int.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -109,25 +108,4 @@ sqe_resultset *hive_describe(const hive_manifest *m) {
     describe_rows(rs, m->cols, m->n_cols, "");
     describe_rows(rs, m->part_keys, m->n_part_keys, "partition key");
     return rs;
-}
-
-void hive_format_part_value(sqe_strbuf *sb, const sqe_value *v) {
-    if (v->is_null) {
-        sqe_strbuf_puts(sb, HIVE_DEFAULT_PARTITION);
-        return;
-    }
-    switch (v->type.id) {
-    case SQE_T_VARCHAR:
-        sqe_strbuf_append(sb, v->v.s.ptr, v->v.s.len);
-        break;
-    case SQE_T_DATE: {
-        char buf[32];
-        sqe_date_format((int32_t)v->v.i, buf, sizeof buf);
-        sqe_strbuf_puts(sb, buf);
-        break;
-    }
-    default:
-        sqe_strbuf_printf(sb, "%" PRId64, v->v.i);
-        break;
-    }
 }

@@ -20,6 +20,11 @@ typedef struct sqe_io_entry {
     bool is_dir;      /* a "folder" (common prefix when listing with a delimiter) */
     uint64_t size;    /* bytes (0 for folders) */
     int64_t mtime_us; /* last modification, microseconds since epoch (0 if unknown) */
+    /* NULL for files and folders. For something that is neither (local disk
+     * only): "FIFO", "socket", "character device" or "block device". Such an
+     * entry is listed so that callers can refuse it by name; head and
+     * get_range of it fail (they never block on it). */
+    const char *special;
 } sqe_io_entry;
 
 /* Return false from a list callback to stop listing early (not an error). */
@@ -36,10 +41,13 @@ typedef struct sqe_store_vtable {
      * exist lists nothing (not an error), as on S3. */
     bool (*list)(sqe_store *s, const char *prefix, bool recursive, sqe_io_list_cb cb, void *ctx,
                  sqe_error *err);
-    /* Size and mtime of one object. Missing -> NOT_FOUND naming the path. */
+    /* Size and mtime of one object. Missing -> NOT_FOUND naming the path;
+     * a folder -> NOT_FOUND; anything else that is not a regular file (FIFO,
+     * socket, device) -> STORAGE naming the path and what it is. */
     bool (*head)(sqe_store *s, const char *path, sqe_io_entry *out, sqe_error *err);
     /* Reads up to `len` bytes at `offset` into buf; *n_read gets the count
-     * (short only at end of object). */
+     * (short only at end of object). Never blocks on a FIFO or device: what
+     * is not a regular file is refused as in head. */
     bool (*get_range)(sqe_store *s, const char *path, uint64_t offset, size_t len, void *buf,
                       size_t *n_read, sqe_error *err);
     /* Writes the whole object; readers see the old or the new content, never
@@ -67,6 +75,12 @@ sqe_store *sqe_io_store_for_url(const char *url, sqe_error *err);
 static inline void sqe_store_free(sqe_store *s) {
     if (s) s->vt->free(s);
 }
+
+/* Checks that `url` names an existing folder, for attaching a warehouse
+ * root: a missing local folder is NOT_FOUND, a file (or a path through a
+ * file) INVALID_ARGUMENT, both naming the path. s3:// URLs are not touched
+ * (their bucket is checked at first use). Implemented in local.c. */
+bool sqe_io_check_folder(const char *url, sqe_error *err);
 
 /* Local backend (io/local.c). */
 sqe_store *sqe_io_local_new(void);

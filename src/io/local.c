@@ -28,6 +28,7 @@
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -69,13 +70,21 @@ typedef struct ancestor {
     const struct ancestor *up;
 } ancestor;
 
+typedef struct file_id {
+    dev_t dev;
+    ino_t ino;
+} file_id;
+
 typedef struct list_state {
     bool recursive;
     sqe_io_list_cb cb;
     void *ctx;
     bool stopped; /* the callback asked to stop */
     sqe_strbuf
-        shown; /* path of the current folder as the caller spells it, ending in '/' (or empty) */
+        shown;   /* path of the current folder as the caller spells it, ending in '/' (or empty) */
+    int root_fd; /* O_PATH descriptor of the listed folder (the boundary) */
+    struct stat root_st;       /* its identity */
+    SQE_ARRAY(file_id) linked; /* folders entered through a link in this listing */
     sqe_error *err;
 } list_state;
 
@@ -83,6 +92,138 @@ static bool is_ancestor(const ancestor *a, const struct stat *st) {
     for (; a; a = a->up)
         if (a->dev == st->st_dev && a->ino == st->st_ino) return true;
     return false;
+}
+
+static bool same_id(const struct stat *a, const struct stat *b) {
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* True when the folder open as `fd` is `target` or lies below it. Walks ".."
+ * up to "/" comparing identities (device + inode), so every spelling of a
+ * path compares equal. O_PATH needs only search permission on the way up;
+ * a folder that cannot be opened ends the walk (answer: not within). */
+static bool folder_within(int fd, const struct stat *target) {
+    int cur = openat(fd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    bool within = false;
+    for (int depth = 0; cur >= 0 && depth < 4096 && !within; depth++) {
+        struct stat st, ust;
+        if (fstat(cur, &st) != 0) break;
+        if (same_id(&st, target)) {
+            within = true;
+            break;
+        }
+        int up = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (up < 0) break;
+        bool top = fstat(up, &ust) != 0 || same_id(&ust, &st); /* "/" is its own parent */
+        close(cur);
+        cur = up;
+        if (top) break;
+    }
+    if (cur >= 0) close(cur);
+    return within;
+}
+
+/* Decides whether the symbolic link `name` (in the folder open as dfd,
+ * shown as st->shown) may be followed. A link whose target is the listed
+ * folder, lies inside it, or contains it is skipped: the target's files are
+ * listed under their own names anyway (or, for a folder that contains the
+ * listed one, belong to something else), so following it would list files
+ * twice or loop. Links to anything else are followed, as Hive does. */
+static bool link_allowed(list_state *st, int dfd, const char *name, const struct stat *target) {
+    const char *why = NULL;
+    int fd = -1;
+    if (S_ISDIR(target->st_mode)) {
+        fd = openat(dfd, name, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (same_id(target, &st->root_st))
+            why = "the listed folder itself (a loop)";
+        else if (fd >= 0 && folder_within(fd, &st->root_st))
+            why = "inside the listed folder, where its files are listed under their own names";
+        else if (folder_within(st->root_fd, target))
+            why = "a folder that contains the listed folder (following it would loop and list "
+                  "files that are not below the listed folder)";
+    } else {
+        /* A file: where does it really live? */
+        char *local = sqe_io_local_path(st->shown.data);
+        char *real = realpath(local, NULL);
+        sqe_free(local);
+        if (real) {
+            char *slash = strrchr(real, '/');
+            if (slash) *(slash == real ? slash + 1 : slash) = '\0';
+            fd = open(real, O_PATH | O_DIRECTORY | O_CLOEXEC);
+            if (fd >= 0 && folder_within(fd, &st->root_st))
+                why = "inside the listed folder, where it is listed under its own name";
+            free(real);
+        }
+    }
+    if (fd >= 0) close(fd);
+    if (why)
+        sqe_log(SQE_LOG_WARN, "io", "skipping symbolic link '%s': its target is %s", st->shown.data,
+                why);
+    return why == NULL;
+}
+
+/* A folder reached through a link is listed once per listing, however many
+ * links lead to it. */
+static bool link_seen_before(list_state *st, const struct stat *target) {
+    for (size_t i = 0; i < st->linked.len; i++)
+        if (st->linked.items[i].dev == target->st_dev &&
+            st->linked.items[i].ino == target->st_ino) {
+            sqe_log(SQE_LOG_WARN, "io",
+                    "skipping symbolic link '%s': its target folder was already listed through "
+                    "another link",
+                    st->shown.data);
+            return true;
+        }
+    file_id id = {target->st_dev, target->st_ino};
+    SQE_ARRAY_PUSH(NULL, st->linked, id);
+    return false;
+}
+
+static const char *special_kind(mode_t m) {
+    if (S_ISFIFO(m)) return "FIFO";
+    if (S_ISSOCK(m)) return "socket";
+    if (S_ISCHR(m)) return "character device";
+    if (S_ISBLK(m)) return "block device";
+    return "special file";
+}
+
+typedef enum { ENT_SKIP, ENT_FILE, ENT_DIR, ENT_SPECIAL, ENT_ERROR } ent_kind;
+
+/* What the entry `name` of the folder open as dfd is, after following a
+ * symbolic link (st->shown holds its displayed path). Fills *est when it
+ * had to stat (files, links, special files; plain folders skip the stat). */
+static ent_kind classify(list_state *st, int dfd, const struct dirent *de, struct stat *est,
+                         bool *have_stat) {
+    const char *name = de->d_name;
+    bool maybe_link = true;
+    *have_stat = false;
+#ifdef _DIRENT_HAVE_D_TYPE
+    if (de->d_type == DT_DIR) return ENT_DIR;
+    maybe_link = de->d_type == DT_LNK || de->d_type == DT_UNKNOWN;
+#endif
+    bool is_link = false;
+    if (maybe_link) {
+        struct stat lst;
+        if (fstatat(dfd, name, &lst, AT_SYMLINK_NOFOLLOW) != 0) {
+            if (errno == ENOENT) return ENT_SKIP; /* removed meanwhile */
+            os_error(st->err, "stat", st->shown.data, errno);
+            return ENT_ERROR;
+        }
+        is_link = S_ISLNK(lst.st_mode);
+    }
+    if (fstatat(dfd, name, est, 0) != 0) {
+        int e = errno;
+        if (e == ENOENT) return ENT_SKIP; /* removed meanwhile, or a dangling link */
+        os_error(st->err, "stat", st->shown.data, e);
+        return ENT_ERROR;
+    }
+    *have_stat = true;
+    if (is_link && (S_ISDIR(est->st_mode) || S_ISREG(est->st_mode)) &&
+        !link_allowed(st, dfd, name, est))
+        return ENT_SKIP;
+    if (S_ISDIR(est->st_mode))
+        return is_link && st->recursive && link_seen_before(st, est) ? ENT_SKIP : ENT_DIR;
+    return S_ISREG(est->st_mode) ? ENT_FILE : ENT_SPECIAL;
 }
 
 /* Lists the folder open as `fd` (taken over: closed here). st->shown holds
@@ -114,35 +255,17 @@ static bool list_fd(int fd, const ancestor *up, list_state *st) {
         if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
         if (strncmp(name, TMP_PREFIX, TMP_PREFIX_LEN) == 0) continue;
 
-        bool is_dir = false, is_reg = false, via_link = false;
-        struct stat est;
-        bool have_stat = false;
-#ifdef _DIRENT_HAVE_D_TYPE
-        if (de->d_type == DT_DIR)
-            is_dir = true;
-        else if (de->d_type == DT_REG)
-            is_reg = true;
-        else if (de->d_type != DT_LNK && de->d_type != DT_UNKNOWN)
-            continue; /* fifo, socket, device */
-        via_link = de->d_type == DT_LNK;
-#endif
-        if (!is_dir || via_link) {
-            if (fstatat(dirfd(d), name, &est, 0) != 0) {
-                int e = errno;
-                if (e == ENOENT) continue; /* removed meanwhile, or a dangling link */
-                st->shown.len = shown_len;
-                sqe_strbuf_puts(&st->shown, name);
-                ok = os_error(st->err, "stat", st->shown.data, e);
-                break;
-            }
-            have_stat = true;
-            is_dir = S_ISDIR(est.st_mode);
-            is_reg = S_ISREG(est.st_mode);
-            if (!is_dir && !is_reg) continue;
-        }
-
         st->shown.len = shown_len;
         sqe_strbuf_puts(&st->shown, name);
+        struct stat est;
+        bool have_stat;
+        ent_kind kind = classify(st, dirfd(d), de, &est, &have_stat);
+        if (kind == ENT_ERROR) {
+            ok = false;
+            break;
+        }
+        if (kind == ENT_SKIP) continue;
+        bool is_dir = kind == ENT_DIR;
         if (is_dir && st->recursive) {
             /* Hard links to folders do not exist, so only a symbolic link can
              * lead back up the tree. */
@@ -162,8 +285,9 @@ static bool list_fd(int fd, const ancestor *up, list_state *st) {
             .path = st->shown.data,
             .name = st->shown.data + shown_len,
             .is_dir = is_dir,
-            .size = is_dir ? 0 : (uint64_t)est.st_size,
+            .size = kind == ENT_FILE ? (uint64_t)est.st_size : 0,
             .mtime_us = have_stat ? mtime_us(&est) : 0,
+            .special = kind == ENT_SPECIAL ? special_kind(est.st_mode) : NULL,
         };
         if (!st->cb(&e, st->ctx)) {
             st->stopped = true;
@@ -178,28 +302,43 @@ static bool list_fd(int fd, const ancestor *up, list_state *st) {
 
 static bool local_list(sqe_store *s, const char *prefix, bool recursive, sqe_io_list_cb cb,
                        void *ctx, sqe_error *err) {
-    list_state st = {.recursive = recursive, .cb = cb, .ctx = ctx, .err = err};
+    list_state st = {.recursive = recursive, .cb = cb, .ctx = ctx, .err = err, .root_fd = -1};
     sqe_strbuf_init(&st.shown);
     if (prefix[0]) {
         char *dir = sqe_io_join(prefix, ""); /* "prefix/" with exactly one '/' */
         sqe_strbuf_puts(&st.shown, dir);
         sqe_free(dir);
     }
-    char *local = sqe_io_local_path(st.shown.data);
+    char *local = sqe_io_local_path(st.shown.data ? st.shown.data : "");
     bool ok = true;
     int fd = open(local[0] ? local : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) {
         /* A prefix that does not exist (or is a file) lists nothing, as on S3. */
         if (errno != ENOENT && errno != ENOTDIR) ok = os_error(err, "list", prefix, errno);
+    } else if ((st.root_fd = openat(fd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0 ||
+               fstat(st.root_fd, &st.root_st) != 0) {
+        ok = os_error(err, "list", prefix, errno);
+        close(fd);
     } else {
         ok = list_fd(fd, NULL, &st);
     }
+    if (st.root_fd >= 0) close(st.root_fd);
+    SQE_ARRAY_FREE(st.linked);
     sqe_free(local);
     sqe_strbuf_free(&st.shown);
     return ok;
 }
 
 /* ------------------------------------------------------------- head/read */
+
+/* A FIFO, socket or device where an object was expected: never opened for
+ * reading (a FIFO would block until a writer comes, a device never ends). */
+static bool not_regular(sqe_error *err, const char *path, const struct stat *st) {
+    return sqe_error_set(err, SQE_ERR_STORAGE,
+                         "cannot read '%s': it is a %s, not a regular file; sqe reads only "
+                         "regular files (remove or rename it)",
+                         path, special_kind(st->st_mode));
+}
 
 static bool local_head(sqe_store *s, const char *path, sqe_io_entry *out, sqe_error *err) {
     char *local = sqe_io_local_path(path);
@@ -214,6 +353,7 @@ static bool local_head(sqe_store *s, const char *path, sqe_io_entry *out, sqe_er
     }
     if (S_ISDIR(st.st_mode))
         return sqe_error_set(err, SQE_ERR_NOT_FOUND, "file '%s' not found (it is a folder)", path);
+    if (!S_ISREG(st.st_mode)) return not_regular(err, path, &st);
     out->path = path;
     out->name = last_segment(path);
     out->is_dir = false;
@@ -226,13 +366,28 @@ static bool local_get_range(sqe_store *s, const char *path, uint64_t offset, siz
                             size_t *n_read, sqe_error *err) {
     *n_read = 0;
     char *local = sqe_io_local_path(path);
-    int fd = open(local, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO without a writer must not wait for one. It
+     * does nothing for regular files, the only thing read below. */
+    int fd = open(local, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     int e = errno;
     sqe_free(local);
     if (fd < 0) {
         if (e == ENOENT || e == ENOTDIR)
             return sqe_error_set(err, SQE_ERR_NOT_FOUND, "file '%s' not found", path);
         return os_error(err, "open", path, e);
+    }
+    struct stat fst;
+    if (fstat(fd, &fst) != 0) {
+        e = errno;
+        close(fd);
+        return os_error(err, "stat", path, e);
+    }
+    if (!S_ISREG(fst.st_mode)) {
+        close(fd);
+        if (S_ISDIR(fst.st_mode))
+            return sqe_error_set(err, SQE_ERR_NOT_FOUND, "file '%s' not found (it is a folder)",
+                                 path);
+        return not_regular(err, path, &fst);
     }
     size_t got = 0;
     while (got < len) {
@@ -363,6 +518,33 @@ static bool local_del(sqe_store *s, const char *path, sqe_error *err) {
     if (e == ENOENT || e == ENOTDIR)
         return sqe_error_set(err, SQE_ERR_NOT_FOUND, "file '%s' not found", path);
     return os_error(err, "delete", path, e);
+}
+
+/* ------------------------------------------------------------ roots */
+
+bool sqe_io_check_folder(const char *url, sqe_error *err) {
+    if (!sqe_io_check_url(url, err)) return false;
+    if (sqe_str_ieqn(url, "s3://", 5)) return true; /* checked at first use */
+    char *local = sqe_io_local_path(url);
+    struct stat st;
+    int rc = stat(local, &st);
+    int e = errno;
+    sqe_free(local);
+    if (rc != 0) {
+        if (e == ENOENT)
+            return sqe_error_set(err, SQE_ERR_NOT_FOUND,
+                                 "folder '%s' does not exist; create it first or correct the path "
+                                 "(local roots are checked when attached, S3 roots at first use)",
+                                 url);
+        if (e == ENOTDIR)
+            return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
+                                 "'%s' is not a folder: a part of the path is a file", url);
+        return os_error(err, "open folder", url, e);
+    }
+    if (!S_ISDIR(st.st_mode))
+        return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "'%s' is a %s, not a folder", url,
+                             S_ISREG(st.st_mode) ? "file" : special_kind(st.st_mode));
+    return true;
 }
 
 static void local_free(sqe_store *s) {

@@ -19,6 +19,7 @@
  *   numbers      123 (INTEGER), 1.5 .5 5. (DECIMAL), 1e3 1.5E-2 (DOUBLE)
  *   operators    + - * / % = <> != < <= > >= || ( ) , . ; : [ ]
  *   comments     -- to end of line, and slash-star ... star-slash (not nested)
+ *   a UTF-8 byte order mark at the very start is skipped (editors write one)
  * A lexical problem (unterminated string, quoted identifier or comment, a
  * character that starts no token, a word starting with a digit) ends the
  * array with an SQE_TK_ERROR token holding the whole message.
@@ -37,6 +38,14 @@ typedef struct lexer {
     sqe_lex_mode mode;
     SQE_ARRAY(sqe_token) toks;
 } lexer;
+
+/* The UTF-8 byte order mark (U+FEFF) that editors put at the start of a
+ * file. Skipped before a statement; anywhere else it is an error shown as
+ * \ufeff (error messages escape invisible characters). */
+static bool is_bom(const char *s) {
+    return (unsigned char)s[0] == 0xEF && (unsigned char)s[1] == 0xBB &&
+           (unsigned char)s[2] == 0xBF;
+}
 
 static bool is_word_start(unsigned char c) {
     return isalpha(c) || c == '_' || c >= 0x80;
@@ -90,6 +99,10 @@ static bool skip_space(lexer *lx) {
         char c = cur(lx);
         if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
             adv(lx);
+        } else if (lx->i == 0 && is_bom(lx->src)) {
+            /* a byte order mark before the statement: invisible, so the
+             * first token keeps column 1 */
+            lx->i = 3;
         } else if (c == '-' && at(lx, 1) == '-') {
             while (cur(lx) && cur(lx) != '\n') adv(lx);
         } else if (c == '/' && at(lx, 1) == '*') {
@@ -343,6 +356,8 @@ const char *sqe_sql_skip_space(const char *s, int *line) {
     for (;;) {
         if (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\f' || *s == '\v') {
             s++;
+        } else if (is_bom(s)) {
+            s += 3;
         } else if (*s == '\n') {
             if (line) (*line)++;
             s++;

@@ -494,6 +494,14 @@ sqe_ast_stmt *sqe_sql_parse(sqe_arena *arena, const char *sql, sqe_error *err);
  * at end of input (the parser then reports them). */
 typedef bool (*sqe_sql_stmt_cb)(const char *text, size_t len, int line, void *ctx);
 bool sqe_sql_split(const char *script, sqe_sql_stmt_cb cb, void *ctx);
+/* The same for a script of `len` bytes: a NUL byte inside is one more byte
+ * (it ends up inside a statement, where sqe_sql_check_text rejects it). A
+ * UTF-8 byte order mark between statements is skipped. */
+bool sqe_sql_split_n(const char *script, size_t len, sqe_sql_stmt_cb cb, void *ctx);
+/* Checks the bytes of one statement before it is lexed: a NUL byte is a
+ * SYNTAX error naming its line:column (counted from the statement's start,
+ * as the parser's errors are). Returns false after filling err. */
+bool sqe_sql_check_text(const char *text, size_t len, sqe_error *err);
 
 /* True when `text` holds at least one complete statement ending in ';'
  * (outside quotes/comments) - the REPL uses it to know when to run. */

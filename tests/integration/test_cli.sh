@@ -96,6 +96,7 @@ expect_status "--help" 0
 expect_in out "--help" "Usage: sqe-cli --embedded"
 expect_in out "--help" "--hive-root NAME=URL"
 expect_in out "--help" "AWS_SECRET_ACCESS_KEY"
+expect_in out "--help" "SELECT 1 AS a, 2 AS a gives a, a_1"
 expect_in out "--help" "Examples:"
 
 expect_in out "--help" "80% of physical memory"
@@ -473,6 +474,137 @@ if command -v script >/dev/null 2>&1; then
 else
     echo "skip - shell tests (no 'script' program)"
 fi
+
+
+# ------------------------------------------------ adversarial (issue 7)
+# Hostile scripts, files and values; each case is named after what broke.
+
+# run_t ARGS...: like run, but a hang fails the check (exit 124) instead of
+# hanging the suite.
+run_t() {
+    timeout 20 "$CLI" "$@" <"${STDIN_FILE:-/dev/null}" >"$tmp/out" 2>"$tmp/err"
+    status=$?
+}
+
+# item 4: a NUL byte silently ended a script with exit 0 (SELECT 3 never ran)
+printf 'SELECT 1 AS a;\nSELECT 2 AS a; -- \000\nSELECT 3 AS a;\n' >"$tmp/nul.sql"
+STDIN_FILE=$tmp/nul.sql run --embedded --format csv
+expect_status "NUL in a piped script" 1
+expect_stdout "NUL in a piped script" "a
+1
+a
+2"
+expect_stderr "NUL in a piped script" "Error: syntax error at line 1:4: NUL byte (\\0) in the SQL text; SQL text cannot hold NUL bytes, not even in string literals or comments: remove it (is the script UTF-16? save it as UTF-8)"
+run --embedded --format csv -f "$tmp/nul.sql"
+expect_status "NUL in a -f script" 1
+expect_in err "NUL in a -f script" "syntax error at line 1:4: NUL byte"
+printf "SELECT 1 AS a;\nSELECT\n  'x\000y' AS b;\nSELECT 3;\n" >"$tmp/nul2.sql"
+run --embedded --format csv -f "$tmp/nul2.sql"
+expect_status "NUL in a string literal" 1
+expect_stdout "NUL in a string literal" "a
+1"
+expect_in err "NUL in a string literal" "Error: syntax error at line 2:5: NUL byte (\\0) in the SQL text"
+# a script ending in a comment with a NUL: still reported
+printf 'SELECT 1 AS a;\n/* \000 */\n' >"$tmp/nul3.sql"
+run --embedded --format csv -f "$tmp/nul3.sql"
+expect_status "NUL in a trailing comment" 1
+expect_in err "NUL in a trailing comment" "NUL byte (\\0)"
+
+# item 11: a UTF-8 BOM at the start of a script is skipped (it showed as
+# "found 'SELECT'"); anywhere else it is shown as \ufeff
+printf '\357\273\277SELECT 1 AS a;\n' >"$tmp/bom.sql"
+run --embedded --format csv -f "$tmp/bom.sql"
+expect_status "BOM at the start of a -f script" 0
+expect_stdout "BOM at the start of a -f script" "a
+1"
+STDIN_FILE=$tmp/bom.sql run --embedded --format csv
+expect_status "BOM at the start of piped stdin" 0
+run --embedded --format csv -c $'\xef\xbb\xbfSELECT 1 AS a'
+expect_status "BOM at the start of -c" 0
+run --embedded -c $'SELECT \xef\xbb\xbfa'
+expect_status "BOM inside a statement" 1
+expect_in err "BOM inside a statement" "column '\\ufeffa' cannot be resolved"
+
+# item 11: invisible bytes inside error messages are escaped
+mkdir -p "$tmp/inv/db/t"
+printf '3\000\n' >"$tmp/inv/db/t/a.csv"
+run --embedded --hive-root "v=$tmp/inv" -c "CREATE EXTERNAL TABLE v.db.t (a int) LOCATION '$tmp/inv/db/t/'" -c "SELECT * FROM v.db.t"
+expect_status "NUL inside a value in an error" 1
+expect_in err "NUL inside a value in an error" "cannot parse '3\\0' as integer"
+printf '4\033[31m\007\n' >"$tmp/inv/db/t/a.csv"
+run --embedded --hive-root "v=$tmp/inv" -c "SELECT * FROM v.db.t"
+expect_in err "ESC and BEL inside a value in an error" "cannot parse '4\\x1b[31m\\x07' as integer"
+if LC_ALL=C grep -q $'\033' "$tmp/err"; then fail "no raw ESC on stderr"; else pass "no raw ESC on stderr"; fi
+
+# item 10: output formats
+run --embedded --format json -c "SELECT 1 AS a, 2 AS a, 3 AS b, 4 AS a"
+expect_stdout "json duplicate column names" '[
+{"a":1,"a_1":2,"b":3,"a_2":4}
+]'
+run --embedded --format jsonl -c "SELECT 1 AS a, 2 AS a"
+expect_stdout "jsonl duplicate column names" '{"a":1,"a_1":2}'
+run --embedded --format csv -c "SELECT 1 AS a, 2 AS a"
+expect_stdout "csv keeps duplicate column names" 'a,a
+1,2'
+mkdir -p "$tmp/md/db/t"
+# OpenCSV (quoted fields may hold CR and LF); escapeChar '~' keeps backslashes
+printf '1,"<b>x</b> & y \\ `z` |","p\rq\ns\tt\033[1m\007\177"\n' >"$tmp/md/db/t/a.csv"
+cat >"$tmp/md/ddl.sql" <<EOF
+CREATE EXTERNAL TABLE m.db.t (id int, v string, w string)
+ROW FORMAT SERDE 'org.apache.hadoop.hive.serde2.OpenCSVSerde' WITH SERDEPROPERTIES ('escapeChar'='~')
+LOCATION '$tmp/md/db/t/';
+EOF
+run --embedded --hive-root "m=$tmp/md" -f "$tmp/md/ddl.sql"
+expect_status "markdown table" 0
+run --embedded --hive-root "m=$tmp/md" --format markdown -c 'SELECT id, v, w AS "w|<&>" FROM m.db.t'
+expect_stdout_bytes "markdown escapes HTML, backslash, backtick, CR vs LF, controls" '| id | v | w\\|&lt;&amp;> |\n|---:|---|---|\n| 1 | &lt;b>x&lt;/b> &amp; y \\\\ \\`z\\` \\| | p\\rq<br>s\\tt\\x1B[1m\\x07\\x7F |\n'
+run --embedded --hive-root "m=$tmp/md" -c 'SELECT w FROM m.db.t'
+expect_stdout_bytes "table escapes CR, TAB, ESC, BEL, DEL" '          w\n---------------------\n p\\rq               +\n s\\tt\\x1B[1m\\x07\\x7F\n(1 row)\n'
+
+# item 13: a missing root (or a file) failed only later, as "database does not exist"
+run --embedded --hive-root "lake=$tmp/no_such_dir" -c "SHOW DATABASES"
+expect_status "--hive-root folder that does not exist" 1
+expect_stderr "--hive-root folder that does not exist" "sqe-cli: cannot attach --hive-root lake=$tmp/no_such_dir: folder '$tmp/no_such_dir' does not exist; create it first or correct the path (local roots are checked when attached, S3 roots at first use)"
+run --embedded --hive-root "lake=$tmp/nul.sql" -c "SHOW DATABASES"
+expect_status "--hive-root that is a file" 1
+expect_in err "--hive-root that is a file" "'$tmp/nul.sql' is a file, not a folder"
+
+# item 1: a FIFO named like a manifest or a data file blocked forever
+mkdir -p "$tmp/fifo/db" "$tmp/fifo/data"
+mkfifo "$tmp/fifo/db/t.manifest.json"
+run_t --embedded --hive-root "f=$tmp/fifo" -c "SELECT * FROM f.db.t"
+expect_status "FIFO manifest: SELECT" 1
+expect_in err "FIFO manifest: SELECT" "cannot read '$tmp/fifo/db/t.manifest.json': it is a FIFO, not a regular file"
+run_t --embedded --hive-root "f=$tmp/fifo" -c "DESCRIBE f.db.t"
+expect_status "FIFO manifest: DESCRIBE" 1
+run_t --embedded --hive-root "f=$tmp/fifo" --format csv -c "SHOW TABLES FROM f.db"
+expect_stdout "FIFO manifest: SHOW TABLES lists the taken name" "Table
+t"
+run_t --embedded --hive-root "f=$tmp/fifo" -c "CREATE EXTERNAL TABLE f.db.t (a int) LOCATION '$tmp/fifo/data/'"
+expect_status "FIFO manifest: CREATE refuses" 1
+expect_in err "FIFO manifest: CREATE refuses" "cannot create table 'f.db.t': cannot read '$tmp/fifo/db/t.manifest.json': it is a FIFO"
+printf '1\n' >"$tmp/fifo/data/a.csv"
+mkfifo "$tmp/fifo/data/b.csv"
+run_t --embedded --hive-root "f=$tmp/fifo" -c "CREATE EXTERNAL TABLE f.db.u (a int) LOCATION '$tmp/fifo/data/'" -c "SELECT count(*) FROM f.db.u"
+expect_status "FIFO data file" 1
+expect_in err "FIFO data file" "cannot read '$tmp/fifo/data/b.csv': it is a FIFO, not a regular file"
+
+# item 3: a link to the location's parent made rows appear twice
+mkdir -p "$tmp/links/x/tbl" "$tmp/links/x/sib" "$tmp/links/wh"
+printf '1\n' >"$tmp/links/x/tbl/a.csv"
+printf '100\n' >"$tmp/links/x/sib/b.csv"
+ln -s .. "$tmp/links/x/tbl/up"
+ln -s . "$tmp/links/x/tbl/self"
+run --embedded --hive-root "l=$tmp/links/wh" --format csv -c "CREATE EXTERNAL TABLE l.db.t (a int) LOCATION '$tmp/links/x/tbl/'" -c "SELECT a FROM l.db.t ORDER BY a"
+expect_status "symlink to the parent and to itself" 0
+expect_stdout "symlink to the parent and to itself" "a
+1"
+expect_in err "symlink to the parent and to itself" "sqe WARN io: skipping symbolic link '$tmp/links/x/tbl/up': its target is a folder that contains the listed folder"
+ln -s ../sib "$tmp/links/x/tbl/sib"
+run --embedded --hive-root "l=$tmp/links/wh" --format csv -c "SELECT a FROM l.db.t ORDER BY a"
+expect_stdout "symlink to a sibling is followed" "a
+1
+100"
 
 echo "$checks checks, $failures failures"
 [[ $failures -eq 0 ]]

@@ -60,10 +60,12 @@
  *                                \t \n \r \\ \0 \xHH \NNN (octal); a last line
  *                                "\c" means no newline after the line before
  *   mkdir PATH                   mkdir -p
- *   symlink TARGET PATH          PATH (parents created) becomes a symbolic
- *                                link to TARGET, e.g. to put one shared
- *                                data file into a table's own folder
- *   hive-root NAME=URL           sqe_session_attach_root on the file's session
+ *   mkfifo PATH                  a FIFO (named pipe) at PATH (parents created)
+ *   symlink TARGET LINK          a symbolic link LINK -> TARGET (TARGET as
+ *                                written; parents of LINK created)
+ *   hive-root NAME=URL           sqe_session_attach_root on the file's session,
+ *                                after creating the folder of a local URL
+ *                                (attaching a missing folder is an error)
  *   tuning KEY=VALUE...          per-query options for the records that follow
  *                                (sqe_session_set_tuning): threads,
  *                                parallel_min_bytes, text_split_bytes,
@@ -247,20 +249,6 @@ static void find_shared(const char *repo, char *out) {
         if (realpath(probe, out)) return;
     }
     snprintf(out, PATH_MAX, "%s/../shared", repo);
-}
-
-/* "symlink TARGET PATH": PATH becomes a link to TARGET (parents created). */
-static bool make_symlink(const char *arg) {
-    char target[PATH_MAX], path[PATH_MAX];
-    if (sscanf(arg, "%4095s %4095s", target, path) != 2) return false;
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash && slash != dir) {
-        *slash = '\0';
-        if (!mkdir_p(dir)) return false;
-    }
-    return symlink(target, path) == 0;
 }
 
 /* Finds the folder holding include/sqe.h at or above `start`. */
@@ -730,6 +718,29 @@ static void run_file_directive(test_file *tf, int line, bool escaped, const char
     free(content.data);
 }
 
+/* "symlink TARGET LINK": a symbolic link LINK (parents created) pointing
+ * at TARGET, written as given (relative targets resolve from LINK's folder). */
+static void run_symlink(test_file *tf, int line, const char *arg) {
+    const char *sp = strchr(arg, ' ');
+    if (!sp || sp == arg || !sp[1]) {
+        fail_header(tf, line, "symlink expects TARGET LINK, got '%s'", arg);
+        return;
+    }
+    char target[PATH_MAX], link_path[PATH_MAX];
+    snprintf(target, sizeof(target), "%.*s", (int)(sp - arg), arg);
+    snprintf(link_path, sizeof(link_path), "%s", sp + 1);
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof(dir), "%s", link_path);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = '\0';
+        mkdir_p(dir);
+    }
+    if (symlink(target, link_path) != 0)
+        fail_header(tf, line, "cannot create symbolic link '%s' -> '%s': %s", link_path, target,
+                    strerror(errno));
+}
+
 /* "tuning threads=4 parallel_min_bytes=1 ...": sets the options of the
  * file's session for the records that follow. */
 static void run_tuning(test_file *tf, int line, const char *arg) {
@@ -832,11 +843,26 @@ static void run_records(test_file *tf) {
             if (!*arg || !mkdir_p(arg))
                 fail_header(tf, line, "cannot create folder '%s': %s", arg,
                             *arg ? strerror(errno) : "no path given");
+        } else if (strcmp(word, "mkfifo") == 0) {
+            char dir[PATH_MAX];
+            snprintf(dir, sizeof(dir), "%s", arg);
+            char *slash = strrchr(dir, '/');
+            if (slash && slash != dir) {
+                *slash = '\0';
+                mkdir_p(dir);
+            }
+            if (!*arg || mkfifo(arg, 0666) != 0)
+                fail_header(tf, line, "cannot create FIFO '%s': %s", arg,
+                            *arg ? strerror(errno) : "no path given");
         } else if (strcmp(word, "symlink") == 0) {
-            if (!make_symlink(arg))
-                fail_header(tf, line, "cannot make symlink '%s': %s", arg,
-                            *arg ? strerror(errno) : "give TARGET PATH");
+            run_symlink(tf, line, arg);
         } else if (strcmp(word, "hive-root") == 0) {
+            /* the fixture's warehouse folder: attaching a missing one is an
+             * error, so create it (local URLs only) */
+            const char *eq = strchr(arg, '=');
+            const char *url = eq ? eq + 1 : "";
+            if (strncmp(url, "file://", 7) == 0) url += 7;
+            if (*url && !strstr(url, "://")) mkdir_p(url);
             char *err = sqe_session_attach_root(tf->session, arg);
             if (err) {
                 fail_header(tf, line, "hive-root %s failed: %s", arg, err);

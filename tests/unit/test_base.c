@@ -37,6 +37,93 @@ static void test_errors(void) {
     CHECK(strlen(e.msg) == SQE_ERROR_MSG_MAX - 1);
 }
 
+
+/* Regression (issue 7, item 11): invisible bytes in values were printed raw
+ * inside messages (a NUL cut the value: "cannot parse '3'" for "3\0"). */
+static void test_error_invisible_bytes_escaped(void) {
+    sqe_error e;
+    sqe_error_set(&e, SQE_ERR_INVALID_DATA, "cannot parse '%.*s' as integer", 2, "3\0junk");
+    CHECK_STR(e.msg, "cannot parse '3\\0' as integer");
+    sqe_error_set(&e, SQE_ERR_INVALID_DATA, "value '%s'", "a\tb\nc\rd\x1b[31m\x07\x7f");
+    CHECK_STR(e.msg, "value 'a\\tb\\nc\\rd\\x1b[31m\\x07\\x7f'");
+    /* BOM, zero-width space, a C1 control, bidi override: \uhhhh */
+    sqe_error_set(&e, SQE_ERR_SYNTAX, "found '%s'", "\xEF\xBB\xBFSELECT\xE2\x80\x8B\xC2\x85\xE2\x80\xAE");
+    CHECK_STR(e.msg, "found '\\ufeffSELECT\\u200b\\u0085\\u202e'");
+    /* visible UTF-8 stays; invalid UTF-8 is \xhh */
+    sqe_error_set(&e, SQE_ERR_SYNTAX, "'%s' '%s'", "K\xC3\xB6ln \xE4\xB8\xAD", "\xFF\xC3");
+    CHECK_STR(e.msg, "'K\xC3\xB6ln \xE4\xB8\xAD' '\\xff\\xc3'");
+    /* %c too; the format's own text and backslashes are left alone */
+    sqe_error_set(&e, SQE_ERR_SYNTAX, "char '%c' in 'a\\b' %s", '\x01', "C:\\dir");
+    CHECK_STR(e.msg, "char '\\x01' in 'a\\b' C:\\dir");
+    /* escaping twice changes nothing (an inner message quoted by an outer one) */
+    sqe_error inner;
+    sqe_error_set(&inner, SQE_ERR_SYNTAX, "bad '%s'", "x\x1b");
+    sqe_error_set(&e, SQE_ERR_SYNTAX, "outer: %s", inner.msg);
+    CHECK_STR(e.msg, "outer: bad 'x\\x1b'");
+    /* a numeric precision still stops at a NUL, as printf does */
+    sqe_error_set(&e, SQE_ERR_SYNTAX, "'%.10s'", "ab");
+    CHECK_STR(e.msg, "'ab'");
+    /* prefix escapes its own arguments and keeps the old message */
+    sqe_error_set(&e, SQE_ERR_STORAGE, "cannot read");
+    sqe_error_prefix(&e, "file '%s': ", "a\x01");
+    CHECK_STR(e.msg, "file 'a\\x01': cannot read");
+}
+
+/* Other conversions behave as printf's (the formatter is sqe's own). */
+static void test_error_format_conversions(void) {
+    sqe_error e;
+    sqe_error_set(&e, SQE_ERR_INTERNAL, "%d %i %u %ld %lld %zu %x %X %o %%", -1, 2, 3u, -4L,
+                  -5LL, (size_t)6, 255u, 255u, 8u);
+    CHECK_STR(e.msg, "-1 2 3 -4 -5 6 ff FF 10 %");
+    sqe_error_set(&e, SQE_ERR_INTERNAL, "[%5d][%-5d][%05d][%.3f][%g][%+d][%*d][%.*f]", 42, 42, 42,
+                  1.5, 0.25, 7, 4, 9, 1, 2.25);
+    CHECK_STR(e.msg, "[   42][42   ][00042][1.500][0.25][+7][   9][2.2]");
+    const char *volatile null_str = NULL; /* hidden from the format checker */
+    sqe_error_set(&e, SQE_ERR_INTERNAL, "[%5s][%-5s][%llu][%hhd][%s]", "ab", "ab",
+                  18446744073709551615ULL, 300, null_str);
+    CHECK_STR(e.msg, "[   ab][ab   ][18446744073709551615][44][(null)]");
+}
+
+/* Regression (issue 7, item 12): a 10,000-character name filled the message
+ * and cut off its cause ("File name too long"). A quoted value shows its
+ * first SQE_ERROR_VALUE_MAX bytes then "..."; an overlong message keeps its
+ * start and its end. */
+static void test_error_long_value_keeps_cause(void) {
+    sqe_error e;
+    char *big = sqe_malloc(10001);
+    memset(big, 'x', 10000);
+    big[10000] = '\0';
+    sqe_error_set(&e, SQE_ERR_STORAGE, "cannot create folder '%s': %s", big, "File name too long");
+    sqe_strbuf want;
+    sqe_strbuf_init(&want);
+    sqe_strbuf_puts(&want, "cannot create folder '");
+    for (int i = 0; i < SQE_ERROR_VALUE_MAX; i++) sqe_strbuf_putc(&want, 'x');
+    sqe_strbuf_puts(&want, "...': File name too long");
+    CHECK_STR(e.msg, want.data);
+    /* "%s" after a quote only: an unquoted value (a nested message) is not capped */
+    sqe_error_set(&e, SQE_ERR_STORAGE, "x: %s", big);
+    CHECK(strlen(e.msg) == SQE_ERROR_MSG_MAX - 1);
+    /* ...but the end survives */
+    sqe_error_set(&e, SQE_ERR_STORAGE, "%s: the cause", big);
+    CHECK(strlen(e.msg) == SQE_ERROR_MSG_MAX - 1);
+    CHECK(sqe_str_ends_with(e.msg, "x: the cause"));
+    CHECK(strstr(e.msg, "x ... x") != NULL);
+    /* a cap never splits a UTF-8 character */
+    sqe_strbuf_clear(&want);
+    sqe_strbuf_putc(&want, 'a');
+    for (int i = 0; i < 150; i++) sqe_strbuf_puts(&want, "\xC3\xB6");
+    sqe_error_set(&e, SQE_ERR_STORAGE, "'%s'", want.data);
+    CHECK(strlen(e.msg) == 1 + 199 + 3 + 1); /* quote, a + 99 two-byte chars, ..., quote */
+    CHECK(sqe_str_ends_with(e.msg, "\xC3\xB6...'"));
+    /* prefixing a long message keeps its end too */
+    sqe_error_set(&e, SQE_ERR_STORAGE, "%s: cause", big);
+    sqe_error_prefix(&e, "while reading: ");
+    CHECK(sqe_str_starts_with(e.msg, "while reading: xxx"));
+    CHECK(sqe_str_ends_with(e.msg, "x: cause"));
+    sqe_strbuf_free(&want);
+    sqe_free(big);
+}
+
 static void test_arena(void) {
     sqe_arena *a = sqe_arena_new(1024);
     char *p = sqe_arena_alloc(a, 10);
@@ -208,6 +295,9 @@ static void test_clock_log(void) {
 
 int main(void) {
     RUN(test_errors);
+    RUN(test_error_invisible_bytes_escaped);
+    RUN(test_error_format_conversions);
+    RUN(test_error_long_value_keeps_cause);
     RUN(test_arena);
     RUN(test_array);
     RUN(test_strbuf);

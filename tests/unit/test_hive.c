@@ -1668,6 +1668,7 @@ int main(void) {
         return 2;
     }
     snprintf(g_wh, sizeof g_wh, "%s/wh", g_tmp);
+    mkdir(g_wh, 0755); /* ATTACH needs an existing folder */
     g_cat = sqe_hive_catalog_new(NULL);
     sqe_strbuf_init(&g_notices);
 

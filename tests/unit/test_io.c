@@ -448,10 +448,188 @@ static void test_local_conformance(void) {
     rm_rf(dir);
 }
 
+
+/* Regression (issue 7, item 1): a FIFO named like a manifest or a data file
+ * blocked the reader forever (open waited for a writer). head, get_range
+ * and read_all now refuse anything that is not a regular file, naming the
+ * path and what it is, without blocking; listings report it as `special`
+ * so callers can refuse it by name. alarm() turns a regression into a
+ * failure instead of a hung test. */
+static void test_fifo_never_blocks(void) {
+    char tmpl[] = "/tmp/sqe-test-io-fifo-XXXXXX";
+    char *dir = mkdtemp(tmpl);
+    CHECK(dir != NULL);
+    if (!dir) return;
+    alarm(30);
+    sqe_store *st = sqe_io_local_new();
+    sqe_error err;
+    char fifo[300], reg[300], sub[300];
+    snprintf(fifo, sizeof fifo, "%s/t.manifest.json", dir);
+    snprintf(reg, sizeof reg, "%s/a.csv", dir);
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    CHECK(mkfifo(fifo, 0666) == 0);
+    CHECK(put_str(st, reg, "1\n"));
+    CHECK(mkdir(sub, 0755) == 0);
+
+    sqe_io_entry e;
+    CHECK(!st->vt->head(st, fifo, &e, &err));
+    CHECK(err.cls == SQE_ERR_STORAGE);
+    CHECK_CONTAINS(err.msg, fifo);
+    CHECK_CONTAINS(err.msg, "it is a FIFO, not a regular file");
+    char buf[16];
+    size_t n = 99;
+    CHECK(!st->vt->get_range(st, fifo, 0, sizeof buf, buf, &n, &err));
+    CHECK(err.cls == SQE_ERR_STORAGE);
+    CHECK_CONTAINS(err.msg, "it is a FIFO, not a regular file");
+    CHECK(n == 0);
+    char *data = NULL;
+    size_t len = 0;
+    CHECK(!sqe_io_read_all(st, fifo, 1 << 20, &data, &len, &err));
+    CHECK_CONTAINS(err.msg, fifo);
+    /* a folder read as an object: NOT_FOUND naming it, as head says */
+    CHECK(!st->vt->get_range(st, sub, 0, sizeof buf, buf, &n, &err));
+    CHECK(err.cls == SQE_ERR_NOT_FOUND);
+    CHECK_CONTAINS(err.msg, "(it is a folder)");
+    /* a device */
+    if (access("/dev/null", F_OK) == 0) {
+        CHECK(!st->vt->head(st, "/dev/null", &e, &err));
+        CHECK_CONTAINS(err.msg, "it is a character device, not a regular file");
+        CHECK(!st->vt->get_range(st, "/dev/zero", 0, sizeof buf, buf, &n, &err));
+        CHECK_CONTAINS(err.msg, "it is a character device");
+    }
+    /* listings show it, marked, in both modes */
+    for (int recursive = 0; recursive < 2; recursive++) {
+        seen s = {0};
+        CHECK(st->vt->list(st, dir, recursive, collect, &s, &err));
+        int i = find_seen(&s, fifo);
+        CHECK(i >= 0);
+        if (i >= 0) CHECK(!s.is_dir[i] && s.size[i] == 0);
+        CHECK(find_seen(&s, reg) >= 0);
+    }
+    /* the regular file still reads */
+    CHECK(st->vt->get_range(st, reg, 0, sizeof buf, buf, &n, &err) && n == 2);
+    alarm(0);
+    sqe_store_free(st);
+    rm_rf(dir);
+}
+
+static bool collect_special(const sqe_io_entry *e, void *ctx) {
+    int *n = ctx;
+    if (e->special && strcmp(e->special, "FIFO") == 0) (*n)++;
+    return true;
+}
+
+/* Regression (issue 7, item 3): `tbl/up -> ..` made a table's own file
+ * appear twice plus a sibling's data. Links are judged by the identity
+ * (device + inode) of their target against the listed folder: to it, into
+ * it, or to a folder containing it -> skipped; elsewhere -> followed once. */
+static void test_symlink_identity(void) {
+    char tmpl[] = "/tmp/sqe-test-io-links-XXXXXX";
+    char *dir = mkdtemp(tmpl);
+    CHECK(dir != NULL);
+    if (!dir) return;
+    sqe_store *st = sqe_io_local_new();
+    sqe_error err;
+    char p[6][400];
+    snprintf(p[0], sizeof p[0], "%s/x/tbl/a.csv", dir);
+    snprintf(p[1], sizeof p[1], "%s/x/tbl/sub/c.csv", dir);
+    snprintf(p[2], sizeof p[2], "%s/x/sib/b.csv", dir);
+    for (int i = 0; i < 3; i++) CHECK(put_str(st, p[i], "1\n"));
+    char tbl[300];
+    snprintf(tbl, sizeof tbl, "%s/x/tbl", dir);
+    static const char *const links[][2] = {
+        {".", "self"},       {"..", "up"},           {"../sib", "sib"},      {"../sib", "sib2"},
+        {"sub", "in"},       {"a.csv", "copy.csv"},  {"../../x", "grandup"}, {"sub/..", "self2"},
+        {"../sib/b.csv", "b_link.csv"},
+    };
+    for (size_t i = 0; i < SQE_ARRAY_LEN(links); i++) {
+        char l[400];
+        snprintf(l, sizeof l, "%s/%s", tbl, links[i][1]);
+        CHECK(symlink(links[i][0], l) == 0);
+    }
+    seen s = {0};
+    CHECK(st->vt->list(st, tbl, true, collect, &s, &err));
+    /* a.csv, sub/c.csv, sib/b.csv (through the first of sib/sib2), b_link.csv */
+    CHECK(s.n == 4);
+    CHECK(find_seen(&s, p[0]) >= 0);
+    CHECK(find_seen(&s, p[1]) >= 0);
+    char via[2][400];
+    snprintf(via[0], sizeof via[0], "%s/sib/b.csv", tbl);
+    snprintf(via[1], sizeof via[1], "%s/sib2/b.csv", tbl);
+    CHECK((find_seen(&s, via[0]) >= 0) != (find_seen(&s, via[1]) >= 0));
+    snprintf(via[0], sizeof via[0], "%s/b_link.csv", tbl);
+    CHECK(find_seen(&s, via[0]) >= 0);
+    /* non-recursive: the skipped links are not children; sib and sib2 are
+     * folders (each listing is separate, so both show) */
+    memset(&s, 0, sizeof s);
+    CHECK(st->vt->list(st, tbl, false, collect, &s, &err));
+    CHECK(s.n == 5); /* a.csv, sub/, sib/, sib2/, b_link.csv */
+    snprintf(via[0], sizeof via[0], "%s/sib", tbl);
+    int i = find_seen(&s, via[0]);
+    CHECK(i >= 0 && s.is_dir[i]);
+    snprintf(via[0], sizeof via[0], "%s/up", tbl);
+    CHECK(find_seen(&s, via[0]) < 0);
+    /* listing through a link to the location: the same answer */
+    char alias[300];
+    snprintf(alias, sizeof alias, "%s/alias", dir);
+    CHECK(symlink(tbl, alias) == 0);
+    memset(&s, 0, sizeof s);
+    CHECK(st->vt->list(st, alias, true, collect, &s, &err));
+    CHECK(s.n == 4);
+    /* FIFOs reached through a link are reported as special too */
+    char fifo[400], fifo_link[400];
+    snprintf(fifo, sizeof fifo, "%s/x/sib/pipe", dir);
+    snprintf(fifo_link, sizeof fifo_link, "%s/pipe_link", tbl);
+    CHECK(mkfifo(fifo, 0666) == 0);
+    CHECK(symlink(fifo, fifo_link) == 0);
+    int n_special = 0;
+    CHECK(st->vt->list(st, tbl, false, collect_special, &n_special, &err));
+    CHECK(n_special == 1);
+    sqe_store_free(st);
+    rm_rf(dir);
+}
+
+/* Regression (issue 7, item 13): a root folder that does not exist (or is
+ * a file) attached silently. */
+static void test_check_folder(void) {
+    char tmpl[] = "/tmp/sqe-test-io-root-XXXXXX";
+    char *dir = mkdtemp(tmpl);
+    CHECK(dir != NULL);
+    if (!dir) return;
+    sqe_error err;
+    char path[300], url[320];
+    CHECK(sqe_io_check_folder(dir, &err));
+    snprintf(url, sizeof url, "file://%s", dir);
+    CHECK(sqe_io_check_folder(url, &err));
+    snprintf(path, sizeof path, "%s/missing", dir);
+    CHECK(!sqe_io_check_folder(path, &err));
+    CHECK(err.cls == SQE_ERR_NOT_FOUND);
+    CHECK_CONTAINS(err.msg, path);
+    CHECK_CONTAINS(err.msg, "does not exist");
+    CHECK_CONTAINS(err.msg, "S3 roots at first use");
+    snprintf(path, sizeof path, "%s/f", dir);
+    sqe_store *st = sqe_io_local_new();
+    CHECK(put_str(st, path, "x"));
+    sqe_store_free(st);
+    CHECK(!sqe_io_check_folder(path, &err));
+    CHECK(err.cls == SQE_ERR_INVALID_ARGUMENT);
+    CHECK_CONTAINS(err.msg, "is a file, not a folder");
+    snprintf(path, sizeof path, "%s/f/below", dir);
+    CHECK(!sqe_io_check_folder(path, &err));
+    CHECK_CONTAINS(err.msg, "a part of the path is a file");
+    CHECK(sqe_io_check_folder("s3://bucket/never/checked/", &err));
+    CHECK(!sqe_io_check_folder("gs://bucket/x", &err));
+    CHECK(err.cls == SQE_ERR_NOT_SUPPORTED);
+    rm_rf(dir);
+}
+
 int main(void) {
     RUN(test_check_url);
     RUN(test_store_for_url);
     RUN(test_paths);
     RUN(test_local_conformance);
+    RUN(test_fifo_never_blocks);
+    RUN(test_symlink_identity);
+    RUN(test_check_folder);
     return unit_report();
 }

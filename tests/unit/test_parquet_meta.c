@@ -1777,15 +1777,19 @@ int main(void) {
         DIR *d = opendir(cands[i]);
         if (d) closedir(d), g_dir = cands[i];
     }
-    if (!g_dir) {
+    if (g_dir) {
+        RUN(test_every_file);
+        RUN(test_known_facts);
+        RUN(test_expect_csv);
+        RUN(test_known_pages);
+        RUN(test_footer_prefixes);
+    } else if (getenv("SQE_REQUIRE_PARQUET_TESTING")) {
         fprintf(stderr, "parquet-testing folder not found (set SQE_PARQUET_TESTING)\n");
         return 1;
+    } else {
+        fprintf(stderr, "WARNING: parquet-testing folder not found (set SQE_PARQUET_TESTING): "
+                        "skipping the real-file tests\n");
     }
-    RUN(test_every_file);
-    RUN(test_known_facts);
-    RUN(test_expect_csv);
-    RUN(test_known_pages);
-    RUN(test_footer_prefixes);
     RUN(test_built_footer);
     RUN(test_stats_variants);
     RUN(test_page_header_kinds);

@@ -1845,6 +1845,72 @@ static void test_is_complete(void) {
     CHECK(!sqe_sql_is_complete(""));
 }
 
+
+/* Regression (issue 7, item 4): a NUL byte silently ended a script
+ * (`SELECT 1;\nSELECT 2; -- \0\nSELECT 3;` never ran SELECT 3). Scripts
+ * are split by length; a NUL byte stays inside a statement, where
+ * sqe_sql_check_text names its line:column. A BOM before a statement is
+ * skipped. */
+typedef struct bytes_ctx {
+    int n;
+    char texts[8][64];
+    size_t lens[8];
+    int lines[8];
+} bytes_ctx;
+
+static bool collect_bytes(const char *text, size_t len, int line, void *ctx_) {
+    bytes_ctx *c = ctx_;
+    if (c->n < 8 && len <= sizeof c->texts[0]) {
+        memcpy(c->texts[c->n], text, len);
+        c->lens[c->n] = len;
+        c->lines[c->n] = line;
+    }
+    c->n++;
+    return true;
+}
+
+static void test_split_nul_and_bom(void) {
+    static const char script[] = "SELECT 1;\nSELECT 2; -- \0\nSELECT 3;\nSELECT 'a\0b';\n";
+    bytes_ctx c = {0};
+    CHECK(sqe_sql_split_n(script, sizeof script - 1, collect_bytes, &c));
+    CHECK(c.n == 4);
+    CHECK(c.lens[0] == 8 && memcmp(c.texts[0], "SELECT 1", 8) == 0);
+    CHECK(c.lens[1] == 8 && memcmp(c.texts[1], "SELECT 2", 8) == 0);
+    /* the comment holding the NUL starts the third statement */
+    CHECK(c.lines[2] == 2);
+    CHECK(c.lens[2] == 13 && memcmp(c.texts[2], "-- \0\nSELECT 3", 13) == 0);
+    CHECK(c.lines[3] == 4);
+    CHECK(c.lens[3] == 12 && memcmp(c.texts[3], "SELECT 'a\0b'", 12) == 0);
+    /* the NUL-terminated entry point still stops at the first NUL */
+    split_ctx c2 = {0};
+    CHECK(sqe_sql_split(script, collect, &c2));
+    CHECK(c2.n == 2);
+
+    sqe_error err;
+    CHECK(sqe_sql_check_text("SELECT 1", 8, &err));
+    CHECK(!sqe_sql_check_text("-- \0\nSELECT 3", 13, &err));
+    CHECK(err.cls == SQE_ERR_SYNTAX);
+    CHECK_CONTAINS(err.msg, "syntax error at line 1:4: NUL byte (\\0) in the SQL text");
+    CHECK(!sqe_sql_check_text("SELECT\n  'K\xC3\xB6ln\0'", 16, &err));
+    CHECK_CONTAINS(err.msg, "at line 2:8:"); /* characters, not bytes */
+
+    /* byte order marks: at the start, and between statements */
+    split_ctx c3 = {0};
+    CHECK(sqe_sql_split("\xEF\xBB\xBFSELECT 1;\xEF\xBB\xBF SELECT 2", collect, &c3));
+    CHECK(c3.n == 2);
+    CHECK_STR(c3.texts[0], "SELECT 1");
+    CHECK_STR(c3.texts[1], "SELECT 2");
+    CHECK(sqe_sql_is_complete("\xEF\xBB\xBFSELECT 1;"));
+    sqe_ast_stmt *st = parse("\xEF\xBB\xBFSELECT 1");
+    CHECK(st != NULL);
+    if (st) CHECK(st->pos.line == 1 && st->pos.col == 1);
+    CHECK(sqe_sql_lex_mode_for("\xEF\xBB\xBF CREATE EXTERNAL TABLE t") == SQE_LEX_HIVE);
+    /* a BOM inside a statement is not skipped (and shows escaped) */
+    sqe_error_clear(&err);
+    CHECK(sqe_sql_parse(A, "\xEF\xBB\xBF\xEF\xBB\xBFSELECT 1", &err) == NULL);
+    CHECK_CONTAINS(err.msg, "found '\\ufeffSELECT'");
+}
+
 /* ---------------------------------------------------------- positions */
 
 static void test_positions_and_text(void) {
@@ -1904,6 +1970,7 @@ int main(void) {
     RUN(test_limits);
     RUN(test_split);
     RUN(test_is_complete);
+    RUN(test_split_nul_and_bom);
     RUN(test_positions_and_text);
     sqe_arena_free(A);
     return unit_report();
