@@ -1173,6 +1173,25 @@ static int pq_bit_width(uint32_t v) {
     return v == 0 ? 0 : 32 - __builtin_clz(v);
 }
 
+/* Whether RLE-hybrid levels [p, p+len) start with one RLE run of at least
+ * n values equal to `value` (a page without NULLs: the common case, decided
+ * without decoding). */
+static bool pq_levels_all_max(const uint8_t *p, size_t len, int bw, uint32_t value, uint32_t n) {
+    uint64_t h = 0;
+    size_t i = 0;
+    bool ended = false;
+    for (int shift = 0; i < len && shift < 35 && !ended; shift += 7, i++) {
+        h |= (uint64_t)(p[i] & 0x7F) << shift;
+        ended = !(p[i] & 0x80);
+    }
+    if (!ended || (h & 1) || (h >> 1) < n) return false;
+    size_t vb = ((size_t)bw + 7) / 8;
+    if (vb > 4 || len - i < vb) return false;
+    uint32_t v = 0;
+    for (size_t k = 0; k < vb; k++) v |= (uint32_t)p[i + k] << (8 * k);
+    return v == value;
+}
+
 /* Definition levels of n values from [p, p+len) with `encoding`; sets
  * c->defs (NULL when all are present) and *n_present. *used gets the bytes
  * consumed (v1 layout; v2 passes the exact length). */
@@ -1204,6 +1223,11 @@ static bool pq_decode_defs(pq_reader *r, pq_col *c, int encoding, const uint8_t 
             *used = 4 + rl;
         } else {
             *used = len;
+        }
+        if (pq_levels_all_max(p, rl, bw, (uint32_t)c->max_def, n)) { /* no NULL in the page */
+            c->defs = NULL;
+            *n_present = n;
+            return true;
         }
         sqe_pq_rle d;
         if (!sqe_pq_rle_init(&d, p, rl, bw, err) || !sqe_pq_rle_get(&d, lv, n, err)) {

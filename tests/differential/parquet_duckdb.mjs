@@ -107,6 +107,7 @@ for (const codec of CODECS)
 let whSeq = 0;
 function sqe(statements) {
   const wh = path.join(tmp, 'wh', String(whSeq++));
+  fs.mkdirSync(wh, { recursive: true }); // a missing root folder cannot be attached
   const a = ['--embedded', '--hive-root', `lake=${wh}`, '--format', 'json', '-c', 'USE lake'];
   for (const st of statements) a.push('-c', st);
   return new Promise((resolve) => {
