@@ -1659,6 +1659,21 @@ static bool pq_rg_may_match(const pq_reader *r, const sqe_pq_row_group *rg) {
 
 /* ------------------------------------------------------------- life cycle */
 
+/* A hostile footer must not make count(*) (which reads no page) emit
+ * batches for ages: no column chunk can hold more than 2^20 rows per byte
+ * (a page header plus one RLE run of NULL levels encodes at most 16M values
+ * in about 20 bytes), so the smallest chunk bounds the row count. */
+static bool pq_rows_plausible(const sqe_pq_row_group *rg) {
+    int64_t min_bytes = -1;
+    for (int i = 0; i < rg->n_columns; i++) {
+        const sqe_pq_column_chunk *cc = &rg->columns[i];
+        if (cc->has_meta && (min_bytes < 0 || cc->total_compressed_size < min_bytes))
+            min_bytes = cc->total_compressed_size;
+    }
+    if (min_bytes < 0) return rg->num_rows <= ((int64_t)1 << 32); /* no chunk to judge by */
+    return min_bytes >= 0 && rg->num_rows / ((int64_t)1 << 20) <= min_bytes;
+}
+
 /* Moves to the next row group that may match; false with *eof when none. */
 static bool pq_next_row_group(pq_reader *r, bool *eof, sqe_error *err) {
     for (;;) {
@@ -1673,6 +1688,10 @@ static bool pq_next_row_group(pq_reader *r, bool *eof, sqe_error *err) {
             return pq_corrupt(r, NULL, err, "row group %d has %lld rows", g,
                               (long long)rg->num_rows);
         if (rg->num_rows == 0) continue;
+        if (!pq_rows_plausible(rg))
+            return pq_corrupt(r, NULL, err,
+                              "row group %d claims %lld rows, more than its column chunks can hold",
+                              g, (long long)rg->num_rows);
         if (!pq_rg_may_match(r, rg)) {
             r->base.stats.row_groups_pruned++;
             continue;
