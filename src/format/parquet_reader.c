@@ -393,7 +393,68 @@ done:
 
 /* ---------------------------------------------------------- type binding */
 
+/* The source kind of an unannotated physical type. */
+static pq_src pq_physical_src(int ph) {
+    static const pq_src k_src[] = {
+        [SQE_PQ_BOOLEAN] = PQ_S_BOOL,      [SQE_PQ_INT32] = PQ_S_INT,
+        [SQE_PQ_INT64] = PQ_S_INT,         [SQE_PQ_INT96] = PQ_S_INT96,
+        [SQE_PQ_FLOAT] = PQ_S_FLOAT,       [SQE_PQ_DOUBLE] = PQ_S_DOUBLE,
+        [SQE_PQ_BYTE_ARRAY] = PQ_S_STRING, [SQE_PQ_FIXED_LEN_BYTE_ARRAY] = PQ_S_BINARY,
+    };
+    return ph >= 0 && (size_t)ph < SQE_ARRAY_LEN(k_src) ? k_src[ph] : PQ_S_UNSUPPORTED;
+}
+
 /* The source kind of a leaf from its physical type and annotations. */
+/* The logical kind a legacy converted type stands for (setting c->unit for
+ * TIME/TIMESTAMP); UINT_* set *s to PQ_S_UINT and leave the kind NONE. */
+static sqe_pq_logical_kind pq_converted_kind(pq_col *c, pq_src *s) {
+    const sqe_pq_schema_elem *el = c->el;
+    sqe_pq_logical_kind k = SQE_PQ_LT_NONE;
+    switch (el->converted) {
+    case SQE_PQ_CT_UTF8:
+        k = SQE_PQ_LT_STRING;
+        break;
+    case SQE_PQ_CT_ENUM:
+        k = SQE_PQ_LT_ENUM;
+        break;
+    case SQE_PQ_CT_JSON:
+        k = SQE_PQ_LT_JSON;
+        break;
+    case SQE_PQ_CT_BSON:
+        k = SQE_PQ_LT_BSON;
+        break;
+    case SQE_PQ_CT_DECIMAL:
+        k = SQE_PQ_LT_DECIMAL;
+        break;
+    case SQE_PQ_CT_DATE:
+        k = SQE_PQ_LT_DATE;
+        break;
+    case SQE_PQ_CT_TIME_MILLIS:
+    case SQE_PQ_CT_TIME_MICROS:
+        k = SQE_PQ_LT_TIME;
+        c->unit = el->converted == SQE_PQ_CT_TIME_MILLIS ? SQE_PQ_MILLIS : SQE_PQ_MICROS;
+        break;
+    case SQE_PQ_CT_TIMESTAMP_MILLIS:
+    case SQE_PQ_CT_TIMESTAMP_MICROS:
+        k = SQE_PQ_LT_TIMESTAMP;
+        c->unit = el->converted == SQE_PQ_CT_TIMESTAMP_MILLIS ? SQE_PQ_MILLIS : SQE_PQ_MICROS;
+        break;
+    case SQE_PQ_CT_UINT_8:
+    case SQE_PQ_CT_UINT_16:
+    case SQE_PQ_CT_UINT_32:
+    case SQE_PQ_CT_UINT_64:
+        *s = PQ_S_UINT;
+        break;
+    case SQE_PQ_CT_INTERVAL:
+        *s = PQ_S_UNSUPPORTED;
+        k = SQE_PQ_LT_OTHER;
+        break;
+    default:
+        break;
+    }
+    return k;
+}
+
 static void pq_classify(pq_col *c) {
     const sqe_pq_schema_elem *el = c->el;
     const sqe_pq_logical *lt = &el->logical;
@@ -403,48 +464,7 @@ static void pq_classify(pq_col *c) {
     pq_src s = PQ_S_UNSUPPORTED;
     sqe_pq_logical_kind k = lt->kind == SQE_PQ_LT_OTHER ? SQE_PQ_LT_NONE : lt->kind;
     if (k == SQE_PQ_LT_NONE) { /* fall back to the converted type */
-        switch (el->converted) {
-        case SQE_PQ_CT_UTF8:
-            k = SQE_PQ_LT_STRING;
-            break;
-        case SQE_PQ_CT_ENUM:
-            k = SQE_PQ_LT_ENUM;
-            break;
-        case SQE_PQ_CT_JSON:
-            k = SQE_PQ_LT_JSON;
-            break;
-        case SQE_PQ_CT_BSON:
-            k = SQE_PQ_LT_BSON;
-            break;
-        case SQE_PQ_CT_DECIMAL:
-            k = SQE_PQ_LT_DECIMAL;
-            break;
-        case SQE_PQ_CT_DATE:
-            k = SQE_PQ_LT_DATE;
-            break;
-        case SQE_PQ_CT_TIME_MILLIS:
-        case SQE_PQ_CT_TIME_MICROS:
-            k = SQE_PQ_LT_TIME;
-            c->unit = el->converted == SQE_PQ_CT_TIME_MILLIS ? SQE_PQ_MILLIS : SQE_PQ_MICROS;
-            break;
-        case SQE_PQ_CT_TIMESTAMP_MILLIS:
-        case SQE_PQ_CT_TIMESTAMP_MICROS:
-            k = SQE_PQ_LT_TIMESTAMP;
-            c->unit = el->converted == SQE_PQ_CT_TIMESTAMP_MILLIS ? SQE_PQ_MILLIS : SQE_PQ_MICROS;
-            break;
-        case SQE_PQ_CT_UINT_8:
-        case SQE_PQ_CT_UINT_16:
-        case SQE_PQ_CT_UINT_32:
-        case SQE_PQ_CT_UINT_64:
-            s = PQ_S_UINT;
-            break;
-        case SQE_PQ_CT_INTERVAL:
-            s = PQ_S_UNSUPPORTED;
-            k = SQE_PQ_LT_OTHER;
-            break;
-        default:
-            break;
-        }
+        k = pq_converted_kind(c, &s);
     } else if (k == SQE_PQ_LT_TIME || k == SQE_PQ_LT_TIMESTAMP) {
         c->unit = lt->unit;
     }
@@ -502,33 +522,7 @@ static void pq_classify(pq_col *c) {
             if (ph != SQE_PQ_INT32 && ph != SQE_PQ_INT64) s = PQ_S_UNSUPPORTED;
             break;
         }
-        switch (ph) {
-        case SQE_PQ_BOOLEAN:
-            s = PQ_S_BOOL;
-            break;
-        case SQE_PQ_INT32:
-        case SQE_PQ_INT64:
-            s = PQ_S_INT;
-            break;
-        case SQE_PQ_INT96:
-            s = PQ_S_INT96;
-            break;
-        case SQE_PQ_FLOAT:
-            s = PQ_S_FLOAT;
-            break;
-        case SQE_PQ_DOUBLE:
-            s = PQ_S_DOUBLE;
-            break;
-        case SQE_PQ_BYTE_ARRAY:
-            s = PQ_S_STRING;
-            break;
-        case SQE_PQ_FIXED_LEN_BYTE_ARRAY:
-            s = PQ_S_BINARY;
-            break;
-        default:
-            s = PQ_S_UNSUPPORTED;
-            break;
-        }
+        s = pq_physical_src(ph);
         break;
     default:
         s = PQ_S_UNSUPPORTED;
@@ -591,6 +585,43 @@ static bool pq_is_identity(const pq_col *c) {
 }
 
 /* Finds the leaf for every projected column and checks the types. */
+/* Types of the bound leaves: source kinds, and whether the declared types
+ * can hold them (NOT_SUPPORTED / TYPE_MISMATCH naming the column). */
+static bool pq_check_types(pq_reader *r, sqe_error *err) {
+    for (int i = 0; i < r->n_cols; i++) {
+        pq_col *c = &r->cols[i];
+        if (c->leaf < 0) continue;
+        c->physical = c->el->physical;
+        c->type_length = c->el->type_length;
+        if (c->physical == SQE_PQ_FIXED_LEN_BYTE_ARRAY &&
+            (c->type_length <= 0 || c->type_length > (1 << 20)))
+            return pq_corrupt(r, c, err, "FIXED_LEN_BYTE_ARRAY column with length %d",
+                              (int)c->type_length);
+        c->raw_w = sqe_pq_value_width(c->physical, c->type_length);
+        c->max_def = c->el->repetition == SQE_PQ_OPTIONAL ? 1 : 0;
+        pq_classify(c);
+        char fbuf[96], tbuf[48];
+        if (c->src == PQ_S_UNSUPPORTED)
+            return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
+                                 "column '%s' of Parquet file '%s' has a type sqe cannot read "
+                                 "(%s, logical type %d, converted type %d)",
+                                 c->name, r->path, pq_describe(c, fbuf, sizeof fbuf),
+                                 (int)c->el->logical.kind, c->el->converted);
+        if (c->src == PQ_S_NULL) {
+            c->leaf = -1; /* always NULL: nothing to read */
+            continue;
+        }
+        if (!pq_compatible(c->src, c->type))
+            return sqe_error_set(err, SQE_ERR_TYPE_MISMATCH,
+                                 "column '%s' in Parquet file '%s' has type %s, which cannot be "
+                                 "read as the declared type %s",
+                                 c->name, r->path, pq_describe(c, fbuf, sizeof fbuf),
+                                 sqe_type_sql_name(c->type, tbuf, sizeof tbuf));
+        c->identity = pq_is_identity(c);
+    }
+    return true;
+}
+
 static bool pq_bind(pq_reader *r, const sqe_reader_spec *spec, sqe_error *err) {
     const sqe_pq_file_meta *m = &r->meta;
     if (m->n_schema < 1 || m->schema[0].num_children < 0)
@@ -661,38 +692,7 @@ static bool pq_bind(pq_reader *r, const sqe_reader_spec *spec, sqe_error *err) {
     }
     sqe_free(bound);
     if (!ok) return false;
-    for (int i = 0; i < r->n_cols; i++) {
-        pq_col *c = &r->cols[i];
-        if (c->leaf < 0) continue;
-        c->physical = c->el->physical;
-        c->type_length = c->el->type_length;
-        if (c->physical == SQE_PQ_FIXED_LEN_BYTE_ARRAY &&
-            (c->type_length <= 0 || c->type_length > (1 << 20)))
-            return pq_corrupt(r, c, err, "FIXED_LEN_BYTE_ARRAY column with length %d",
-                              (int)c->type_length);
-        c->raw_w = sqe_pq_value_width(c->physical, c->type_length);
-        c->max_def = c->el->repetition == SQE_PQ_OPTIONAL ? 1 : 0;
-        pq_classify(c);
-        char fbuf[96], tbuf[48];
-        if (c->src == PQ_S_UNSUPPORTED)
-            return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
-                                 "column '%s' of Parquet file '%s' has a type sqe cannot read "
-                                 "(%s, logical type %d, converted type %d)",
-                                 c->name, r->path, pq_describe(c, fbuf, sizeof fbuf),
-                                 (int)c->el->logical.kind, c->el->converted);
-        if (c->src == PQ_S_NULL) {
-            c->leaf = -1; /* always NULL: nothing to read */
-            continue;
-        }
-        if (!pq_compatible(c->src, c->type))
-            return sqe_error_set(err, SQE_ERR_TYPE_MISMATCH,
-                                 "column '%s' in Parquet file '%s' has type %s, which cannot be "
-                                 "read as the declared type %s",
-                                 c->name, r->path, pq_describe(c, fbuf, sizeof fbuf),
-                                 sqe_type_sql_name(c->type, tbuf, sizeof tbuf));
-        c->identity = pq_is_identity(c);
-    }
-    return true;
+    return pq_check_types(r, err);
 }
 
 /* ----------------------------------------------------------- conversion */
