@@ -63,6 +63,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/libsqe.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libsqe.a $(LDLIBS)
 
+# test_byte_stream compresses its brotli fixtures with the encoder (not linked into sqe).
+$(BUILD)/tests/test_byte_stream: LDLIBS += -lbrotlienc
+
 deps:
 	./scripts/deps.sh
 
@@ -121,7 +124,7 @@ tsan-run: all $(TSAN_UNITS)
 # through the harnesses, built with gcc + ASan/UBSan against the sanitize
 # build's library (FUZZ_REPLAY_BUILD). fuzz builds the libFuzzer targets with
 # clang, the library instrumented too (not part of test; scripts/fuzz.sh runs them).
-FUZZ_TARGETS := sql text_reader manifest ddl partitions parquet_meta parquet_page
+FUZZ_TARGETS := sql text_reader manifest ddl partitions parquet_meta parquet_page json
 FUZZ_REPLAY_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 fuzz-replay:

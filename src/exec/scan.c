@@ -404,13 +404,19 @@ typedef struct scan_op {
     sqe_expr_state *filter;
 } scan_op;
 
+/* Whether the table's morsels are byte ranges (text, JSON lines): EXPLAIN
+ * ANALYZE's bytes are then the ranges' sizes, else the bytes fetched. */
+static bool byte_ranges(const sqe_scan_source *src) {
+    return src->spec.format == SQE_FORMAT_TEXT || src->spec.format == SQE_FORMAT_JSON;
+}
+
 /* Closes the current reader, adding its counters to EXPLAIN ANALYZE's. */
 static void close_reader(scan_op *s) {
     if (!s->reader) return;
     sqe_exec_stats *st = s->base.stats;
     if (st) {
         const sqe_reader_stats *rs = &s->reader->stats;
-        if (s->src->spec.format != SQE_FORMAT_TEXT) atomic_fetch_add(&st->bytes, rs->bytes_read);
+        if (!byte_ranges(s->src)) atomic_fetch_add(&st->bytes, rs->bytes_read);
         atomic_fetch_add(&st->row_groups, rs->row_groups_total);
         atomic_fetch_add(&st->row_groups_pruned, rs->row_groups_pruned);
     }
@@ -522,7 +528,7 @@ static bool scan_next(sqe_op *op, sqe_batch **out, bool *eof, sqe_error *err) {
             if (!sqe_scan_source_next(s->src, op->ctx, &m, &done, err)) return false;
             if (!done && op->stats) {
                 atomic_fetch_add(&op->stats->files, 1);
-                if (s->src->spec.format == SQE_FORMAT_TEXT) /* others: bytes read, at close */
+                if (byte_ranges(s->src)) /* others: bytes fetched, at close */
                     atomic_fetch_add(&op->stats->bytes, m.end > 0 ? m.end - m.start : m.size);
             }
             if (done) {

@@ -10,6 +10,9 @@
 #include "format/format.h"
 
 #include <string.h>
+#include <strings.h>
+
+#include "format/codec.h"
 
 typedef struct format_entry {
     const char *name;        /* STORED AS spelling */
@@ -21,8 +24,8 @@ typedef struct format_entry {
 static const format_entry k_formats[] = {
     [SQE_FORMAT_TEXT] = {"TEXTFILE", "org.apache.hadoop.mapred.TextInputFormat",
                          &sqe_text_reader_vtable, NULL},
-    [SQE_FORMAT_JSON] = {"JSONFILE", "org.apache.hadoop.mapred.TextInputFormat", NULL,
-                         "reading JSON tables is not supported yet"},
+    [SQE_FORMAT_JSON] = {"JSONFILE", "org.apache.hadoop.mapred.TextInputFormat",
+                         &sqe_json_reader_vtable, NULL},
     [SQE_FORMAT_PARQUET] = {"PARQUET",
                             "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat",
                             &sqe_parquet_reader_vtable, NULL},
@@ -62,34 +65,35 @@ const char *sqe_format_name(sqe_format_kind kind) {
 
 /* ------------------------------------------------------------ splitting */
 
-static bool has_suffix(const char *s, const char *suf) {
+static bool has_suffix_ci(const char *s, const char *suf) {
     size_t n = strlen(s), m = strlen(suf);
-    return n >= m && strcmp(s + n - m, suf) == 0;
+    return n >= m && strcasecmp(s + n - m, suf) == 0;
 }
 
 bool sqe_format_splittable(const sqe_reader_spec *spec, const char *path) {
-    static const char *const k_compressed[] = {".gz",      ".bz2", ".zst", ".snappy",
-                                               ".deflate", ".lz4", ".xz",  ".lzo"};
-    if (!spec || spec->format != SQE_FORMAT_TEXT) return false;
+    if (!spec) return false;
+    /* compressed files are one task each (SPEC §4.5); .xz is not read by sqe
+     * but must not be split either */
+    if (path && (sqe_codec_for_path(path) != SQE_CODEC_NONE || has_suffix_ci(path, ".xz")))
+        return false;
+    if (spec->format == SQE_FORMAT_JSON) return true; /* JSON lines: one record per line */
+    if (spec->format != SQE_FORMAT_TEXT) return false;
     const sqe_text_options *o = &spec->text;
     if (o->serde != SQE_SERDE_LAZY_SIMPLE) return false;
     if (o->line_delim != '\n' && o->line_delim != 0) return false;
     if (o->skip_header_lines || o->skip_footer_lines) return false;
-    if (path)
-        for (size_t i = 0; i < SQE_ARRAY_LEN(k_compressed); i++)
-            if (has_suffix(path, k_compressed[i])) return false;
     return true;
 }
 
-/* Text files split into byte ranges of target_bytes when splittable; other
- * formats plan through their vtable's plan_morsels (none: whole files). */
+/* Formats with plan_morsels plan for themselves (Parquet: row groups);
+ * otherwise a splittable file (text, JSON lines) becomes byte ranges of
+ * target_bytes, and anything else is one morsel. */
 bool sqe_format_plan_morsels(const sqe_reader_vtable *vt, sqe_store *store, const char *path,
                              uint64_t size, const sqe_reader_spec *spec, uint64_t target_bytes,
                              sqe_file_range_list *out, sqe_error *err) {
     if (target_bytes == 0 || !vt) return true;
     if (vt->plan_morsels) return vt->plan_morsels(store, path, size, spec, target_bytes, out, err);
-    if (vt != &sqe_text_reader_vtable || size <= target_bytes || !sqe_format_splittable(spec, path))
-        return true;
+    if (size <= target_bytes || !sqe_format_splittable(spec, path)) return true;
     for (uint64_t start = 0; start < size; start += target_bytes) {
         uint64_t end = size - start > target_bytes ? start + target_bytes : size;
         sqe_file_range r = {start, end};
@@ -132,11 +136,37 @@ bool sqe_format_infer_schema(sqe_store *store, const char *path, uint64_t size,
 bool sqe_format_read_sample(sqe_store *store, const char *path, uint64_t size, size_t max_bytes,
                             sqe_arena *arena, const char **buf, size_t *len, bool *whole,
                             sqe_error *err) {
-    size_t want = size && size < max_bytes ? (size_t)size : max_bytes;
+    sqe_codec codec = sqe_codec_for_path(path);
+    size_t want = codec == SQE_CODEC_NONE && size && size < max_bytes ? (size_t)size : max_bytes;
     char *b = sqe_arena_alloc(arena, want + 1);
     size_t got = 0;
-    if (!store->vt->get_range(store, path, 0, want, b, &got, err)) return false;
-    *whole = got < want || (size && got >= size);
+    if (codec == SQE_CODEC_NONE) {
+        if (!store->vt->get_range(store, path, 0, want, b, &got, err)) return false;
+        *whole = got < want || (size && got >= size);
+    } else { /* the first decompressed bytes */
+        sqe_byte_stream *bs = sqe_byte_stream_open(store, path, size, 0, codec, 1 << 20, err);
+        if (!bs) return false;
+        bool eof = false;
+        while (got < want && !eof) {
+            size_t n = 0;
+            if (!sqe_byte_stream_read(bs, b + got, want - got, &n, &eof, err)) {
+                sqe_byte_stream_close(bs);
+                return false;
+            }
+            got += n;
+        }
+        if (!eof && got == want) { /* is there more? */
+            char probe;
+            size_t n = 0;
+            if (!sqe_byte_stream_read(bs, &probe, 1, &n, &eof, err)) {
+                sqe_byte_stream_close(bs);
+                return false;
+            }
+            eof = n == 0;
+        }
+        sqe_byte_stream_close(bs);
+        *whole = eof;
+    }
     *buf = b;
     *len = got;
     if (got >= 3 && memcmp(b, "\xEF\xBB\xBF", 3) == 0) {

@@ -222,14 +222,19 @@ extern const sqe_reader_vtable sqe_text_reader_vtable;
 extern size_t sqe_text_reader_chunk_size;
 extern size_t sqe_text_reader_max_line;
 
+/* JSON lines reader (format/json_reader.c): both JSON SerDes, options in
+ * spec->json; splittable like LazySimple text (one record per line). */
+extern const sqe_reader_vtable sqe_json_reader_vtable;
+
 /* Byte-range splitting (SPEC §4.5). A splittable file may be read as
  * several ranges [start, end) by different readers: a range reader skips to
  * the first line starting after `start` (from the file's first byte when
  * start == 0) and reads every whole line that starts before `end`, reading
  * past `end` to finish the last one, so each line belongs to exactly one
  * range. Only LazySimpleSerDe text with '\n' lines and no header/footer
- * skipping is splittable (header/footer counts are per file; OpenCSV quoted
- * fields may hold newlines), and never a compressed file. Errors of a range
+ * skipping, and JSON lines, are splittable (header/footer counts are per
+ * file; OpenCSV quoted fields may hold newlines), and never a compressed
+ * file (sqe_codec_for_path, or .xz). Errors of a range
  * reader name the line's byte offset in the file instead of its number:
  * "... in file 'F' at byte offset N, column 'c' (field k)". */
 bool sqe_format_splittable(const sqe_reader_spec *spec, const char *path);

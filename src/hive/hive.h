@@ -77,6 +77,9 @@ typedef struct sqe_hive_table {
     char *serde_class, *input_format, *output_format;
     sqe_text_options text;  /* decoded when format == SQE_FORMAT_TEXT */
     char *text_null_format; /* owns text.null_format */
+    sqe_json_options json;  /* decoded when format == SQE_FORMAT_JSON */
+    char **json_map_cols;   /* own json.mapping_cols / mapping_keys (json.n_mappings each) */
+    char **json_map_keys;
     bool is_view;
     char *view_original_text; /* VIRTUAL_VIEW: ViewOriginalText as stored; else NULL */
     struct hive_adhoc *adhoc; /* read_csv & co: the files, listed at plan time (adhoc.c) */

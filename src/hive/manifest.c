@@ -451,12 +451,12 @@ static bool check_serde_params(const hive_kv_list *l, size_t n_serde, const hive
                 if (!check_bool_prop(clause, k, v, mpath, field, err)) return false;
             } else if (!strcmp(k, "dots.in.keys")) {
                 if (!check_bool_prop(clause, k, v, mpath, field, err)) return false;
-                if (sqe_str_ieq(v, "true"))
-                    return vfail(err, mpath, field, NULL,
-                                 "%s 'dots.in.keys'='true' is not supported yet", clause);
             } else if (sqe_str_starts_with(k, "mapping.")) {
-                return vfail(err, mpath, field, NULL,
-                             "%s '%s' (JSON key mapping) is not supported yet", clause, k);
+                if (!k[8] || !v[0])
+                    return vfail(err, mpath, field, NULL,
+                                 "%s '%s'='%s': a JSON key mapping needs a column name after "
+                                 "'mapping.' and a non-empty JSON key",
+                                 clause, k, shown(v, buf, sizeof buf));
             } else if (!strcmp(k, "paths")) {
                 /* a column list hint; nothing to do */
             } else {
@@ -706,6 +706,24 @@ static void derive_text(hive_manifest *m, const hive_serde_info *sd, const hive_
         t->skip_footer_lines = n;
 }
 
+/* OpenX mapping.<col>: <col> must be a data column of the table (a typo
+ * would otherwise silently read NULLs). */
+static bool check_json_mappings(const hive_manifest *m, const hive_kv_list *eff, const char *mpath,
+                                sqe_error *err) {
+    for (size_t i = 0; i < eff->len; i++) {
+        const char *k = eff->items[i].key;
+        if (!sqe_str_starts_with(k, "mapping.")) continue;
+        bool found = false;
+        for (int c = 0; c < m->n_cols && !found; c++) found = sqe_str_ieq(m->cols[c].name, k + 8);
+        if (!found)
+            return vfail(err, mpath, "StorageDescriptor.SerdeInfo.Parameters", NULL,
+                         "SERDEPROPERTIES '%s': the table has no data column '%s' to map a JSON "
+                         "key to",
+                         k, k + 8);
+    }
+    return true;
+}
+
 bool hive_manifest_validate(hive_manifest *m, const sqe_hive_limits *lim, const char *mpath,
                             sqe_error *err) {
     if (!check_columns(m, lim, mpath, err)) return false;
@@ -743,7 +761,8 @@ bool hive_manifest_validate(hive_manifest *m, const sqe_hive_limits *lim, const 
     hive_kv_list eff;
     size_t n_serde;
     effective_serde_params(m, sd, &eff, &n_serde);
-    bool ok = check_serde_params(&eff, n_serde, sd, mpath, err);
+    bool ok = check_serde_params(&eff, n_serde, sd, mpath, err) &&
+              check_json_mappings(m, &eff, mpath, err);
     if (ok) {
         if (fmt->kind == SQE_FORMAT_TEXT || fmt->kind == SQE_FORMAT_JSON)
             m->format = serde_is_json(sd) ? SQE_FORMAT_JSON : SQE_FORMAT_TEXT;
@@ -1205,6 +1224,53 @@ static sqe_hive_column *copy_columns(const sqe_hive_column *cols, int n) {
     return out;
 }
 
+/* The JSON reader options of a validated manifest (SPEC §4.3): OpenX's
+ * ignore.malformed.json, case.insensitive, dots.in.keys and mapping.<col>
+ * from the effective SerDe properties; the HCatalog SerDe has none. */
+static void derive_json(const hive_manifest *m, sqe_hive_table *t) {
+    memset(&t->json, 0, sizeof t->json);
+    const hive_serde_info *sd = hive_serde_by_class(m->serde_class);
+    if (!sd || (sd->id != HIVE_SERDE_OPENX_JSON && sd->id != HIVE_SERDE_HCAT_JSON)) return;
+    if (sd->id == HIVE_SERDE_HCAT_JSON) {
+        t->json.serde = SQE_JSON_SERDE_HCAT;
+        return;
+    }
+    t->json.serde = SQE_JSON_SERDE_OPENX;
+    hive_kv_list eff;
+    size_t n_serde;
+    effective_serde_params(m, sd, &eff, &n_serde);
+    const char *v;
+    t->json.ignore_malformed =
+        (v = hive_kv_get(&eff, "ignore.malformed.json")) && sqe_str_ieq(v, "true");
+    t->json.case_sensitive = (v = hive_kv_get(&eff, "case.insensitive")) && sqe_str_ieq(v, "false");
+    t->json.dots_in_keys = (v = hive_kv_get(&eff, "dots.in.keys")) && sqe_str_ieq(v, "true");
+    int n = 0;
+    for (size_t i = 0; i < eff.len; i++) n += sqe_str_starts_with(eff.items[i].key, "mapping.");
+    if (n) {
+        t->json_map_cols = sqe_calloc((size_t)n, sizeof *t->json_map_cols);
+        t->json_map_keys = sqe_calloc((size_t)n, sizeof *t->json_map_keys);
+    }
+    for (size_t i = 0; i < eff.len; i++) {
+        const char *k = eff.items[i].key;
+        if (!sqe_str_starts_with(k, "mapping.")) continue;
+        /* a later duplicate (TBLPROPERTIES over SERDEPROPERTIES) replaces */
+        int j = 0;
+        while (j < t->json.n_mappings && !sqe_str_ieq(t->json_map_cols[j], k + 8)) j++;
+        if (j == t->json.n_mappings) {
+            t->json_map_cols[j] = sqe_strdup(k + 8);
+            for (char *c = t->json_map_cols[j]; *c; c++)
+                if (*c >= 'A' && *c <= 'Z') *c = (char)(*c + 32);
+            t->json.n_mappings++;
+        } else {
+            sqe_free(t->json_map_keys[j]);
+        }
+        t->json_map_keys[j] = sqe_strdup(eff.items[i].value);
+    }
+    t->json.mapping_cols = (const char *const *)t->json_map_cols;
+    t->json.mapping_keys = (const char *const *)t->json_map_keys;
+    SQE_ARRAY_FREE(eff);
+}
+
 /* Every sqe_hive_table this module hands out is the head of one of these,
  * so sqe_hive_reader_spec can point the spec at flat name/type arrays that
  * live exactly as long as the table. */
@@ -1240,6 +1306,7 @@ sqe_hive_table *hive_table_from_manifest(const hive_manifest *m, const char *roo
         t->text_null_format = sqe_strdup(m->text.null_format);
         t->text.null_format = t->text_null_format;
     }
+    derive_json(m, t);
     t->is_view = m->is_view;
     t->view_original_text = m->view_original_text ? sqe_strdup(m->view_original_text) : NULL;
     priv->col_names = sqe_calloc(m->n_cols ? (size_t)m->n_cols : 1, sizeof *priv->col_names);
@@ -1264,6 +1331,12 @@ void sqe_hive_table_free(sqe_hive_table *t) {
     sqe_free(t->input_format);
     sqe_free(t->output_format);
     sqe_free(t->text_null_format);
+    for (int i = 0; i < t->json.n_mappings; i++) {
+        sqe_free(t->json_map_cols[i]);
+        sqe_free(t->json_map_keys[i]);
+    }
+    sqe_free(t->json_map_cols);
+    sqe_free(t->json_map_keys);
     sqe_free(t->view_original_text);
     hive_adhoc_free(t->adhoc);
     hive_table_priv *priv = (hive_table_priv *)t;
@@ -1306,4 +1379,5 @@ void sqe_hive_reader_spec(const sqe_hive_table *t, sqe_reader_spec *spec) {
     spec->col_names = priv->col_names;
     spec->col_types = priv->col_types;
     spec->text = t->text;
+    spec->json = t->json;
 }

@@ -581,11 +581,39 @@ static void test_create_forms(void) {
     if (t) {
         CHECK(t->format == SQE_FORMAT_JSON);
         CHECK_STR(t->serde_class, "org.apache.hive.hcatalog.data.JsonSerDe");
+        CHECK(t->json.serde == SQE_JSON_SERDE_HCAT && !t->json.ignore_malformed);
         sqe_hive_table_free(t);
     }
     t = resolve3("lake", "rt", "openx");
     if (t) {
         CHECK(t->format == SQE_FORMAT_JSON);
+        CHECK(t->json.serde == SQE_JSON_SERDE_OPENX && t->json.ignore_malformed);
+        CHECK(!t->json.case_sensitive && !t->json.dots_in_keys && t->json.n_mappings == 0);
+        sqe_hive_table_free(t);
+    }
+    /* OpenX options reach the reader spec; TBLPROPERTIES override */
+    CREATE_RT("rt", "openx2",
+              "CREATE EXTERNAL TABLE lake.rt.openx2 (ts string, user_name string)\n"
+              "ROW FORMAT SERDE 'org.openx.data.jsonserde.JsonSerDe'\n"
+              "WITH SERDEPROPERTIES ('case.insensitive'='false', 'dots.in.keys'='TRUE', "
+              "'mapping.ts'='timestamp', 'mapping.USER_NAME'='User Name')\n"
+              "LOCATION '/d/openx2'\n"
+              "TBLPROPERTIES ('mapping.ts'='time')");
+    t = resolve3("lake", "rt", "openx2");
+    if (t) {
+        sqe_reader_spec spec;
+        memset(&spec, 0, sizeof spec);
+        sqe_hive_reader_spec(t, &spec);
+        CHECK(spec.format == SQE_FORMAT_JSON && spec.json.serde == SQE_JSON_SERDE_OPENX);
+        CHECK(spec.json.case_sensitive && spec.json.dots_in_keys && !spec.json.ignore_malformed);
+        CHECK(spec.json.n_mappings == 2);
+        for (int i = 0; i < spec.json.n_mappings && i < 2; i++) {
+            if (!strcmp(spec.json.mapping_cols[i], "ts")) CHECK_STR(spec.json.mapping_keys[i], "time");
+            else {
+                CHECK_STR(spec.json.mapping_cols[i], "user_name");
+                CHECK_STR(spec.json.mapping_keys[i], "User Name");
+            }
+        }
         sqe_hive_table_free(t);
     }
 
@@ -912,12 +940,16 @@ static void test_create_rejections(void) {
          "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe");
     HERR("CREATE EXTERNAL TABLE lake.x.t (a int) ROW FORMAT SERDE "
          "'org.openx.data.jsonserde.JsonSerDe' "
-         "WITH SERDEPROPERTIES ('dots.in.keys'='true') LOCATION '/d'",
-         "SERDEPROPERTIES 'dots.in.keys'='true' is not supported yet");
+         "WITH SERDEPROPERTIES ('dots.in.keys'='yes') LOCATION '/d'",
+         "SERDEPROPERTIES 'dots.in.keys'='yes': expected true or false");
     HERR("CREATE EXTERNAL TABLE lake.x.t (a int) ROW FORMAT SERDE "
          "'org.openx.data.jsonserde.JsonSerDe' "
          "WITH SERDEPROPERTIES ('mapping.ts'='timestamp') LOCATION '/d'",
-         "SERDEPROPERTIES 'mapping.ts' (JSON key mapping) is not supported yet");
+         "SERDEPROPERTIES 'mapping.ts': the table has no data column 'ts' to map a JSON key to");
+    HERR("CREATE EXTERNAL TABLE lake.x.t (a int) ROW FORMAT SERDE "
+         "'org.openx.data.jsonserde.JsonSerDe' "
+         "WITH SERDEPROPERTIES ('mapping.a'='') LOCATION '/d'",
+         "a JSON key mapping needs a column name after 'mapping.' and a non-empty JSON key");
     HERR("CREATE EXTERNAL TABLE lake.x.t (a int) ROW FORMAT SERDE "
          "'org.openx.data.jsonserde.JsonSerDe' "
          "WITH SERDEPROPERTIES ('ignore.malformed.json'='maybe') LOCATION '/d'",

@@ -14,6 +14,7 @@
 
 #include <stdlib.h>
 #include <unistd.h>
+#include <zlib.h>
 
 static char g_dir[64];
 static sqe_store *g_store;
@@ -227,9 +228,7 @@ static void expect_error(const char *data, const char *cols, const char *proj, c
 static void test_registry(void) {
     sqe_error err;
     CHECK(sqe_format_reader_for(SQE_FORMAT_TEXT, &err) == &sqe_text_reader_vtable);
-    CHECK(sqe_format_reader_for(SQE_FORMAT_JSON, &err) == NULL);
-    CHECK(err.cls == SQE_ERR_NOT_SUPPORTED);
-    CHECK_STR(err.msg, "reading JSON tables is not supported yet");
+    CHECK(sqe_format_reader_for(SQE_FORMAT_JSON, &err) == &sqe_json_reader_vtable);
     CHECK(sqe_format_reader_for(SQE_FORMAT_PARQUET, &err) == &sqe_parquet_reader_vtable);
     CHECK(sqe_format_reader_for(SQE_FORMAT_ORC, &err) == NULL);
     CHECK(err.cls == SQE_ERR_NOT_SUPPORTED);
@@ -734,6 +733,60 @@ static bool ranges_match(const char *path, uint64_t size, uint64_t len, const ui
     return ok;
 }
 
+/* A .gz file reads as its decompressed text, whatever the chunk size; a
+ * value error names the decompressed line. Such a file is not splittable. */
+static void test_compressed(void) {
+    const char *text = "1,apple,2.5\n2,pear,-0.25\n\n3,fig,1e2";
+    uint8_t gz[256];
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    deflateInit2(&z, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY);
+    z.next_in = (uint8_t *)text;
+    z.avail_in = (uInt)strlen(text);
+    z.next_out = gz;
+    z.avail_out = sizeof gz;
+    deflate(&z, Z_FINISH);
+    size_t n = sizeof gz - z.avail_out;
+    deflateEnd(&z);
+    char *path = write_file("t.csv.gz", (const char *)gz, n);
+    sqe_text_options o = lazy_opts(',');
+    size_t saved = sqe_text_reader_chunk_size;
+    for (size_t chunk = 0; chunk <= 17; chunk++) {
+        sqe_text_reader_chunk_size = chunk ? chunk : saved;
+        scan_result r = scan(path, "id bigint; name string; price double", NULL, &o);
+        if (!r.text) fprintf(stderr, "  scan error (chunk %zu): %s\n", chunk, r.err.msg);
+        CHECK_STR(r.text, "1|[apple]|2.5\n2|[pear]|-0.25\nNULL|NULL|NULL\n3|[fig]|100\n");
+        CHECK(r.stats.bytes_read == n);
+        scan_free(&r);
+        r = scan(path, "id bigint; name bigint", NULL, &o);
+        CHECK(r.text == NULL);
+        char *want = sqe_asprintf("cannot parse 'apple' as bigint in file '%s' line 1, column 'name' (field 2)", path);
+        CHECK_STR(r.err.msg, want);
+        sqe_free(want);
+        scan_free(&r);
+    }
+    sqe_text_reader_chunk_size = saved;
+    sqe_reader_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.format = SQE_FORMAT_TEXT;
+    spec.text = o;
+    CHECK(!sqe_format_splittable(&spec, path));
+    CHECK(!sqe_format_splittable(&spec, "/x/y.CSV.BZ2"));
+    CHECK(!sqe_format_splittable(&spec, "/x/y.csv.xz"));
+    CHECK(sqe_format_splittable(&spec, "/x/y.csv"));
+    sqe_error err;
+    CHECK(sqe_text_reader_open_range(g_store, path, n, 0, n, &spec, &err) == NULL);
+    CHECK(err.cls == SQE_ERR_INTERNAL);
+    /* a .lzo file is refused naming it */
+    char *lzo = write_file("t.csv.lzo", "1,a\n", 4);
+    scan_result r = scan(lzo, "id bigint", NULL, &o);
+    CHECK(r.text == NULL && r.err.cls == SQE_ERR_NOT_SUPPORTED);
+    CHECK_CONTAINS(r.err.msg, lzo);
+    scan_free(&r);
+    sqe_free(lzo);
+    sqe_free(path);
+}
+
 static void test_byte_ranges(void) {
     sqe_text_options o = lazy_opts(',');
     const char *cols = "n bigint; s string";
@@ -916,6 +969,7 @@ int main(void) {
     RUN(test_long_lines);
     RUN(test_chunk_boundaries);
     RUN(test_byte_ranges);
+    RUN(test_compressed);
     RUN(test_throughput);
     sqe_store_free(g_store);
     char *cmd = sqe_asprintf("rm -rf '%s'", g_dir);
