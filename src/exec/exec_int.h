@@ -557,6 +557,20 @@ bool sqe_sorter_next(sqe_sorter *s, sqe_batch *out, bool *eof, sqe_error *err);
 /* Rows added so far (valid after finish). */
 uint64_t sqe_sorter_rows(const sqe_sorter *s);
 
+/* -------------------------------- expression memory (issue 5, mem-count) */
+
+/* An expression state for operator op whose memory counts against the
+ * query's (ctx->mem_used under ctx->memory_limit): scratch vectors,
+ * selection buffers and every result string heap. NULL with
+ * RESOURCE_EXHAUSTED "query exceeded the memory limit of N bytes in
+ * <op's name>" when the state does not fit; evaluation later fails naming
+ * the function whose result would pass the limit. err NULL: never NULL
+ * (the fixed part is counted but not refused; for sink local_new). Every
+ * operator that evaluates expressions over data should create its states
+ * with this, not sqe_expr_state_new (defined in expr.c). A state whose
+ * evaluation fails for memory retries in pieces of the batch (expr.c). */
+sqe_expr_state *sqe_exec_expr_state_new(sqe_op *op, const sqe_expr *e, sqe_error *err);
+
 /* ----------------------------------------------------------- helpers */
 
 /* Copies rows sel[0..n) (or 0..n-1) of src into the same rows of dst (same

@@ -293,9 +293,14 @@ bool sqe_exec_explain_analyze(const sqe_plan *plan, const sqe_exec_options *opts
         explain_node(plan, 0, out, a, &ctx);
         sqe_arena_free(a);
         sqe_strbuf_printf(
-            out, "Query: rows=%llu, time=%.3f ms, threads=%d, peak tracked memory=%zu bytes\n",
+            out, "Query: rows=%llu, time=%.3f ms, threads=%d, peak tracked memory=%zu bytes",
             (unsigned long long)rows, (double)(sqe_clock_ns() - t0) / 1e6, ctx.n_threads,
             (size_t)atomic_load(&ctx.mem_peak));
+        uint64_t sf = atomic_load(&ctx.spill_files);
+        if (sf) /* only when something spilled, so plans that fit read as before */
+            sqe_strbuf_printf(out, ", spilled %llu files, %llu bytes", (unsigned long long)sf,
+                              (unsigned long long)atomic_load(&ctx.spill_bytes));
+        sqe_strbuf_putc(out, '\n');
     }
     sqe_exec_ctx_destroy(&ctx);
     return ok;

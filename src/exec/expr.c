@@ -27,6 +27,11 @@
  * the state is built; evaluation then returns it untouched (nobody writes
  * into a child's vector).
  *
+ * Memory. States made with an account (sqe_exec_expr_state_new) count
+ * their vectors and every string their kernels build against the query's
+ * memory limit; an evaluation that would pass it is retried over pieces of
+ * the selection (see the comments at sqe_expr_state and "Pieces").
+ *
  * sqe_expr_filter narrows through a top-level AND argument by argument, so
  * `a AND b` in a WHERE never evaluates b on rows where a failed. out_sel may
  * equal sel (in-place filtering): every pass reads sel[i] before writing
@@ -348,10 +353,58 @@ struct node_st {
     uint8_t *nulls;      /* IN */
 };
 
+/* Memory. A state with an account (sqe_expr_state_new_acct) charges its
+ * fixed part (node structs, scratch vectors' value arrays, selection
+ * buffers, IN sets: state_bytes) once before allocating it, and attaches
+ * the account to every scratch vector, so result heaps (lpad, concat,
+ * casts to varchar...) are charged chunk by chunk as kernels grow them and
+ * a kernel whose bytes would pass the limit fails with RESOURCE_EXHAUSTED
+ * naming its function. `acct` is the state's own copy; vectors point at it,
+ * so it lives exactly as long as they do. */
 struct sqe_expr_state {
     node_st *root;
+    sqe_mem_account acct;
+    bool has_acct;
+    size_t charged; /* fixed bytes charged to acct (pieces' buffers included) */
+    /* Evaluation in pieces (see "Pieces" below): rows per piece, 0 = the
+     * whole selection; the piece rows (a copy of the selection, never
+     * aliased with an output) and the result gathered over pieces. */
+    uint32_t piece;
+    uint16_t *rows;
+    sqe_vector *acc;
 };
 
+/* The bytes node_new allocates for e's subtree, string constants' heaps
+ * aside (those are charged by their vectors). */
+static size_t state_bytes(const sqe_expr *e) {
+    size_t b = sizeof(node_st);
+    if (e->kind != SQE_EXPR_COLUMN)
+        b += sizeof(sqe_vector) + (size_t)SQE_BATCH_ROWS * sqe_type_width(e->type);
+    b += (size_t)e->n_args * sizeof(node_st *);
+    switch (e->kind) {
+    case SQE_EXPR_CALL:
+        b += (size_t)(e->n_args > 0 ? e->n_args : 1) * sizeof(sqe_vector *);
+        break;
+    case SQE_EXPR_AND:
+    case SQE_EXPR_OR:
+    case SQE_EXPR_CASE:
+    case SQE_EXPR_COALESCE:
+        b += 3 * SQE_BATCH_ROWS * sizeof(uint16_t);
+        break;
+    case SQE_EXPR_IN:
+        b += sizeof(in_set) + (size_t)(e->n_in > 0 ? e->n_in : 1) * sizeof(sqe_key_slot) +
+             (size_t)e->n_in * 4 * sizeof(uint32_t) + 16 * sizeof(uint32_t) +
+             SQE_BATCH_ROWS * (sizeof(sqe_key_slot) + 1);
+        break;
+    default:
+        break;
+    }
+    for (int i = 0; i < e->n_args; i++) b += state_bytes(e->args[i]);
+    return b;
+}
+
+/* Fills all SQE_BATCH_ROWS rows with the constant (v has no account yet,
+ * so this never fails). */
 static void fill_const(sqe_vector *v, const sqe_value *val) {
     if (val->is_null || val->type.id == SQE_T_NULL || v->type.id == SQE_T_NULL) {
         memset(v->validity, 0, sizeof v->validity);
@@ -366,19 +419,24 @@ static void fill_const(sqe_vector *v, const sqe_value *val) {
     for (uint32_t r = 1; r < SQE_BATCH_ROWS; r++) memcpy(d + r * w, d, w);
 }
 
-static node_st *node_new(const sqe_expr *e) {
+/* Builds e's node tree; scratch vectors charge their heaps to acct (may be
+ * NULL). A string constant's bytes are stored first and then counted,
+ * never refused: they are bounded by the statement's text, and a refused
+ * constant could only be a wrong value. */
+static node_st *node_new(const sqe_expr *e, const sqe_mem_account *acct) {
     node_st *n = sqe_calloc(1, sizeof *n);
     n->e = e;
-    if (e->kind != SQE_EXPR_COLUMN) n->out = sqe_vector_new(e->type);
+    if (e->kind != SQE_EXPR_COLUMN) {
+        n->out = sqe_vector_new(e->type);
+        if (e->kind == SQE_EXPR_CONST) fill_const(n->out, &e->value);
+        if (acct) sqe_vector_set_account(n->out, acct);
+    }
     n->n_kids = e->n_args;
     if (e->n_args > 0) {
         n->kids = sqe_calloc((size_t)e->n_args, sizeof *n->kids);
-        for (int i = 0; i < e->n_args; i++) n->kids[i] = node_new(e->args[i]);
+        for (int i = 0; i < e->n_args; i++) n->kids[i] = node_new(e->args[i], acct);
     }
     switch (e->kind) {
-    case SQE_EXPR_CONST:
-        fill_const(n->out, &e->value);
-        break;
     case SQE_EXPR_CALL:
         n->argv = sqe_calloc((size_t)(e->n_args > 0 ? e->n_args : 1), sizeof *n->argv);
         break;
@@ -414,14 +472,41 @@ static void node_free(node_st *n) {
 
 sqe_expr_state *sqe_expr_state_new(const sqe_expr *e) {
     sqe_expr_state *st = sqe_calloc(1, sizeof *st);
-    st->root = node_new(e);
+    st->root = node_new(e, NULL);
+    return st;
+}
+
+sqe_expr_state *sqe_expr_state_new_acct(const sqe_expr *e, const sqe_mem_account *acct,
+                                        const char *what, sqe_error *err) {
+    if (!acct) return sqe_expr_state_new(e);
+    size_t bytes = sizeof(sqe_expr_state) + state_bytes(e);
+    if (!err) {
+        sqe_mem_account_add(acct, bytes); /* counted, never refused */
+    } else if (!sqe_mem_account_charge(acct, bytes)) {
+        sqe_mem_account_error(acct, what, err);
+        return NULL;
+    }
+    sqe_expr_state *st = sqe_calloc(1, sizeof *st);
+    st->acct = *acct;
+    st->has_acct = true;
+    st->charged = bytes;
+    st->root = node_new(e, &st->acct);
     return st;
 }
 
 void sqe_expr_state_free(sqe_expr_state *st) {
     if (!st) return;
-    node_free(st->root);
+    node_free(st->root); /* vectors give back their heaps' charges */
+    sqe_vector_free(st->acc);
+    sqe_free(st->rows);
+    if (st->has_acct) sqe_mem_account_release(&st->acct, st->charged);
     sqe_free(st);
+}
+
+sqe_expr_state *sqe_exec_expr_state_new(sqe_op *op, const sqe_expr *e, sqe_error *err) {
+    sqe_exec_ctx *ctx = op->ctx;
+    sqe_mem_account acct = {&ctx->mem_used, &ctx->mem_peak, ctx->memory_limit};
+    return sqe_expr_state_new_acct(e, &acct, op->vt->name, err);
 }
 
 /* ------------------------------------------------------------ row copy */
@@ -760,9 +845,108 @@ static sqe_vector *eval_node(node_st *ns, sqe_batch *in, const uint16_t *sel, ui
     return NULL;
 }
 
+/* ------------------------------------------------------------- pieces */
+
+/* Pieces. One batch's intermediate results can exceed the memory limit
+ * while the answer is small: length(lpad(s, 1000000, 'x')) over 2048 rows
+ * needs 2 GB of padded strings at once but returns 2048 integers. When an
+ * evaluation of a state with an account fails with RESOURCE_EXHAUSTED, it
+ * is run again over pieces of the selection, halving the piece size until
+ * every piece fits (one row at least); each piece's intermediate heaps are
+ * released when the next piece resets them. The piece size then sticks for
+ * later batches, so the failed attempt is not repeated every batch.
+ * sqe_expr_eval gathers the pieces' results into `acc` (strings copied,
+ * charged); sqe_expr_filter appends each piece's surviving rows. A result
+ * that itself does not fit, or a single row that does not, still fails,
+ * naming the function. `rows` holds the selection (or 0..n-1) so that a
+ * failed piece can be retried even when the filter writes in place. */
+
+static bool piece_retry(sqe_expr_state *st, uint32_t m, const sqe_error *err) {
+    return st->has_acct && m > 1 && err && err->cls == SQE_ERR_RESOURCE_EXHAUSTED;
+}
+
+/* Prepares st->rows (sel or 0..n-1) and st->acc; false when their memory
+ * does not fit. */
+static bool pieces_prepare(sqe_expr_state *st, const uint16_t *sel, uint32_t n, bool result,
+                           sqe_error *err) {
+    if (!st->rows) {
+        size_t bytes = SQE_BATCH_ROWS * sizeof *st->rows;
+        if (!sqe_mem_account_charge(&st->acct, bytes))
+            return sqe_mem_account_error(&st->acct, "an expression", err);
+        st->charged += bytes;
+        st->rows = sqe_malloc(bytes);
+    }
+    for (uint32_t i = 0; i < n; i++) st->rows[i] = (uint16_t)ROW(sel, i);
+    if (result && !st->acc) {
+        sqe_type t = st->root->e->type;
+        size_t bytes = sizeof(sqe_vector) + (size_t)SQE_BATCH_ROWS * sqe_type_width(t);
+        if (!sqe_mem_account_charge(&st->acct, bytes))
+            return sqe_mem_account_error(&st->acct, "an expression", err);
+        st->charged += bytes;
+        st->acc = sqe_vector_new(t);
+        sqe_vector_set_account(st->acc, &st->acct);
+    }
+    if (result) sqe_vector_reset(st->acc);
+    return true;
+}
+
+/* What a memory error of e's result names. */
+static const char *node_name(const sqe_expr *e) {
+    if (e->kind == SQE_EXPR_CALL && e->fn.name) return e->fn.name;
+    if (e->kind == SQE_EXPR_CAST) return "CAST";
+    return "an expression";
+}
+
+/* Copies rows[0..m) of v into st->acc (strings with their bytes). */
+static bool pieces_gather(sqe_expr_state *st, const sqe_vector *v, const uint16_t *rows, uint32_t m,
+                          sqe_error *err) {
+    sqe_vector *acc = st->acc;
+    if (acc->type.id != SQE_T_VARCHAR && acc->type.id != SQE_T_VARBINARY) {
+        sqe_exec_copy_rows(acc, v, rows, m);
+        return true;
+    }
+    for (uint32_t i = 0; i < m; i++)
+        if (!sqe_vector_copy_row(acc, rows[i], v, rows[i]))
+            return sqe_mem_account_error(&st->acct, node_name(st->root->e), err);
+    return true;
+}
+
+/* Frees the heaps of every scratch vector under ns (constants keep
+ * theirs): after a run in pieces nothing but the gathered result is
+ * needed, so the last piece's intermediate strings do not stay charged
+ * while other expressions evaluate. */
+static void release_scratch(node_st *ns) {
+    if (ns->out && ns->e->kind != SQE_EXPR_CONST) sqe_vector_reset(ns->out);
+    for (int i = 0; i < ns->n_kids; i++) release_scratch(ns->kids[i]);
+}
+
+static sqe_vector *eval_pieces(sqe_expr_state *st, sqe_batch *in, const uint16_t *sel, uint32_t n,
+                               sqe_error *err) {
+    if (!pieces_prepare(st, sel, n, true, err)) return NULL;
+    uint32_t k = st->piece ? st->piece : (n + 1) / 2;
+    for (uint32_t i = 0; i < n;) {
+        uint32_t m = SQE_MIN(k, n - i);
+        sqe_vector *v = eval_node(st->root, in, st->rows + i, m, err);
+        if (!v) {
+            if (!piece_retry(st, m, err)) return NULL;
+            k = st->piece = m / 2;
+            continue;
+        }
+        if (!pieces_gather(st, v, st->rows + i, m, err)) return NULL;
+        i += m;
+    }
+    if (!st->piece) st->piece = k;
+    release_scratch(st->root);
+    return st->acc;
+}
+
 sqe_vector *sqe_expr_eval(sqe_expr_state *st, sqe_batch *in, const uint16_t *sel, uint32_t n,
                           sqe_error *err) {
-    return eval_node(st->root, in, sel, n, err);
+    if (SQE_LIKELY(!st->piece || n <= st->piece)) {
+        sqe_vector *v = eval_node(st->root, in, sel, n, err);
+        if (v || !piece_retry(st, n, err)) return v;
+    }
+    return eval_pieces(st, in, sel, n, err);
 }
 
 /* Rows of (sel, n) where v is TRUE, into out (may alias sel). */
@@ -816,9 +1000,39 @@ static bool filter_node(node_st *ns, sqe_batch *in, const uint16_t *sel, uint32_
     return true;
 }
 
+static bool filter_pieces(sqe_expr_state *st, sqe_batch *in, const uint16_t *sel, uint32_t n,
+                          uint16_t *out_sel, uint32_t *n_out, sqe_error *err) {
+    if (!pieces_prepare(st, sel, n, false, err)) return false;
+    uint32_t k = st->piece ? st->piece : (n + 1) / 2, total = 0;
+    for (uint32_t i = 0; i < n;) {
+        uint32_t m = SQE_MIN(k, n - i), got = 0;
+        if (!filter_node(st->root, in, st->rows + i, m, out_sel + total, &got, err)) {
+            if (!piece_retry(st, m, err)) return false;
+            k = st->piece = m / 2;
+            continue;
+        }
+        total += got;
+        i += m;
+    }
+    if (!st->piece) st->piece = k;
+    release_scratch(st->root);
+    *n_out = total;
+    return true;
+}
+
 bool sqe_expr_filter(sqe_expr_state *st, sqe_batch *in, const uint16_t *sel, uint32_t n,
                      uint16_t *out_sel, uint32_t *n_out, sqe_error *err) {
-    return filter_node(st->root, in, sel, n, out_sel, n_out, err);
+    if (SQE_LIKELY(!st->piece || n <= st->piece)) {
+        /* In place (out_sel == sel) a failed attempt may have overwritten
+         * sel: keep a copy while a retry is possible. */
+        if (out_sel == sel && sel && st->has_acct && n > 1) {
+            if (!pieces_prepare(st, sel, n, false, err)) return false;
+            sel = st->rows;
+        }
+        if (filter_node(st->root, in, sel, n, out_sel, n_out, err)) return true;
+        if (!piece_retry(st, n, err)) return false;
+    }
+    return filter_pieces(st, in, sel, n, out_sel, n_out, err);
 }
 
 /* ------------------------------------------------------ constant folding */

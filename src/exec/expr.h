@@ -63,7 +63,20 @@ char *sqe_expr_to_string(sqe_arena *a, const sqe_expr *e);
  * every non-column node, reused batch to batch. Owned by the operator;
  * freed with sqe_expr_state_free. Not shared between threads. */
 typedef struct sqe_expr_state sqe_expr_state;
+/* A state whose memory counts nowhere (constant folding, tests). */
 sqe_expr_state *sqe_expr_state_new(const sqe_expr *e);
+/* A state whose memory counts against `acct` (copied; its counter must
+ * outlive the state): the fixed part (scratch vectors, selection buffers)
+ * is charged here, and every scratch vector charges its string heap as it
+ * grows, so a function building large results (lpad, concat, replace, casts
+ * to varchar) fails its evaluation with RESOURCE_EXHAUSTED "query exceeded
+ * the memory limit of N bytes in <function>" before the memory is
+ * allocated. Returns NULL with RESOURCE_EXHAUSTED "... in <what>" when the
+ * fixed part does not fit. err NULL (callers that cannot fail here, such
+ * as a sink's local_new): the fixed part is counted but never refused, and
+ * never NULL; results are still bounded. acct NULL: as sqe_expr_state_new. */
+sqe_expr_state *sqe_expr_state_new_acct(const sqe_expr *e, const sqe_mem_account *acct,
+                                        const char *what, sqe_error *err);
 void sqe_expr_state_free(sqe_expr_state *st);
 
 /* Evaluates the expression for the rows (sel ? sel[0..n) : 0..n-1) of `in`.

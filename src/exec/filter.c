@@ -6,6 +6,8 @@
  * sel_buf (sqe_expr_filter reads sel[i] before writing out_sel[k], k <= i,
  * so filtering in place over a selection that already is sel_buf is safe),
  * then hands the same batch on. Batches left with no live rows are skipped.
+ * The predicate's state counts against the query's memory limit
+ * (sqe_exec_expr_state_new), string results built inside it included.
  */
 #include "exec/exec_int.h"
 
@@ -17,8 +19,8 @@ typedef struct filter_op {
 static bool filter_open(sqe_op *op, sqe_error *err) {
     filter_op *f = (filter_op *)op;
     if (!sqe_op_open(sqe_op_child(op), err)) return false;
-    f->pred = sqe_expr_state_new(op->plan->u.filter.pred);
-    return true;
+    f->pred = sqe_exec_expr_state_new(op, op->plan->u.filter.pred, err);
+    return f->pred != NULL;
 }
 
 static bool filter_next(sqe_op *op, sqe_batch **out, bool *eof, sqe_error *err) {

@@ -18,7 +18,10 @@
  *           GROUP BY), hash the whole batch column by column with the same
  *           function as the build, and look up every row's chain head
  *           (prefetched a few rows ahead). A row with a NULL key gets no
- *           chain: NULL never matches.
+ *           chain: NULL never matches. When the table spilled, rows of
+ *           partitions on disk go to their probe files first and the batch
+ *           is narrowed to the rest (join_spill.c); partition tables never
+ *           spill, so their probe batches join as they are.
  *   fill    per probe row (fill_row, driven by join_table.c's jp_fill),
  *           walk its chain from a cursor, comparing the 32-bit tag, then
  *           the key slots; each match is a candidate pair. Cursors survive
@@ -37,6 +40,8 @@
  *   Without a residual: the `full` index finds equal rows (direct hits);
  *   the distinct `groups` index holds one entry per correlation tuple with
  *   a flag "holds a NULL operand", looked up once per probe row in start.
+ *   Without correlation keys the one group's flags come from the build
+ *   (t->na_flags), so they also hold in a spilled partition's table.
  *   With a residual: the residual is part of G's definition (a row of G
  *   must satisfy it with the probe row: `x IN (SELECT y FROM t WHERE
  *   t.a > o.b)`), so G's members are only known pair by pair. A probe row
@@ -115,6 +120,11 @@ static void hj_groups(hj_op *h, uint32_t n) {
     const sqe_join_table *t = j->t;
     const sqe_join_index *ix = &t->groups;
     int nk = ix->n_keys;
+    if (t->na_global) { /* no correlation keys: one group, the whole build side */
+        uint8_t f = atomic_load(&t->na_flags);
+        memset(j->flags, f, n);
+        return;
+    }
     for (uint32_t i = 0; i < n; i++) {
         j->flags[i] = 0;
         if (hj_any_null(h, nk, i)) continue;
@@ -137,6 +147,11 @@ static bool hj_start(sqe_join_op *j, sqe_error *err) {
         sqe_vector *v = sqe_expr_eval(h->kstates[k], b, b->sel, n, err);
         if (!v) return false;
         sqe_key_load(v, b->sel, n, h->pk[k], h->pn[k]);
+    }
+    if (t->spill) { /* rows of partitions on disk go to their probe files */
+        hj_hash(h, 0, t->n_part_keys, n);
+        if (!sqe_join_spill_route(j, h->h, h->pk, h->pn, h->n_keys, err)) return false;
+        n = j->n_in;
     }
     int last = h->n_keys - 1;
     const uint8_t *op_null = h->pn[last];

@@ -62,6 +62,12 @@
  *              through as views with a selection: nothing is copied.
  *   UNMATCHED  RIGHT/FULL, one copy only: build rows never matched, with
  *              NULL probe columns.
+ *   PART       a spilled hash join (join_spill.c), every copy: the next
+ *              spilled partition, loaded into a table of the copy's own
+ *              (j->t; j->shared stays the query's table), or DONE
+ *   PART_PULL  the partition's next probe batch from its file, then PAIRS
+ *              and TAIL as above; at its end UNMATCHED for the partition's
+ *              table (RIGHT/FULL), then PART again.
  * SEMI/ANTI/MARK are decided per probe row by one accepted pair. Without a
  * residual they build no pairs at all ("direct": fill_row sets the hit at
  * the first key match). With one, rows fill in passes of doubling budgets
@@ -88,20 +94,26 @@
  * deregisters, so nothing is emitted; the query fails anyway.
  *
  * Memory: the row stores are tracked while they fill (per copy), the table
- * as a whole (rows + slots + indexes) before its arrays are allocated; over
- * the limit the build fails with RESOURCE_EXHAUSTED naming the operator.
+ * as a whole (rows + slots + indexes) before its arrays are allocated. A
+ * nested loop join over the limit fails with RESOURCE_EXHAUSTED naming the
+ * operator; a hash join (t->can_spill) reserves instead and, when the rows
+ * would not fit with room left for the spill's buffers, writes them to
+ * partition files (jt_keep, jt_merge, jt_finish; join_spill.c has the
+ * design). Spilling changes `emitted`'s role a little: the copy that ends
+ * the probe also queues the spilled partitions (jp_probe_end).
  */
 #include "exec/join_table.h"
 
-enum { JP_PULL, JP_PAIRS, JP_TAIL, JP_UNMATCHED, JP_DONE };
+enum { JP_PULL, JP_PAIRS, JP_TAIL, JP_UNMATCHED, JP_PART, JP_PART_PULL, JP_DONE };
 
 /* ------------------------------------------------------------- the table */
 
-static sqe_join_table *jt_new(sqe_op *op) {
+sqe_join_table *sqe_join_table_new(sqe_op *op) {
     const sqe_plan *p = op->plan;
     const sqe_plan *build = p->children[1];
     sqe_join_table *t = sqe_calloc(1, sizeof *t);
     t->ctx = op->ctx;
+    t->plan = p;
     t->op_name = op->vt->name;
     t->n_cols = build->n_out;
     t->n_keys = p->u.join.n_keys;
@@ -130,9 +142,17 @@ static sqe_join_table *jt_new(sqe_op *op) {
         t->n_required = t->n_keys - 1; /* a NULL IN operand still counts */
     else
         t->n_required = t->n_keys;
+    bool na = p->u.join.null_aware;
+    t->n_part_keys = na && t->n_keys > 1 ? t->n_keys - 1 : t->n_keys;
+    t->na_global = na && t->n_keys == 1;
+    t->can_spill =
+        p->kind == SQE_PLAN_HASH_JOIN && t->n_keys > 0 && !(t->na_global && p->u.join.residual);
     sqe_rowstore_init(&t->rows, t->n_store, t->types, false);
     atomic_init(&t->active, 0);
     atomic_init(&t->emitted, false);
+    atomic_init(&t->na_flags, 0);
+    atomic_init(&t->spilling, false);
+    pthread_mutex_init(&t->mu, NULL);
     return t;
 }
 
@@ -143,14 +163,15 @@ static void jt_index_free(sqe_join_index *ix) {
     memset(ix, 0, sizeof *ix);
 }
 
-void sqe_join_table_free(void *table) {
-    sqe_join_table *t = table;
-    if (!t) return;
+void sqe_join_table_drop_rows(sqe_join_table *t) {
     sqe_exec_mem_track(t->ctx, &t->tracked, 0, t->op_name, NULL);
     sqe_rowstore_free(&t->rows);
+    sqe_rowstore_init(&t->rows, t->n_store, t->types, false);
     for (int k = 0; k < t->n_keys; k++) {
         sqe_free(t->keys[k]);
         sqe_free(t->knull[k]);
+        t->keys[k] = NULL;
+        t->knull[k] = NULL;
     }
     jt_index_free(&t->full);
     jt_index_free(&t->groups);
@@ -158,6 +179,17 @@ void sqe_join_table_free(void *table) {
     jt_index_free(&t->corr_null);
     sqe_free((void *)t->matched);
     sqe_free(t->nullable);
+    t->matched = NULL;
+    t->nullable = NULL;
+    t->n_rows = 0;
+}
+
+void sqe_join_table_free(void *table) {
+    sqe_join_table *t = table;
+    if (!t) return;
+    sqe_join_table_drop_rows(t);
+    sqe_join_spill_free(t->spill);
+    pthread_mutex_destroy(&t->mu);
     sqe_free(t->keys);
     sqe_free(t->knull);
     sqe_free(t->kc);
@@ -174,6 +206,7 @@ typedef struct jt_local {
     sqe_batch *view;          /* the input's columns + computed keys (views) */
     uint16_t *sel;
     size_t tracked;
+    sqe_join_spill_scratch *scratch; /* once the table spills */
 } jt_local;
 
 static sqe_join_table *building(sqe_op *op) {
@@ -203,6 +236,7 @@ static void jt_local_free(sqe_op *op, void *l_) {
     sqe_free(l->kstates);
     sqe_batch_free(l->view); /* owns no vectors */
     sqe_free(l->sel);
+    sqe_join_spill_scratch_free(l->scratch);
     sqe_free(l);
 }
 
@@ -221,6 +255,46 @@ static uint32_t jt_drop_null_keys(const sqe_join_table *t, const sqe_batch *view
         m += keep;
     }
     return m;
+}
+
+/* Null-aware IN without correlation keys: the group facts of the whole
+ * build side (every row is stored: n_required is 0). */
+static void jt_note_group(sqe_join_table *t, const sqe_batch *view, const uint16_t *sel,
+                          uint32_t n) {
+    if (!t->na_global || n == 0) return;
+    const sqe_vector *v = view->cols[t->key_col[0]];
+    uint8_t f = SQE_JOIN_G_NONEMPTY;
+    for (uint32_t i = 0; i < n && !(f & SQE_JOIN_G_NULL); i++)
+        if (v->type.id == SQE_T_NULL || sqe_vector_is_null(v, sel ? sel[i] : i))
+            f |= SQE_JOIN_G_NULL;
+    atomic_fetch_or(&t->na_flags, f);
+}
+
+/* Appends rows (sel, n) of the view to the local, or to the partition
+ * files once the table spills: when the rows would not fit (with room left
+ * for the spill's I/O buffers), the spill starts and this local's rows go
+ * out first. */
+static bool jt_keep(sqe_op *op, jt_local *l, const uint16_t *sel, uint32_t n, sqe_error *err) {
+    sqe_join_table *t = building(op);
+    sqe_exec_ctx *ctx = op->ctx;
+    if (!t->can_spill) {
+        sqe_rowstore_append(&l->rows, l->view, sel, n, 0);
+        return sqe_exec_mem_track(ctx, &l->tracked, l->rows.bytes, t->op_name, err);
+    }
+    bool pending = true; /* rows (sel, n) still to keep */
+    if (!atomic_load(&t->spilling)) {
+        size_t need = l->rows.bytes + sqe_rowstore_append_bytes(&l->rows, l->view, sel, n);
+        if (sqe_join_mem_fits(ctx, &l->tracked, need, sqe_join_spill_budget(ctx))) {
+            sqe_rowstore_append(&l->rows, l->view, sel, n, 0);
+            if (sqe_exec_mem_reserve(ctx, &l->tracked, l->rows.bytes)) return true;
+            pending = false; /* the estimate was short: spill them with the rest */
+        }
+        if (!sqe_join_spill_start(t, err)) return false;
+    }
+    if (l->rows.n_rows > 0 && !sqe_join_spill_store(t, &l->scratch, &l->rows, err)) return false;
+    sqe_exec_mem_track(ctx, &l->tracked, l->rows.bytes, t->op_name, NULL);
+    if (!sqe_join_spill_settle(t, err)) return false;
+    return !pending || sqe_join_spill_rows(t, &l->scratch, l->view, sel, n, err);
 }
 
 static bool jt_consume(sqe_op *op, void *l_, sqe_batch *b, uint64_t tag_base, sqe_error *err) {
@@ -242,8 +316,8 @@ static bool jt_consume(sqe_op *op, void *l_, sqe_batch *b, uint64_t tag_base, sq
         n = jt_drop_null_keys(t, l->view, sel, n, l->sel);
         sel = l->sel;
     }
-    if (n > 0) sqe_rowstore_append(&l->rows, l->view, sel, n, 0);
-    return sqe_exec_mem_track(op->ctx, &l->tracked, l->rows.bytes, t->op_name, err);
+    jt_note_group(t, l->view, sel, n);
+    return n == 0 || jt_keep(op, l, sel, n, err);
 }
 
 /* Takes the last chunk of rs out into `tail` when it is partly filled. */
@@ -260,7 +334,7 @@ static void jt_take_partial_tail(sqe_rowstore *rs, sqe_rowstore *tail) {
  * chunks move, then dst's own partial chunk goes back last and src's
  * partial chunk is copied into it. (Bytes stay approximate: a copied
  * chunk's bytes remain counted.) */
-static void jt_rows_merge(sqe_rowstore *dst, sqe_rowstore *src) {
+void sqe_join_rows_merge(sqe_rowstore *dst, sqe_rowstore *src) {
     sqe_rowstore dtail, stail;
     jt_take_partial_tail(dst, &dtail);
     jt_take_partial_tail(src, &stail);
@@ -275,12 +349,33 @@ static void jt_rows_merge(sqe_rowstore *dst, sqe_rowstore *src) {
     sqe_rowstore_free(&stail);
 }
 
+/* Writes every row the table holds to the partition files. */
+static bool jt_spill_table(sqe_join_table *t, sqe_error *err) {
+    if (!sqe_join_spill_start(t, err)) return false;
+    sqe_join_spill_scratch *sc = NULL;
+    bool ok = sqe_join_spill_store(t, &sc, &t->rows, err);
+    sqe_join_spill_scratch_free(sc);
+    sqe_exec_mem_track(t->ctx, &t->tracked, t->rows.bytes, t->op_name, NULL);
+    return ok && sqe_join_spill_settle(t, err);
+}
+
+/* Merges a local into the table, or (spilling) writes its rows out. */
 static bool jt_merge(sqe_op *op, void *l_, sqe_error *err) {
     sqe_join_table *t = building(op);
     jt_local *l = l_;
-    jt_rows_merge(&t->rows, &l->rows);
+    if (atomic_load(&t->spilling)) {
+        bool ok = sqe_join_spill_store(t, &l->scratch, &l->rows, err);
+        jt_local_free(op, l);
+        return ok && (t->rows.n_rows == 0 || jt_spill_table(t, err));
+    }
+    sqe_join_rows_merge(&t->rows, &l->rows);
     jt_local_free(op, l);
-    return sqe_exec_mem_track(op->ctx, &t->tracked, t->rows.bytes, t->op_name, err);
+    if (!t->can_spill)
+        return sqe_exec_mem_track(op->ctx, &t->tracked, t->rows.bytes, t->op_name, err);
+    /* the spill's buffers must still fit when it starts */
+    if (sqe_join_mem_fits(op->ctx, &t->tracked, t->rows.bytes, sqe_join_spill_budget(op->ctx)))
+        return true;
+    return jt_spill_table(t, err);
 }
 
 static const sqe_sink_vtable jt_sink = {jt_local_new, jt_consume, jt_merge, jt_local_free};
@@ -392,9 +487,18 @@ static int jt_plan_indexes(const sqe_plan *p, sqe_join_table *t, jt_index_plan *
     return n;
 }
 
-/* Numbers the rows, loads the key slots and builds the indexes, after
- * reporting their size. */
-static bool jt_finish(sqe_op *op, sqe_join_table *t, sqe_error *err) {
+size_t sqe_join_table_extra_bytes(const sqe_join_table *t, const sqe_plan *p, size_t n) {
+    jt_index_plan ixs[4];
+    sqe_join_table tmp = *t; /* jt_plan_indexes only takes the indexes' addresses */
+    int n_ix = jt_plan_indexes(p, &tmp, ixs);
+    sqe_join_type jt = p->u.join.type;
+    bool unmatched = jt == SQE_JT_RIGHT || jt == SQE_JT_FULL;
+    size_t bytes = n * (unmatched ? 1 : 0) + n * (size_t)t->n_keys * (sizeof(sqe_key_slot) + 1);
+    for (int i = 0; i < n_ix; i++) bytes += jt_index_bytes(n, ixs[i].n_keys, ixs[i].kind);
+    return bytes;
+}
+
+bool sqe_join_table_index(sqe_join_table *t, const sqe_plan *p, sqe_error *err) {
     size_t n = t->rows.n_rows;
     if (n >= UINT32_MAX)
         return sqe_error_set(err, SQE_ERR_RESOURCE_EXHAUSTED,
@@ -402,14 +506,8 @@ static bool jt_finish(sqe_op *op, sqe_join_table *t, sqe_error *err) {
                              UINT32_MAX - 1);
     t->n_rows = n;
     jt_index_plan ixs[4];
-    int n_ix = jt_plan_indexes(op->plan, t, ixs);
-    sqe_join_type jt = op->plan->u.join.type;
-    bool unmatched = jt == SQE_JT_RIGHT || jt == SQE_JT_FULL;
-    size_t bytes = t->rows.bytes + n * (unmatched ? 1 : 0) +
-                   n * (size_t)t->n_keys * (sizeof(sqe_key_slot) + 1);
-    for (int i = 0; i < n_ix; i++) bytes += jt_index_bytes(n, ixs[i].n_keys, ixs[i].kind);
-    if (!sqe_exec_mem_track(t->ctx, &t->tracked, bytes, t->op_name, err)) return false;
-
+    int n_ix = jt_plan_indexes(p, t, ixs);
+    sqe_join_type jt = p->u.join.type;
     t->nullable = sqe_calloc((size_t)t->n_store + 1, sizeof *t->nullable);
     for (size_t c = 0; c < t->rows.chunks.len; c++)
         for (int k = 0; k < t->n_store; k++)
@@ -425,14 +523,37 @@ static bool jt_finish(sqe_op *op, sqe_join_table *t, sqe_error *err) {
             sqe_key_load(ch->cols[t->key_col[k]], NULL, ch->n, t->keys[k] + row, t->knull[k] + row);
         row += ch->n;
     }
-    if (unmatched) t->matched = sqe_calloc(n ? n : 1, 1);
+    if (jt == SQE_JT_RIGHT || jt == SQE_JT_FULL) t->matched = sqe_calloc(n ? n : 1, 1);
     for (int i = 0; i < n_ix; i++) jt_index_build(t, ixs[i].ix, ixs[i].n_keys, ixs[i].kind);
     return true;
 }
 
+/* Numbers the rows, loads the key slots and builds the indexes, after
+ * reporting their size. A table that can spill and does not fit writes
+ * its rows to partition files and keeps the partitions that fit. */
+static bool jt_finish(sqe_op *op, sqe_join_table *t, sqe_error *err) {
+    size_t n = t->rows.n_rows;
+    if (n >= UINT32_MAX && !t->can_spill)
+        return sqe_error_set(err, SQE_ERR_RESOURCE_EXHAUSTED,
+                             "%s: the build side has %zu rows, more than %u", t->op_name, n,
+                             UINT32_MAX - 1);
+    size_t bytes = t->rows.bytes + sqe_join_table_extra_bytes(t, op->plan, n);
+    if (!atomic_load(&t->spilling)) {
+        if (!t->can_spill) {
+            if (!sqe_exec_mem_track(t->ctx, &t->tracked, bytes, t->op_name, err)) return false;
+            return sqe_join_table_index(t, op->plan, err);
+        }
+        if (n < UINT32_MAX &&
+            sqe_join_mem_fits(t->ctx, &t->tracked, bytes, sqe_join_spill_budget(t->ctx)))
+            return sqe_join_table_index(t, op->plan, err);
+    }
+    if (t->rows.n_rows > 0 && !jt_spill_table(t, err)) return false;
+    return sqe_join_spill_hybrid(op, t, err);
+}
+
 void *sqe_join_table_build(sqe_op *op, sqe_error *err) {
     sqe_join_op *j = (sqe_join_op *)op;
-    sqe_join_table *t = jt_new(op);
+    sqe_join_table *t = sqe_join_table_new(op);
     j->building = t;
     bool ok = sqe_exec_drain(op, 1, &jt_sink, err) && jt_finish(op, t, err);
     j->building = NULL;
@@ -623,6 +744,7 @@ bool sqe_join_open(sqe_join_op *j, const sqe_join_probe_vt *vt, sqe_error *err) 
     j->single_match = p->u.join.single_match && j->pairs_out;
     j->t = sqe_exec_shared_get(op->ctx, op, sqe_join_table_build, sqe_join_table_free, err);
     if (!j->t) return false;
+    j->shared = j->t;
     if (!sqe_op_open(op->children[0], err)) return false;
     if (p->u.join.residual) j->residual = sqe_expr_state_new(p->u.join.residual);
     jp_alloc(j);
@@ -658,6 +780,12 @@ void sqe_join_close(sqe_join_op *j) {
     j->hits = j->flags = j->mark = NULL;
     j->pi = j->prow = NULL;
     j->pb = NULL;
+    if (j->part) sqe_join_spill_part_done(j); /* an error stopped it mid-partition */
+    sqe_join_spill_scratch_free(j->scratch);
+    j->scratch = NULL;
+    sqe_batch_free(j->view);
+    sqe_batch_free(j->spill_in);
+    j->view = j->spill_in = NULL;
 }
 
 /* The default accept: hits per probe row, matched build rows, and the
@@ -822,24 +950,42 @@ static bool jp_unmatched(sqe_join_op *j, sqe_batch **out) {
     return true;
 }
 
-/* This copy's probe input ended: deregister; true when this copy must emit
- * the unmatched build rows. */
-static bool jp_deregister(sqe_join_op *j) {
-    bool last = atomic_fetch_sub(&j->t->active, 1) == 1;
-    if (!j->emit_unmatched || !last) return false;
-    return !atomic_exchange(&j->t->emitted, true);
-}
-
-/* PULL: the next probe batch, or the end of the probe side. */
-static bool jp_pull(sqe_join_op *j, sqe_error *err) {
-    sqe_batch *b = NULL;
-    bool eof = false;
-    if (sqe_exec_stopped(j->base.ctx, err)) return false;
-    if (!sqe_op_next(j->base.children[0], &b, &eof, err)) return false;
-    if (eof) {
-        j->phase = jp_deregister(j) ? JP_UNMATCHED : JP_DONE;
+/* This copy's probe input ended: deregister. The copy whose
+ * deregistration brings `active` to zero, once per query (`emitted`),
+ * finishes the probe: queues the spilled partitions, emits the unmatched
+ * build rows (RIGHT/FULL), frees a spilled table's in-memory rows. Every
+ * copy of a spilled join then joins partitions. */
+static bool jp_probe_end(sqe_join_op *j, sqe_error *err) {
+    sqe_join_table *t = j->shared;
+    bool last = atomic_fetch_sub(&t->active, 1) == 1;
+    bool spill = t->spill != NULL;
+    bool finisher = last && (j->emit_unmatched || spill) && !atomic_exchange(&t->emitted, true);
+    if (finisher && spill && !sqe_join_spill_probe_done(t, err)) return false;
+    if (finisher && j->emit_unmatched) {
+        j->unmatched_pos = 0;
+        j->phase = JP_UNMATCHED;
         return true;
     }
+    if (finisher) sqe_join_spill_release_main(t);
+    j->phase = spill ? JP_PART : JP_DONE;
+    return true;
+}
+
+/* The unmatched rows of j->t are out: free what they came from. */
+static void jp_unmatched_done(sqe_join_op *j) {
+    if (j->t != j->shared) {
+        sqe_join_spill_part_done(j);
+        j->phase = JP_PART;
+    } else if (j->shared->spill) {
+        sqe_join_spill_release_main(j->shared);
+        j->phase = JP_PART;
+    } else {
+        j->phase = JP_DONE;
+    }
+}
+
+/* Starts joining probe batch b. */
+static bool jp_begin(sqe_join_op *j, sqe_batch *b, sqe_error *err) {
     j->in = b;
     j->n_in = sqe_batch_live(b);
     memset(j->hits, 0, j->n_in);
@@ -853,9 +999,44 @@ static bool jp_pull(sqe_join_op *j, sqe_error *err) {
     return j->vt->start(j, err);
 }
 
+/* PULL: the next probe batch, or the end of the probe side. */
+static bool jp_pull(sqe_join_op *j, sqe_error *err) {
+    sqe_batch *b = NULL;
+    bool eof = false;
+    if (sqe_exec_stopped(j->base.ctx, err)) return false;
+    if (!sqe_op_next(j->base.children[0], &b, &eof, err)) return false;
+    if (eof) return jp_probe_end(j, err);
+    return jp_begin(j, b, err);
+}
+
+/* PART: the next spilled partition to join, or the end. */
+static bool jp_part(sqe_join_op *j, sqe_error *err) {
+    bool got = false;
+    if (!sqe_join_spill_next_part(j, &got, err)) return false;
+    j->phase = got ? JP_PART_PULL : JP_DONE;
+    return true;
+}
+
+/* PART_PULL: the partition's next probe batch; at its end the partition's
+ * unmatched build rows (RIGHT/FULL). */
+static bool jp_part_pull(sqe_join_op *j, sqe_error *err) {
+    sqe_batch *b = NULL;
+    bool eof = false;
+    if (sqe_exec_stopped(j->base.ctx, err)) return false;
+    if (!sqe_join_spill_read(j, &b, &eof, err)) return false;
+    if (!eof) return jp_begin(j, b, err);
+    if (j->emit_unmatched) {
+        j->unmatched_pos = 0;
+        j->phase = JP_UNMATCHED;
+    } else {
+        jp_unmatched_done(j);
+    }
+    return true;
+}
+
 bool sqe_join_next(sqe_join_op *j, sqe_batch **out, bool *eof, sqe_error *err) {
     if (!j->registered) {
-        atomic_fetch_add(&j->t->active, 1);
+        atomic_fetch_add(&j->shared->active, 1);
         j->registered = true;
     }
     *eof = false;
@@ -870,12 +1051,18 @@ bool sqe_join_next(sqe_join_op *j, sqe_batch **out, bool *eof, sqe_error *err) {
             if (emitted) return true;
             break;
         case JP_TAIL:
-            j->phase = JP_PULL;
+            j->phase = j->part ? JP_PART_PULL : JP_PULL;
             if (jp_tail(j, out)) return true;
             break;
         case JP_UNMATCHED:
             if (jp_unmatched(j, out)) return true;
-            j->phase = JP_DONE;
+            jp_unmatched_done(j);
+            break;
+        case JP_PART:
+            if (!jp_part(j, err)) return false;
+            break;
+        case JP_PART_PULL:
+            if (!jp_part_pull(j, err)) return false;
             break;
         default:
             *eof = true;

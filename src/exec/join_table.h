@@ -38,13 +38,20 @@ typedef struct sqe_join_index {
     uint8_t *has_null;    /* distinct: per entry row, its group holds a NULL key n_keys */
 } sqe_join_index;
 
+typedef struct sqe_join_spill sqe_join_spill;                 /* join_spill.c */
+typedef struct sqe_join_spill_scratch sqe_join_spill_scratch; /* join_spill.c */
+
 /* The build side of one join node: created by the first pipeline copy that
  * opens (sqe_exec_shared_get), read-only afterwards except `matched`,
- * `active` and `emitted`; freed with the query context. */
+ * `active` and `emitted`; freed with the query context. A spilling hash
+ * join also makes one per spilled partition after the probe (join_spill.c):
+ * owned by the pipeline copy joining that partition, same metadata, no
+ * `spill`. */
 typedef struct sqe_join_table {
     sqe_exec_ctx *ctx;
-    const char *op_name; /* "HashJoinExec" / "NestedLoopJoinExec" (memory errors) */
-    int n_cols;          /* children[1]'s columns: row store columns 0..n_cols-1 */
+    const sqe_plan *plan; /* the join node */
+    const char *op_name;  /* "HashJoinExec" / "NestedLoopJoinExec" (memory errors) */
+    int n_cols;           /* children[1]'s columns: row store columns 0..n_cols-1 */
     int n_keys;
     int n_store;         /* row store columns: n_cols, then computed right keys */
     int n_required;      /* leading keys a stored row must have non-NULL */
@@ -65,12 +72,41 @@ typedef struct sqe_join_table {
     atomic_int active;     /* pipeline copies probing right now */
     atomic_bool emitted;   /* the unmatched build rows were emitted */
     size_t tracked;        /* bytes reported to the query */
+    /* Spilling (join_spill.c). Partitions hash keys 0..n_part_keys-1: every
+     * key, or a null-aware IN's correlation keys (its operand when there
+     * are none). can_spill: a hash join whose groups partition (not NL
+     * joins, not an uncorrelated null-aware IN with a residual). */
+    bool can_spill;
+    int n_part_keys;
+    /* Uncorrelated null-aware IN (one key): its only group is the whole
+     * build side, so its flags (SQE_JOIN_G_NONEMPTY, SQE_JOIN_G_NULL) are
+     * gathered while building and hold for every partition. */
+    bool na_global;
+    atomic_uchar na_flags;
+    pthread_mutex_t mu;    /* starts the spill once */
+    atomic_bool spilling;  /* build rows go to partition files */
+    sqe_join_spill *spill; /* set once spilling starts (before `spilling`) */
 } sqe_join_table;
 
 /* The build callback of sqe_exec_shared_get: drains op->children[1] (on all
  * threads when it is a scan pipeline) and indexes it. op is a sqe_join_op. */
 void *sqe_join_table_build(sqe_op *op, sqe_error *err);
 void sqe_join_table_free(void *table);
+
+/* For join_spill.c. A table with op's metadata and no rows. */
+sqe_join_table *sqe_join_table_new(sqe_op *op);
+/* Bytes a table of n rows takes beyond its row store (key slots, indexes,
+ * matched flags). */
+size_t sqe_join_table_extra_bytes(const sqe_join_table *t, const sqe_plan *p, size_t n);
+/* Numbers t->rows, loads the key slots, builds the indexes p needs (the
+ * caller has reserved sqe_join_table_extra_bytes). Fails for 2^32 - 1 rows
+ * or more. */
+bool sqe_join_table_index(sqe_join_table *t, const sqe_plan *p, sqe_error *err);
+/* Frees rows, key slots, indexes and flags; t->n_rows = 0; gives back the
+ * tracked bytes. */
+void sqe_join_table_drop_rows(sqe_join_table *t);
+/* Moves src's rows to the end of dst, keeping dst dense. */
+void sqe_join_rows_merge(sqe_rowstore *dst, sqe_rowstore *src);
 
 /* Hashing shared by build and probe: key column k of n rows into h (the
  * first column assigns, later ones combine). NULL slots hash to a constant
@@ -160,8 +196,15 @@ struct sqe_join_op {
     sqe_vector **nulls;   /* per pair column: all NULL (outer joins) */
     sqe_vector *markv;    /* MARK: the mark column */
     int phase;            /* join_table.c */
-    bool registered;      /* counted in t->active */
+    bool registered;      /* counted in shared->active */
     size_t unmatched_pos; /* next build row to look at for RIGHT/FULL output */
+    /* Spilling (join_spill.c). t is `shared` while probing, then the table
+     * of the spilled partition this copy joins (`part`). */
+    sqe_join_table *shared;
+    sqe_join_spill_scratch *scratch; /* routing probe rows to files */
+    sqe_batch *view;                 /* the probe batch narrowed to in-memory rows */
+    sqe_batch *spill_in;             /* a batch read from a partition's probe file */
+    void *part;                      /* the partition being joined (join_spill.c) */
 };
 
 /* open / next / close of both join operators. open checks the plan node,
@@ -169,5 +212,57 @@ struct sqe_join_op {
 bool sqe_join_open(sqe_join_op *j, const sqe_join_probe_vt *vt, sqe_error *err);
 bool sqe_join_next(sqe_join_op *j, sqe_batch **out, bool *eof, sqe_error *err);
 void sqe_join_close(sqe_join_op *j);
+
+/* ---------------------------------------------------------------- spill */
+
+/* Grace hash join (join_spill.c has the design). Fan-out per level and the
+ * deepest re-partitioning level. */
+#define SQE_JOIN_SPILL_BITS 4
+#define SQE_JOIN_SPILL_PARTS (1 << SQE_JOIN_SPILL_BITS)
+#define SQE_JOIN_SPILL_MAX_DEPTH 4
+
+/* Build side (join_table.c's sink). `spill_start` makes t->spill (once,
+ * any thread). `spill_rows` writes rows (sel ? sel[i] : i), i < n, of b
+ * (t->n_store columns) to their partitions' build files; *sc is created on
+ * first use and freed with sqe_join_spill_scratch_free. `spill_store`
+ * writes every row of rs and empties it. */
+bool sqe_join_spill_start(sqe_join_table *t, sqe_error *err);
+/* Tracks the spill's I/O buffers if spill_start could not yet (call after
+ * writing rows out); RESOURCE_EXHAUSTED when even they do not fit. */
+bool sqe_join_spill_settle(sqe_join_table *t, sqe_error *err);
+bool sqe_join_spill_rows(sqe_join_table *t, sqe_join_spill_scratch **sc, const sqe_batch *b,
+                         const uint16_t *sel, uint32_t n, sqe_error *err);
+bool sqe_join_spill_store(sqe_join_table *t, sqe_join_spill_scratch **sc, sqe_rowstore *rs,
+                          sqe_error *err);
+/* After the build drain of a spilling table (its rows all in files): loads
+ * partitions back into t while they fit (hybrid), indexes t. */
+bool sqe_join_spill_hybrid(sqe_op *op, sqe_join_table *t, sqe_error *err);
+void sqe_join_spill_free(sqe_join_spill *s);
+void sqe_join_spill_scratch_free(sqe_join_spill_scratch *sc);
+/* Whether the bytes `now` fit under the limit with `headroom` to spare;
+ * reserves `now` when they do (sqe_exec_mem_reserve semantics). */
+bool sqe_join_mem_fits(sqe_exec_ctx *ctx, size_t *tracked, size_t now, size_t headroom);
+/* The I/O buffers a spill tracks from its start: the build keeps them free
+ * until then. */
+size_t sqe_join_spill_budget(const sqe_exec_ctx *ctx);
+
+/* Probe side. Routes the live rows of j->in (keys pk/pn loaded, h0 their
+ * partition hashes) whose partition is on disk to its probe file, and
+ * narrows j->in (to j->view), j->n_in and pk/pn (nk keys) to the rest. */
+bool sqe_join_spill_route(sqe_join_op *j, const uint64_t *h0, sqe_key_slot **pk, uint8_t **pn,
+                          int nk, sqe_error *err);
+/* The copy that ended the probe (once per query): queues the spilled
+ * partitions. */
+bool sqe_join_spill_probe_done(sqe_join_table *t, sqe_error *err);
+/* Frees the shared table's rows once nobody probes it. */
+void sqe_join_spill_release_main(sqe_join_table *t);
+/* Waits for the probe to end, then takes the next spilled partition and
+ * loads its build rows into j->t (re-partitioning when they do not fit).
+ * *got = false when none is left. */
+bool sqe_join_spill_next_part(sqe_join_op *j, bool *got, sqe_error *err);
+/* The next batch of the partition's probe rows (*b = j->spill_in), or *eof. */
+bool sqe_join_spill_read(sqe_join_op *j, sqe_batch **b, bool *eof, sqe_error *err);
+/* Done with the partition: frees its table and files; j->t = j->shared. */
+void sqe_join_spill_part_done(sqe_join_op *j);
 
 #endif

@@ -6,6 +6,12 @@
  * vector. Row count and selection are the child's (the output's sel points
  * at the child batch's selection, which stays valid until the next call).
  * Expressions are evaluated only on live rows.
+ *
+ * Memory: the states count against the query's memory limit
+ * (sqe_exec_expr_state_new), so the output vectors and the strings functions
+ * build in them do too. A select list too wide for the limit fails at open
+ * ("... in ProjectExec") after creating only the states that fit; a
+ * function whose results would pass it fails the batch naming the function.
  */
 #include "exec/exec_int.h"
 
@@ -21,7 +27,9 @@ static bool project_open(sqe_op *op, sqe_error *err) {
     if (!sqe_op_open(sqe_op_child(op), err)) return false;
     p->n = op->plan->n_out;
     p->states = sqe_calloc((size_t)(p->n > 0 ? p->n : 1), sizeof *p->states);
-    for (int i = 0; i < p->n; i++) p->states[i] = sqe_expr_state_new(op->plan->u.project.exprs[i]);
+    for (int i = 0; i < p->n; i++)
+        if (!(p->states[i] = sqe_exec_expr_state_new(op, op->plan->u.project.exprs[i], err)))
+            return false;
     p->out = sqe_batch_new_empty(p->n);
     return true;
 }

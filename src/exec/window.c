@@ -351,7 +351,8 @@ static void *win_local_new(sqe_op *op_) {
     win_local *l = sqe_calloc(1, sizeof *l);
     sqe_rowstore_init(&l->rows, op->n_store, op->types, true);
     l->es = sqe_calloc((size_t)op->n_extra + 1, sizeof *l->es);
-    for (int k = 0; k < op->n_extra; k++) l->es[k] = sqe_expr_state_new(op->extra[k]);
+    for (int k = 0; k < op->n_extra; k++)
+        l->es[k] = sqe_exec_expr_state_new(op_, op->extra[k], NULL); /* counted */
     l->in = sqe_batch_new_empty(op->n_child + op->n_extra);
     return l;
 }

@@ -728,8 +728,9 @@ static bool smm_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uin
         set_null(out, row);
         return true;
     }
+    if (!sqe_vector_set_string(out, row, st->p ? st->p : "", st->len))
+        return sqe_func_mem_error(out, b->name, err);
     sqe_vector_set_valid(out, row);
-    sqe_vector_set_string(out, row, st->p ? st->p : "", st->len);
     return true;
 }
 

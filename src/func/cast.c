@@ -33,6 +33,11 @@ typedef struct cast_ctx {
     sqe_error *err;
 } cast_ctx;
 
+/* A string result the output's memory account refused. */
+static bool cast_mem_error(cast_ctx *c) {
+    return sqe_func_mem_error(c->out, "CAST", c->err);
+}
+
 /* Converts one row with the reference implementation. */
 static bool slow_row(cast_ctx *c, uint32_t row) {
     sqe_value v, r;
@@ -40,7 +45,7 @@ static bool slow_row(cast_ctx *c, uint32_t row) {
     if (!c->arena) c->arena = sqe_arena_new(0);
     if (++c->slow_rows % 256 == 0) sqe_arena_reset(c->arena);
     if (!sqe_value_cast(&v, c->out->type, c->try_, c->arena, &r, c->err)) return false;
-    sqe_vector_set_value(c->out, row, &r);
+    if (!sqe_vector_set_value(c->out, row, &r)) return cast_mem_error(c);
     return true;
 }
 
@@ -364,8 +369,8 @@ static bool to_varchar(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls)
                 if (nulls && !sqe_func_row_valid(out, row)) continue;
                 if (x[row].len <= SQE_STRING_INLINE)
                     o[row] = x[row];
-                else
-                    sqe_vector_set_string(out, row, x[row].u.ptr, x[row].len);
+                else if (!sqe_vector_set_string(out, row, x[row].u.ptr, x[row].len))
+                    return cast_mem_error(c);
             });
             return true;
         }
@@ -410,7 +415,7 @@ static bool to_varchar(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls)
                         sqe_decimal_format(SQE_VEC_DATA(in, sqe_i128)[row], scale, buf, sizeof buf);
                     break;
                 }
-                sqe_vector_set_string(out, row, buf, len);
+                if (!sqe_vector_set_string(out, row, buf, len)) return cast_mem_error(c);
             });
             return true;
         }
@@ -424,7 +429,10 @@ static bool to_varchar(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls)
                 sqe_vector_get_value(in, row, &v);
                 sqe_strbuf_clear(&sb);
                 sqe_value_format(&v, &sb);
-                sqe_vector_set_string(out, row, sb.data, sb.len);
+                if (!sqe_vector_set_string(out, row, sb.data, sb.len)) {
+                    sqe_strbuf_free(&sb);
+                    return cast_mem_error(c);
+                }
             });
             sqe_strbuf_free(&sb);
             return true;
@@ -496,8 +504,8 @@ static bool cast_dispatch(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nul
                 if (nulls && !sqe_func_row_valid(out, row)) continue;
                 if (x[row].len <= SQE_STRING_INLINE)
                     o[row] = x[row];
-                else
-                    sqe_vector_set_string(out, row, x[row].u.ptr, x[row].len);
+                else if (!sqe_vector_set_string(out, row, x[row].u.ptr, x[row].len))
+                    return cast_mem_error(c);
             });
             return true;
         }
@@ -543,11 +551,13 @@ static SQE_KERNEL(date_kernel) {
  * is fixed at bind time (b->data); an untyped NULL is "unknown". */
 static SQE_KERNEL(typeof_kernel) {
     SQE_UNUSED(args);
-    SQE_UNUSED(err);
     const char *name = b->data;
     size_t len = strlen(name);
     sqe_func_set_all_valid(out, sel, n);
-    SQE_FOR_ROWS(sel, n, row, { sqe_vector_set_string(out, row, name, len); });
+    SQE_FOR_ROWS(sel, n, row, {
+        if (!sqe_vector_set_string(out, row, name, len))
+            return sqe_func_mem_error(out, b->name, err);
+    });
     return true;
 }
 

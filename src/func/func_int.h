@@ -110,9 +110,17 @@ static inline const char *sqe_func_str(const sqe_vector *v, uint32_t row, uint32
 
 /* Space for building a string result of at most `cap` bytes for one row:
  * `small` (>= SQE_STRING_INLINE bytes, caller's stack) when it fits inline,
- * else out's heap. Finish with sqe_func_str_finish. */
+ * else out's heap. Finish with sqe_func_str_finish. NULL when out's memory
+ * account refuses the bytes (the query's memory limit): the kernel then
+ * fails with sqe_func_mem_error. The same holds for sqe_vector_set_string
+ * returning false. */
 static inline char *sqe_func_str_begin(sqe_vector *out, size_t cap, char *small) {
     return cap <= SQE_STRING_INLINE ? small : sqe_vector_heap_alloc(out, cap);
+}
+/* RESOURCE_EXHAUSTED "query exceeded the memory limit of N bytes in
+ * <name>": a string result did not fit the query's memory limit. */
+static inline bool sqe_func_mem_error(const sqe_vector *out, const char *name, sqe_error *err) {
+    return sqe_mem_account_error(out->acct, name, err);
 }
 static inline void sqe_func_str_finish(sqe_vector *out, uint32_t row, const char *p, size_t len) {
     SQE_VEC_DATA(out, sqe_string)[row] = sqe_string_ref(p, (uint32_t)len);

@@ -393,7 +393,7 @@ EXTREME_PAIR(i128, sqe_i128)
 
 /* Strings: the result view is copied into out's heap. */
 static bool extreme_str(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,
-                        uint32_t n, sqe_vector *out, int want) {
+                        uint32_t n, sqe_vector *out, int want, sqe_error *err) {
     int na = b->n_args;
     bool nulls = sqe_func_propagate_nulls(args, na, sel, n, out);
     SQE_FOR_ROWS(sel, n, row, {
@@ -403,16 +403,17 @@ static bool extreme_str(const sqe_func_binding *b, sqe_vector *const *args, cons
             const sqe_string *c = &SQE_VEC_DATA(args[a], sqe_string)[row];
             if (sqe_string_cmp(c, best) * want > 0) best = c;
         }
-        sqe_vector_set_string(out, row, sqe_string_data(best), best->len);
+        if (!sqe_vector_set_string(out, row, sqe_string_data(best), best->len))
+            return sqe_func_mem_error(out, b->name, err);
     });
     return true;
 }
 
 static SQE_KERNEL(greatest_str) {
-    return extreme_str(b, args, sel, n, out, 1);
+    return extreme_str(b, args, sel, n, out, 1, err);
 }
 static SQE_KERNEL(least_str) {
-    return extreme_str(b, args, sel, n, out, -1);
+    return extreme_str(b, args, sel, n, out, -1, err);
 }
 
 static bool bind_extreme(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,

@@ -46,6 +46,7 @@ static SQE_KERNEL(concat_kernel) {
             return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE, "concatenation result exceeds 4 GiB");
         char small[16];
         char *dst = sqe_func_str_begin(out, total, small), *w = dst;
+        if (!dst) return sqe_func_mem_error(out, b->name, err);
         for (int a = 0; a < na; a++) {
             uint32_t len;
             const char *p = sqe_func_str(args[a], row, &len);
@@ -119,8 +120,8 @@ static void map_case(const char *src, size_t n, char *dst, bool upper) {
     }
 }
 
-static bool case_kernel(sqe_vector *const *args, const uint16_t *sel, uint32_t n, sqe_vector *out,
-                        bool upper) {
+static bool case_kernel(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,
+                        uint32_t n, sqe_vector *out, bool upper, sqe_error *err) {
     bool nulls = sqe_func_propagate_nulls(args, 1, sel, n, out);
     SQE_FOR_ROWS(sel, n, row, {
         if (nulls && !sqe_func_row_valid(out, row)) continue;
@@ -128,6 +129,7 @@ static bool case_kernel(sqe_vector *const *args, const uint16_t *sel, uint32_t n
         const char *p = sqe_func_str(args[0], row, &len);
         char small[16];
         char *dst = sqe_func_str_begin(out, len, small);
+        if (!dst) return sqe_func_mem_error(out, b->name, err);
         map_case(p, len, dst, upper);
         sqe_func_str_finish(out, row, dst, len);
     });
@@ -135,10 +137,10 @@ static bool case_kernel(sqe_vector *const *args, const uint16_t *sel, uint32_t n
 }
 
 static SQE_KERNEL(lower_kernel) {
-    return case_kernel(args, sel, n, out, false);
+    return case_kernel(b, args, sel, n, out, false, err);
 }
 static SQE_KERNEL(upper_kernel) {
-    return case_kernel(args, sel, n, out, true);
+    return case_kernel(b, args, sel, n, out, true, err);
 }
 
 /* ------------------------------------------------------------- length */
@@ -187,7 +189,8 @@ static SQE_KERNEL(substr_kernel) {
         const char *p = sqe_func_str(args[0], row, &len);
         size_t off, cnt;
         substr_slice(p, len, st[row], ln ? ln[row] : INT64_MAX, &off, &cnt);
-        sqe_vector_set_string(out, row, p + off, cnt);
+        if (!sqe_vector_set_string(out, row, p + off, cnt))
+            return sqe_func_mem_error(out, b->name, err);
     });
     return true;
 }
@@ -219,7 +222,7 @@ static size_t last_char_len(const char *p, size_t n) {
 }
 
 static bool trim_kernel(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,
-                        uint32_t n, sqe_vector *out, bool left, bool right) {
+                        uint32_t n, sqe_vector *out, bool left, bool right, sqe_error *err) {
     bool with_set = b->n_args > 1;
     bool nulls = sqe_func_propagate_nulls(args, b->n_args, sel, n, out);
     SQE_FOR_ROWS(sel, n, row, {
@@ -247,19 +250,20 @@ static bool trim_kernel(const sqe_func_binding *b, sqe_vector *const *args, cons
                     e -= l;
                 }
         }
-        sqe_vector_set_string(out, row, p + s, e - s);
+        if (!sqe_vector_set_string(out, row, p + s, e - s))
+            return sqe_func_mem_error(out, b->name, err);
     });
     return true;
 }
 
 static SQE_KERNEL(trim_both) {
-    return trim_kernel(b, args, sel, n, out, true, true);
+    return trim_kernel(b, args, sel, n, out, true, true, err);
 }
 static SQE_KERNEL(trim_left) {
-    return trim_kernel(b, args, sel, n, out, true, false);
+    return trim_kernel(b, args, sel, n, out, true, false, err);
 }
 static SQE_KERNEL(trim_right) {
-    return trim_kernel(b, args, sel, n, out, false, true);
+    return trim_kernel(b, args, sel, n, out, false, true, err);
 }
 
 /* ------------------------------------------------------------ replace */
@@ -285,7 +289,8 @@ static SQE_KERNEL(replace_kernel) {
             }
         }
         if (hits == 0) {
-            sqe_vector_set_string(out, row, p, len);
+            if (!sqe_vector_set_string(out, row, p, len))
+                return sqe_func_mem_error(out, b->name, err);
             continue;
         }
         size_t total = flen == 0 ? len + hits * tlen : len - hits * flen + hits * tlen;
@@ -294,6 +299,7 @@ static SQE_KERNEL(replace_kernel) {
                                  "replace result exceeds %zu bytes", MAX_RESULT_BYTES);
         char small[16];
         char *dst = sqe_func_str_begin(out, total, small), *w = dst;
+        if (!dst) return sqe_func_mem_error(out, b->name, err);
         if (flen == 0) {
             for (size_t i = 0; i < len;) {
                 memcpy(w, t, tlen);
@@ -365,6 +371,7 @@ static SQE_KERNEL(reverse_kernel) {
         const char *p = sqe_func_str(args[0], row, &len);
         char small[16];
         char *dst = sqe_func_str_begin(out, len, small);
+        if (!dst) return sqe_func_mem_error(out, b->name, err);
         for (size_t i = 0; i < len;) {
             size_t l = SQE_MIN((size_t)sqe_utf8_len((unsigned char)p[i]), len - i);
             memcpy(dst + len - i - l, p + i, l);
@@ -377,8 +384,21 @@ static SQE_KERNEL(reverse_kernel) {
 
 /* ---------------------------------------------------------- lpad/rpad */
 
-static bool pad_kernel(sqe_vector *const *args, const uint16_t *sel, uint32_t n, sqe_vector *out,
-                       bool left, sqe_error *err) {
+/* Writes `times` copies of pad[0..plen) at w: one copy, then the written
+ * prefix doubled (a 1 MB pad of one character is ~20 memcpy calls, not a
+ * million). */
+static void repeat_into(char *w, const char *pad, size_t plen, size_t times) {
+    size_t total = plen * times, done = SQE_MIN(plen, total);
+    if (done) memcpy(w, pad, done);
+    while (done < total) {
+        size_t step = SQE_MIN(done, total - done);
+        memcpy(w + done, w, step);
+        done += step;
+    }
+}
+
+static bool pad_kernel(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,
+                       uint32_t n, sqe_vector *out, bool left, sqe_error *err) {
     const int64_t *sz = SQE_VEC_DATA(args[1], int64_t);
     bool nulls = sqe_func_propagate_nulls(args, 3, sel, n, out);
     SQE_FOR_ROWS(sel, n, row, {
@@ -393,7 +413,8 @@ static bool pad_kernel(sqe_vector *const *args, const uint16_t *sel, uint32_t n,
         const char *pad = sqe_func_str(args[2], row, &plen);
         size_t have = sqe_utf8_count(p, len);
         if (have >= (size_t)size) {
-            sqe_vector_set_string(out, row, p, sqe_utf8_offset(p, len, (size_t)size));
+            if (!sqe_vector_set_string(out, row, p, sqe_utf8_offset(p, len, (size_t)size)))
+                return sqe_func_mem_error(out, b->name, err);
             continue;
         }
         if (plen == 0)
@@ -408,14 +429,13 @@ static bool pad_kernel(sqe_vector *const *args, const uint16_t *sel, uint32_t n,
                                  MAX_RESULT_BYTES);
         char small[16];
         char *dst = sqe_func_str_begin(out, total, small), *w = dst;
+        if (!dst) return sqe_func_mem_error(out, b->name, err);
         if (!left) {
             memcpy(w, p, len);
             w += len;
         }
-        for (size_t i = 0; i < full; i++) {
-            memcpy(w, pad, plen);
-            w += plen;
-        }
+        repeat_into(w, pad, plen, full);
+        w += full * plen;
         memcpy(w, pad, rest_bytes);
         w += rest_bytes;
         if (left) memcpy(w, p, len);
@@ -425,10 +445,10 @@ static bool pad_kernel(sqe_vector *const *args, const uint16_t *sel, uint32_t n,
 }
 
 static SQE_KERNEL(lpad_kernel) {
-    return pad_kernel(args, sel, n, out, true, err);
+    return pad_kernel(b, args, sel, n, out, true, err);
 }
 static SQE_KERNEL(rpad_kernel) {
-    return pad_kernel(args, sel, n, out, false, err);
+    return pad_kernel(b, args, sel, n, out, false, err);
 }
 
 /* --------------------------------------------------------- split_part */
@@ -453,7 +473,8 @@ static SQE_KERNEL(split_part_kernel) {
                 continue;
             }
             size_t l = SQE_MIN((size_t)sqe_utf8_len((unsigned char)p[off]), len - off);
-            sqe_vector_set_string(out, row, p + off, l);
+            if (!sqe_vector_set_string(out, row, p + off, l))
+                return sqe_func_mem_error(out, b->name, err);
             continue;
         }
         const char *q = p, *end = p + len;
@@ -471,7 +492,8 @@ static SQE_KERNEL(split_part_kernel) {
             continue;
         }
         const char *h = memmem(q, (size_t)(end - q), d, dlen);
-        sqe_vector_set_string(out, row, q, h ? (size_t)(h - q) : (size_t)(end - q));
+        if (!sqe_vector_set_string(out, row, q, h ? (size_t)(h - q) : (size_t)(end - q)))
+            return sqe_func_mem_error(out, b->name, err);
     });
     return true;
 }

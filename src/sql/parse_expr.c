@@ -60,7 +60,11 @@ static sqe_ast_expr *new_unary(sqe_parser *p, sqe_unop op, sqe_ast_expr *arg, sq
 
 sqe_ast_expr *sqe_p_parse_expr(sqe_parser *p) {
     if (!sqe_p_enter(p)) return NULL;
+    /* An outermost expression starts its own operator count (the bound on
+     * its depth); nested ones, subqueries' included, add to it. */
+    if (p->expr_nest++ == 0) p->n_ops = 0;
     sqe_ast_expr *e = parse_or(p);
+    p->expr_nest--;
     sqe_p_leave(p);
     return e;
 }

@@ -203,7 +203,7 @@ static sqe_ast_query *parse_set_expr(sqe_parser *p, int level) {
         sqe_set_op op;
         bool all;
         if (!accept_set_op(p, level, &op, &all)) break;
-        if (!sqe_p_count_op(p, pos)) return NULL;
+        if (!sqe_p_count_rel_op(p, pos)) return NULL;
         sqe_ast_query *right = level == 2 ? parse_query_prim(p) : parse_set_expr(p, 2);
         if (!right) return NULL;
         sqe_ast_query *q = sqe_arena_alloc(p->arena, sizeof *q);
@@ -420,7 +420,7 @@ out:
 /* ------------------------------------------------------------- FROM */
 
 static sqe_ast_from *new_from(sqe_parser *p, sqe_ast_from_kind kind, sqe_pos pos) {
-    if (kind == SQE_FROM_JOIN && !sqe_p_count_op(p, pos)) return NULL;
+    if (kind == SQE_FROM_JOIN && !sqe_p_count_rel_op(p, pos)) return NULL;
     sqe_ast_from *f = sqe_arena_alloc(p->arena, sizeof *f);
     f->kind = kind;
     f->pos = pos;
@@ -506,6 +506,7 @@ static sqe_ast_from *parse_from_primary(sqe_parser *p) {
             bool direct = is_word(p, 1, "select") || is_word(p, 1, "with") ||
                           sqe_p_starts_values(p, 1) || p->in_trial;
             int save = p->cur, save_ops = p->n_ops, save_depth = p->depth;
+            int save_rel = p->n_rel_ops, save_all = p->n_all_ops, save_nest = p->expr_nest;
             sqe_p_window_scope *save_win = p->win;
             sqe_error trial, *keep = p->err;
             if (!direct) {
@@ -525,6 +526,9 @@ static sqe_ast_from *parse_from_primary(sqe_parser *p) {
             } else {
                 p->cur = save;
                 p->n_ops = save_ops;
+                p->n_rel_ops = save_rel;
+                p->n_all_ops = save_all;
+                p->expr_nest = save_nest;
                 p->depth = save_depth;
                 p->win = save_win;
             }

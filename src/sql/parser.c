@@ -130,7 +130,18 @@ bool sqe_p_not_supported(sqe_parser *p, const char *fmt, ...) {
 
 bool sqe_p_count_op(sqe_parser *p, sqe_pos pos) {
     if (++p->n_ops > SQE_SQL_MAX_OPS)
+        return sqe_p_error_at(p, pos,
+                              "expression too large (more than %d operators in one expression)",
+                              SQE_SQL_MAX_OPS);
+    if (++p->n_all_ops > SQE_SQL_MAX_STMT_OPS)
         return sqe_p_error_at(p, pos, "statement too large (more than %d operators)",
+                              SQE_SQL_MAX_STMT_OPS);
+    return true;
+}
+
+bool sqe_p_count_rel_op(sqe_parser *p, sqe_pos pos) {
+    if (++p->n_rel_ops > SQE_SQL_MAX_OPS)
+        return sqe_p_error_at(p, pos, "statement too large (more than %d joins and set operations)",
                               SQE_SQL_MAX_OPS);
     return true;
 }

@@ -86,10 +86,16 @@ const char *sqe_sql_skip_space(const char *s, int *line);
 /* ------------------------------------------------------------ parser */
 
 #define SQE_SQL_MAX_DEPTH 200
-/* Binary operators, joins and set operations per statement. Left-deep
- * chains (a OR b OR c ...) are parsed by loops, but every later pass walks
- * them recursively, so their length bounds the tree depth. */
+/* Binary operators in one outermost expression (a select item, a WHERE
+ * condition...; subqueries inside it included), and joins plus set
+ * operations per statement. Left-deep chains (a OR b OR c ..., t1 JOIN t2
+ * JOIN t3 ...) are parsed by loops, but every later pass walks them
+ * recursively, so these counts bound the trees' depth. A select list of
+ * 60,000 short items is fine: the count starts again at every item. */
 #define SQE_SQL_MAX_OPS 10000
+/* Binary operators per statement in all: a generous bound on the size of
+ * the trees one statement builds (its text already bounds them). */
+#define SQE_SQL_MAX_STMT_OPS 1000000
 
 /* Number of grouping sets one GROUP BY may make (Trino's limit), and the
  * most elements a CUBE may take (2^12 = 4096 sets). */
@@ -105,7 +111,10 @@ typedef struct sqe_parser {
     int n_toks;
     int cur;       /* index of the next token */
     int depth;     /* recursion depth of expressions/queries */
-    int n_ops;     /* binary operators + joins + set operations so far */
+    int n_ops;     /* binary operators in the current outermost expression */
+    int n_rel_ops; /* joins + set operations in the statement */
+    int n_all_ops; /* binary operators in the statement */
+    int expr_nest; /* sqe_p_parse_expr calls in progress */
     bool in_trial; /* inside the one look-ahead trial of parse_query.c */
     sqe_error *err;
     int *paren_match; /* token index of the ')' matching each '(' (-1: none); built on first use */
@@ -164,9 +173,12 @@ char *sqe_p_parse_string(sqe_parser *p, bool ddl, const char *what);
 /* ('k'='v', ...) */
 bool sqe_p_parse_kv_list(sqe_parser *p, int *n_out, sqe_ast_kv **out);
 
-/* Counts one binary operator/join/set operation; fails past
- * SQE_SQL_MAX_OPS. */
+/* Counts one binary operator; fails past SQE_SQL_MAX_OPS in one outermost
+ * expression or SQE_SQL_MAX_STMT_OPS in the statement. */
 bool sqe_p_count_op(sqe_parser *p, sqe_pos pos);
+/* Counts one join or set operation; fails past SQE_SQL_MAX_OPS in the
+ * statement. */
+bool sqe_p_count_rel_op(sqe_parser *p, sqe_pos pos);
 /* Enters/leaves one nesting level; fails past SQE_SQL_MAX_DEPTH. */
 bool sqe_p_enter(sqe_parser *p);
 static inline void sqe_p_leave(sqe_parser *p) {

@@ -16,10 +16,19 @@
  *    strings bump-allocate in the "current" chunk, whose successor doubles in
  *    size up to 1 MiB; a string bigger than half the next chunk gets a chunk
  *    of its own. Chunks never move, so bytes stay put until reset/free.
+ *  - With an account (acct != NULL) every chunk, header included, is
+ *    charged before it is allocated and `charged` is their sum; reset and
+ *    free release what they drop, so acct holds exactly `charged` for this
+ *    vector. A refused charge, or a failed malloc of a chunk, makes
+ *    heap_alloc return NULL (never abort): expression results such as
+ *    lpad(s, 10000000, 'x') over 2048 rows then fail their statement
+ *    instead of asking for 20 GB. Without an account chunks come from
+ *    sqe_malloc as before (callers bound their sizes).
  */
 #include "vector/vector.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define HEAP_FIRST_CHUNK (8u * 1024u)
@@ -32,8 +41,64 @@ struct sqe_strheap_chunk {
     char data[];
 };
 
-static sqe_strheap_chunk *chunk_new(size_t cap) {
-    sqe_strheap_chunk *c = sqe_malloc(sizeof *c + cap);
+/* --------------------------------------------------------- accounts */
+
+bool sqe_mem_account_charge(const sqe_mem_account *a, size_t bytes) {
+    if (!a || !a->used || bytes == 0) return true;
+    size_t cur = atomic_load_explicit(a->used, memory_order_relaxed);
+    do {
+        if (cur + bytes < cur) return false;
+        if (a->limit > 0 && cur + bytes > a->limit) return false;
+    } while (!atomic_compare_exchange_weak(a->used, &cur, cur + bytes));
+    if (a->peak) {
+        size_t total = cur + bytes;
+        size_t peak = atomic_load_explicit(a->peak, memory_order_relaxed);
+        while (total > peak && !atomic_compare_exchange_weak(a->peak, &peak, total)) {
+        }
+    }
+    return true;
+}
+
+void sqe_mem_account_add(const sqe_mem_account *a, size_t bytes) {
+    if (!a || !a->used || bytes == 0) return;
+    size_t total = atomic_fetch_add(a->used, bytes) + bytes;
+    if (a->peak) {
+        size_t peak = atomic_load_explicit(a->peak, memory_order_relaxed);
+        while (total > peak && !atomic_compare_exchange_weak(a->peak, &peak, total)) {
+        }
+    }
+}
+
+void sqe_mem_account_release(const sqe_mem_account *a, size_t bytes) {
+    if (a && a->used && bytes) atomic_fetch_sub(a->used, bytes);
+}
+
+bool sqe_mem_account_error(const sqe_mem_account *a, const char *what, sqe_error *err) {
+    return sqe_error_set(err, SQE_ERR_RESOURCE_EXHAUSTED,
+                         "query exceeded the memory limit of %zu bytes in %s", a ? a->limit : 0,
+                         what ? what : "an expression");
+}
+
+/* ------------------------------------------------------------- heap */
+
+#define CHUNK_BYTES(cap) (sizeof(sqe_strheap_chunk) + (cap))
+
+/* A chunk of cap bytes: charged to v's account first when it has one; NULL
+ * when the account refuses or malloc fails (accounted vectors only). */
+static sqe_strheap_chunk *chunk_new(sqe_vector *v, size_t cap) {
+    sqe_strheap_chunk *c;
+    if (v->acct) {
+        if (cap > SIZE_MAX - sizeof *c) return NULL;
+        if (!sqe_mem_account_charge(v->acct, CHUNK_BYTES(cap))) return NULL;
+        c = malloc(CHUNK_BYTES(cap));
+        if (!c) {
+            sqe_mem_account_release(v->acct, CHUNK_BYTES(cap));
+            return NULL;
+        }
+        v->charged += CHUNK_BYTES(cap);
+    } else {
+        c = sqe_malloc(CHUNK_BYTES(cap));
+    }
     c->next = NULL;
     c->cur = NULL;
     c->cap = cap;
@@ -50,14 +115,26 @@ sqe_vector *sqe_vector_new(sqe_type type) {
     return v;
 }
 
-static void heap_free_after(sqe_strheap_chunk *c) {
+/* Frees the chunks after c; returns their bytes (headers included). */
+static size_t heap_free_after(sqe_strheap_chunk *c) {
     sqe_strheap_chunk *n = c->next;
+    size_t bytes = 0;
     while (n) {
         sqe_strheap_chunk *next = n->next;
+        bytes += CHUNK_BYTES(n->cap);
         sqe_free(n);
         n = next;
     }
     c->next = NULL;
+    return bytes;
+}
+
+/* Gives back bytes of v's charge (chunks just freed). */
+static void heap_uncharge(sqe_vector *v, size_t bytes) {
+    if (!v->acct || bytes == 0) return;
+    if (bytes > v->charged) bytes = v->charged;
+    sqe_mem_account_release(v->acct, bytes);
+    v->charged -= bytes;
 }
 
 void sqe_vector_free(sqe_vector *v) {
@@ -66,6 +143,7 @@ void sqe_vector_free(sqe_vector *v) {
         heap_free_after(v->heap);
         sqe_free(v->heap);
     }
+    if (v->acct) sqe_mem_account_release(v->acct, v->charged);
     sqe_free(v->data);
     sqe_free(v);
 }
@@ -73,9 +151,24 @@ void sqe_vector_free(sqe_vector *v) {
 void sqe_vector_reset(sqe_vector *v) {
     v->has_nulls = false;
     if (v->heap) {
-        heap_free_after(v->heap);
+        size_t freed = heap_free_after(v->heap);
+        heap_uncharge(v, freed);
         v->heap->used = 0;
         v->heap->cur = v->heap;
+    }
+}
+
+void sqe_vector_set_account(sqe_vector *v, const sqe_mem_account *a) {
+    if (v->acct == a) return;
+    size_t bytes = 0;
+    for (sqe_strheap_chunk *c = v->heap; c; c = c->next) bytes += CHUNK_BYTES(c->cap);
+    if (v->acct) sqe_mem_account_release(v->acct, v->charged);
+    v->acct = a;
+    v->charged = 0;
+    if (a && bytes) {
+        /* Already allocated: counted even past the limit (never refused). */
+        sqe_mem_account_add(a, bytes);
+        v->charged = bytes;
     }
 }
 
@@ -89,7 +182,7 @@ void sqe_vector_set_null(sqe_vector *v, uint32_t row) {
 
 char *sqe_vector_heap_alloc(sqe_vector *v, size_t len) {
     if (!v->heap) {
-        v->heap = chunk_new(HEAP_FIRST_CHUNK);
+        if (!(v->heap = chunk_new(v, HEAP_FIRST_CHUNK))) return NULL;
         v->heap->cur = v->heap;
     }
     sqe_strheap_chunk *c = v->heap->cur;
@@ -99,13 +192,15 @@ char *sqe_vector_heap_alloc(sqe_vector *v, size_t len) {
         if (len > next_cap / 2) {
             /* A huge string: its own chunk, linked after the current one so
              * the current chunk's free space stays in use. */
-            sqe_strheap_chunk *big = chunk_new(len);
+            sqe_strheap_chunk *big = chunk_new(v, len);
+            if (!big) return NULL;
             big->used = len;
             big->next = c->next;
             c->next = big;
             return big->data;
         }
-        sqe_strheap_chunk *n = chunk_new(next_cap);
+        sqe_strheap_chunk *n = chunk_new(v, next_cap);
+        if (!n) return NULL;
         n->next = c->next;
         c->next = n;
         v->heap->cur = c = n;
@@ -115,7 +210,7 @@ char *sqe_vector_heap_alloc(sqe_vector *v, size_t len) {
     return p;
 }
 
-void sqe_vector_set_string(sqe_vector *v, uint32_t row, const char *p, size_t len) {
+bool sqe_vector_set_string(sqe_vector *v, uint32_t row, const char *p, size_t len) {
     sqe_string *s = &SQE_VEC_DATA(v, sqe_string)[row];
     if (len > UINT32_MAX) len = UINT32_MAX; /* readers cap field sizes far below this */
     sqe_string view;
@@ -125,18 +220,23 @@ void sqe_vector_set_string(sqe_vector *v, uint32_t row, const char *p, size_t le
         if (len) memcpy((char *)&view + offsetof(sqe_string, prefix), p, len);
     } else {
         char *q = sqe_vector_heap_alloc(v, len);
+        if (!q) return false;
         memcpy(q, p, len);
         memcpy(view.prefix, q, 4);
         view.u.ptr = q;
     }
     *s = view;
+    return true;
 }
 
-void sqe_vector_set_value(sqe_vector *v, uint32_t row, const sqe_value *val) {
+bool sqe_vector_set_value(sqe_vector *v, uint32_t row, const sqe_value *val) {
     if (val->is_null || v->type.id == SQE_T_NULL) {
         sqe_vector_set_null(v, row);
-        return;
+        return true;
     }
+    if ((v->type.id == SQE_T_VARCHAR || v->type.id == SQE_T_VARBINARY) &&
+        !sqe_vector_set_string(v, row, val->v.s.ptr, val->v.s.len))
+        return false;
     sqe_vector_set_valid(v, row);
     switch (v->type.id) {
     case SQE_T_BOOLEAN:
@@ -166,13 +266,13 @@ void sqe_vector_set_value(sqe_vector *v, uint32_t row, const sqe_value *val) {
         SQE_VEC_DATA(v, sqe_i128)[row] = val->v.dec;
         break;
     case SQE_T_VARCHAR:
-    case SQE_T_VARBINARY:
-        sqe_vector_set_string(v, row, val->v.s.ptr, val->v.s.len);
+    case SQE_T_VARBINARY: /* stored above */
         break;
     default:
         sqe_vector_set_null(v, row);
         break;
     }
+    return true;
 }
 
 void sqe_vector_get_value(const sqe_vector *v, uint32_t row, sqe_value *out) {
@@ -219,23 +319,25 @@ void sqe_vector_get_value(const sqe_vector *v, uint32_t row, sqe_value *out) {
     }
 }
 
-void sqe_vector_copy_row(sqe_vector *dst, uint32_t dst_row, const sqe_vector *src,
+bool sqe_vector_copy_row(sqe_vector *dst, uint32_t dst_row, const sqe_vector *src,
                          uint32_t src_row) {
     if (sqe_vector_is_null(src, src_row) || src->type.id == SQE_T_NULL ||
         dst->type.id == SQE_T_NULL) {
         sqe_vector_set_null(dst, dst_row);
-        return;
+        return true;
     }
-    sqe_vector_set_valid(dst, dst_row);
     if (dst->type.id == SQE_T_VARCHAR || dst->type.id == SQE_T_VARBINARY) {
         const sqe_string *s = &SQE_VEC_DATA(src, sqe_string)[src_row];
         if (s->len <= SQE_STRING_INLINE)
             SQE_VEC_DATA(dst, sqe_string)[dst_row] = *s;
-        else
-            sqe_vector_set_string(dst, dst_row, s->u.ptr, s->len);
-        return;
+        else if (!sqe_vector_set_string(dst, dst_row, s->u.ptr, s->len))
+            return false;
+        sqe_vector_set_valid(dst, dst_row);
+        return true;
     }
+    sqe_vector_set_valid(dst, dst_row);
     size_t w = sqe_type_width(dst->type);
     memcpy((char *)dst->data + (size_t)dst_row * w, (const char *)src->data + (size_t)src_row * w,
            w);
+    return true;
 }

@@ -19,10 +19,41 @@
 
 #include "types/types.h"
 
+#include <stdatomic.h>
+
 #define SQE_BATCH_ROWS 2048
 #define SQE_VALIDITY_WORDS (SQE_BATCH_ROWS / 64)
 
 typedef struct sqe_strheap_chunk sqe_strheap_chunk;
+
+/* ------------------------------------------------------ memory accounts */
+
+/* A memory account: a byte counter shared by everything one query holds
+ * (exec/ points it at the query context's tracked bytes) and the limit it
+ * must stay under. Whoever grows with data charges the account before
+ * allocating and releases what it charged when it frees. A charge that
+ * would pass the limit is refused and changes nothing, so a caller can
+ * fail cleanly (RESOURCE_EXHAUSTED) before the memory exists. Thread-safe
+ * (atomics): copies of one query on several threads share the counter. The
+ * struct itself is small and copied by value into whoever charges it. */
+typedef struct sqe_mem_account {
+    atomic_size_t *used; /* the shared counter; NULL: an inert account */
+    atomic_size_t *peak; /* highest *used seen, or NULL */
+    size_t limit;        /* 0: no limit (charges always succeed) */
+} sqe_mem_account;
+
+/* Adds bytes to the account unless that would pass its limit (or overflow);
+ * returns false and changes nothing then. NULL or inert: true. */
+bool sqe_mem_account_charge(const sqe_mem_account *a, size_t bytes);
+/* Adds bytes that already exist (never refused, may pass the limit). */
+void sqe_mem_account_add(const sqe_mem_account *a, size_t bytes);
+/* Gives back bytes charged earlier. */
+void sqe_mem_account_release(const sqe_mem_account *a, size_t bytes);
+/* Fills err with RESOURCE_EXHAUSTED "query exceeded the memory limit of N
+ * bytes in <what>" (the executor's wording) and returns false. */
+bool sqe_mem_account_error(const sqe_mem_account *a, const char *what, sqe_error *err);
+
+/* ---------------------------------------------------------------- vector */
 
 typedef struct sqe_vector {
     sqe_type type;
@@ -30,6 +61,11 @@ typedef struct sqe_vector {
     uint64_t validity[SQE_VALIDITY_WORDS]; /* bit i set = row i is valid (not NULL) */
     bool has_nulls;                        /* false => every row valid; validity may be stale */
     sqe_strheap_chunk *heap;               /* string bytes owned by this vector */
+    /* NULL, or the account the heap's chunks are charged to (not owned; it
+     * must outlive the vector). With an account, heap growth past its limit
+     * is refused (sqe_vector_heap_alloc returns NULL) instead of allocated. */
+    const sqe_mem_account *acct;
+    size_t charged; /* heap bytes charged to acct */
 } sqe_vector;
 
 /* Creates a vector of `type` with capacity SQE_BATCH_ROWS (malloc'd). */
@@ -52,19 +88,29 @@ static inline void sqe_vector_set_valid(sqe_vector *v, uint32_t row) {
 /* Typed accessors to the flat data array. */
 #define SQE_VEC_DATA(v, T) ((T *)(v)->data)
 
+/* Charges the vector's heap to `a` from now on (NULL: to nothing). What
+ * the heap holds already moves from the old account to the new one (that
+ * move is never refused). */
+void sqe_vector_set_account(sqe_vector *v, const sqe_mem_account *a);
+
+/* The calls below that store string bytes fail (return false / NULL) only
+ * for a vector with an account whose limit the heap growth would pass;
+ * without an account they always succeed. On failure nothing is stored and
+ * the row is unchanged. */
+
 /* Copies `len` bytes into the vector's heap (when longer than inline) and
  * stores the view at `row`. */
-void sqe_vector_set_string(sqe_vector *v, uint32_t row, const char *p, size_t len);
+bool sqe_vector_set_string(sqe_vector *v, uint32_t row, const char *p, size_t len);
 /* Reserves `len` bytes in the heap that stay valid until the next reset. */
 char *sqe_vector_heap_alloc(sqe_vector *v, size_t len);
 
 /* Writes a scalar (cast already done: value type must have v->type's id) at row. */
-void sqe_vector_set_value(sqe_vector *v, uint32_t row, const sqe_value *val);
+bool sqe_vector_set_value(sqe_vector *v, uint32_t row, const sqe_value *val);
 /* Reads row into a scalar; strings point into the vector. */
 void sqe_vector_get_value(const sqe_vector *v, uint32_t row, sqe_value *out);
 /* Copies row `src_row` of src into row `dst_row` of dst (same type; string
  * bytes are copied into dst's heap). */
-void sqe_vector_copy_row(sqe_vector *dst, uint32_t dst_row, const sqe_vector *src,
+bool sqe_vector_copy_row(sqe_vector *dst, uint32_t dst_row, const sqe_vector *src,
                          uint32_t src_row);
 
 /* ---------------------------------------------------------------- batch */

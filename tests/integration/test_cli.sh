@@ -393,6 +393,39 @@ expect_stdout "DDL prints nothing in csv" "name
 x
 y"
 
+# ------------------------------------------------------------- memory limit
+# Strings built inside expressions count against --memory-limit (issue 5):
+# a value larger than the limit fails the statement (never SIGABRT), and a
+# batch whose intermediate strings pass the limit runs in pieces.
+mkdir -p "$tmp/mem/db/t"
+for i in $(seq 1 50); do printf '%d,s%d\n' "$i" "$i"; done >"$tmp/mem/db/t/data.csv"
+mem_ddl="CREATE EXTERNAL TABLE m.db.t (id int, s string) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' STORED AS TEXTFILE LOCATION '$tmp/mem/db/t/'"
+run --embedded --hive-root "m=$tmp/mem" -c "$mem_ddl"
+expect_status "memory table" 0
+run --embedded --hive-root "m=$tmp/mem" --memory-limit 8MB \
+    -c "SELECT length(lpad(s, 10000000, 'x')) FROM m.db.t"
+expect_status "10 MB value under 8MB" 1
+expect_stderr "10 MB value under 8MB" "Error: query exceeded the memory limit of 8388608 bytes in lpad"
+run --embedded --hive-root "m=$tmp/mem" --memory-limit 16MB --format csv \
+    -c "SELECT id, length(lpad(s, 1000000, 'x')) AS n FROM m.db.t"
+expect_status "50 MB of padding under 16MB" 0
+if [[ $(grep -c ',1000000$' "$tmp/out") -eq 50 ]]; then
+    pass "50 MB of padding under 16MB: 50 rows"
+else
+    fail "50 MB of padding under 16MB: 50 rows"
+fi
+if [[ -x /usr/bin/time ]]; then
+    /usr/bin/time -o "$tmp/rss" -f '%M' "$CLI" --embedded --hive-root "m=$tmp/mem" \
+        --memory-limit 16MB --format csv -c "SELECT length(lpad(s, 1000000, 'x')) FROM m.db.t" \
+        >/dev/null 2>&1
+    rss=$(tail -1 "$tmp/rss")
+    if [[ $rss -lt 81920 ]]; then
+        pass "padding under 16MB: peak RSS ${rss} KB < limit + 64 MB"
+    else
+        fail "padding under 16MB: peak RSS ${rss} KB >= limit + 64 MB"
+    fi
+fi
+
 # ------------------------------------------------------------- Ctrl-C
 # A query that runs for many seconds: 600 files of 3 rows, each row a LIKE
 # whose pattern depends on the row (the general matcher, ~5 ms a row).

@@ -596,6 +596,143 @@ static void test_const_and_text(void) {
     CHECK_STR(sqe_expr_to_string(A, sqe_expr_cast(A, x, T_VARCHAR, true)), "TRY_CAST(x AS varchar)");
 }
 
+/* ---------------------------------------------- expression memory (issue 5) */
+
+/* big(x): a string of x bytes ('a' + row % 26) per row, in out's heap. */
+static bool k_big(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel, uint32_t n,
+                  sqe_vector *out, sqe_error *err) {
+    FOR_SEL(i, r) {
+        size_t len = (size_t)SQE_VEC_DATA(args[0], int64_t)[r];
+        char *p = sqe_vector_heap_alloc(out, len);
+        if (!p) return sqe_mem_account_error(out->acct, "big", err);
+        memset(p, 'a' + (int)(r % 26), len);
+        SQE_VEC_DATA(out, sqe_string)[r] = sqe_string_ref(p, (uint32_t)len);
+    }
+    return true;
+}
+
+/* len(s): the byte length when every byte is the same letter, else -1. */
+static bool k_len(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel, uint32_t n,
+                  sqe_vector *out, sqe_error *err) {
+    FOR_SEL(i, r) {
+        const sqe_string *x = &SQE_VEC_DATA(args[0], sqe_string)[r];
+        const char *d = sqe_string_data(x);
+        int64_t len = x->len;
+        for (uint32_t k = 0; k < x->len; k++)
+            if (d[k] != d[0]) len = -1;
+        SQE_VEC_DATA(out, int64_t)[r] = len;
+    }
+    return true;
+}
+
+static sqe_expr *call1(const char *name, sqe_scalar_kernel k, sqe_type ret, sqe_expr *a) {
+    sqe_expr *args[1] = {a};
+    sqe_expr *e = sqe_expr_new(A, SQE_EXPR_CALL, ret, 1, args);
+    e->fn.name = name;
+    e->fn.kernel = k;
+    e->fn.ret = ret;
+    e->fn.n_args = 1;
+    return e;
+}
+
+/* A batch of 2048 rows, column 0 = len (bigint). */
+static sqe_batch *len_batch(int64_t len) {
+    sqe_type t[1] = {T_BIGINT};
+    sqe_batch *b = sqe_batch_new(1, t);
+    for (uint32_t i = 0; i < SQE_BATCH_ROWS; i++) SQE_VEC_DATA(b->cols[0], int64_t)[i] = len;
+    b->n_rows = SQE_BATCH_ROWS;
+    return b;
+}
+
+/* Results larger than the limit for one batch: evaluated in pieces;
+ * a value larger than the limit fails naming the function; states give
+ * back every byte. */
+static void test_expr_memory(void) {
+    atomic_size_t used, peak;
+    atomic_init(&used, 0);
+    atomic_init(&peak, 0);
+    sqe_mem_account acct = {&used, &peak, (size_t)1 << 20}; /* 1 MiB */
+    sqe_error err;
+    sqe_error_clear(&err);
+    sqe_expr *x = col(0, T_BIGINT, "x");
+    sqe_expr *len_big = call1("len", k_len, T_BIGINT, call1("big", k_big, T_VARCHAR, x));
+
+    /* 2048 x 4 KB = 8 MB of intermediate strings under 1 MiB */
+    sqe_expr_state *st = sqe_expr_state_new_acct(len_big, &acct, "TestExec", &err);
+    CHECK(st != NULL);
+    size_t fixed = atomic_load(&used);
+    CHECK(fixed > 2 * SQE_BATCH_ROWS * 8);
+    sqe_batch *b = len_batch(4096);
+    for (int round = 0; round < 2; round++) { /* the second batch starts in pieces */
+        sqe_vector *v = sqe_expr_eval(st, b, NULL, SQE_BATCH_ROWS, &err);
+        CHECK(v != NULL);
+        bool all = v != NULL;
+        for (uint32_t r = 0; v && r < SQE_BATCH_ROWS; r++) all &= SQE_VEC_DATA(v, int64_t)[r] == 4096;
+        CHECK(all);
+        CHECK(atomic_load(&peak) <= acct.limit);
+    }
+    /* with a selection */
+    uint16_t sel[3] = {5, 700, 2047};
+    sqe_vector *v = sqe_expr_eval(st, b, sel, 3, &err);
+    CHECK(v && SQE_VEC_DATA(v, int64_t)[700] == 4096 && SQE_VEC_DATA(v, int64_t)[2047] == 4096);
+
+    /* a filter in place (out_sel == sel) over pieces: rows with x == 4096 */
+    sqe_expr_state *fst =
+        sqe_expr_state_new_acct(gt(len_big, ci(4000)), &acct, "TestExec", &err);
+    CHECK(fst != NULL);
+    for (uint32_t i = 0; i < SQE_BATCH_ROWS; i++)
+        SQE_VEC_DATA(b->cols[0], int64_t)[i] = i % 3 ? 4096 : 1;
+    for (uint32_t i = 0; i < SQE_BATCH_ROWS; i++) b->sel_buf[i] = (uint16_t)i;
+    uint32_t k = 0;
+    CHECK(sqe_expr_filter(fst, b, b->sel_buf, SQE_BATCH_ROWS, b->sel_buf, &k, &err));
+    bool ok = k == SQE_BATCH_ROWS - (SQE_BATCH_ROWS + 2) / 3;
+    for (uint32_t i = 0, want = 1; ok && i < k; i++, want += (want + 1) % 3 ? 1 : 2)
+        ok = b->sel_buf[i] == want;
+    CHECK(ok);
+    CHECK(atomic_load(&peak) <= acct.limit);
+
+    /* one value of 2 MiB cannot fit: the function is named */
+    sqe_batch *huge = len_batch((int64_t)2 << 20);
+    CHECK(sqe_expr_eval(st, huge, NULL, 4, &err) == NULL);
+    CHECK(err.cls == SQE_ERR_RESOURCE_EXHAUSTED);
+    CHECK_STR(err.msg, "query exceeded the memory limit of 1048576 bytes in big");
+    sqe_error_clear(&err);
+    /* a string result that cannot fit for the batch: named too */
+    sqe_expr_state *sst =
+        sqe_expr_state_new_acct(call1("big", k_big, T_VARCHAR, x), &acct, "TestExec", &err);
+    CHECK(sst && sqe_expr_eval(sst, b, NULL, SQE_BATCH_ROWS, &err) == NULL);
+    CHECK_CONTAINS(err.msg, "memory limit of 1048576 bytes in big");
+    sqe_expr_state_free(sst);
+
+    sqe_expr_state_free(st);
+    sqe_expr_state_free(fst);
+    CHECK(atomic_load(&used) == 0);
+    CHECK(fixed > 0);
+
+    /* a state whose fixed part does not fit: NULL naming the operator */
+    sqe_mem_account tiny = {&used, &peak, 1000};
+    sqe_error_clear(&err);
+    CHECK(sqe_expr_state_new_acct(len_big, &tiny, "TestExec", &err) == NULL);
+    CHECK_STR(err.msg, "query exceeded the memory limit of 1000 bytes in TestExec");
+    /* ... unless the caller cannot fail (err NULL): counted, not refused */
+    sqe_expr_state *forced = sqe_expr_state_new_acct(len_big, &tiny, "TestExec", NULL);
+    CHECK(forced != NULL && atomic_load(&used) > 1000);
+    sqe_expr_state_free(forced);
+    CHECK(atomic_load(&used) == 0);
+    /* a long string constant is stored, then counted: never a wrong value */
+    forced = sqe_expr_state_new_acct(cs("a string longer than twelve"), &tiny, "TestExec", NULL);
+    sqe_batch *none = sqe_batch_new_empty(0);
+    none->n_rows = 2;
+    v = sqe_expr_eval(forced, none, NULL, 2, &err);
+    CHECK(v && SQE_VEC_DATA(v, sqe_string)[1].len == 27 &&
+          memcmp(sqe_string_data(&SQE_VEC_DATA(v, sqe_string)[1]), "a string", 8) == 0);
+    sqe_expr_state_free(forced);
+    sqe_batch_free(none);
+    CHECK(atomic_load(&used) == 0);
+    sqe_batch_free(b);
+    sqe_batch_free(huge);
+}
+
 /* Key slots: equal values compare and hash equal whatever the bytes after
  * an inline string hold; -0.0 groups with 0.0 and NaN with NaN. */
 static void test_keys(void) {
@@ -739,7 +876,7 @@ static void test_hash_agg(void) {
     /* Memory limit. */
     sqe_exec_options opts = {.threads = 1, .memory_limit = 4096};
     char *got = run_opts(ag, &opts, false);
-    CHECK_STR(got, "ERROR RESOURCE_EXHAUSTED: query exceeded the memory limit of 4096 bytes in HashAggregateExec");
+    CHECK_CONTAINS(got, "ERROR RESOURCE_EXHAUSTED: query exceeded the memory limit of 4096 bytes in HashAggregateExec");
     sqe_free(got);
 }
 
@@ -1198,6 +1335,7 @@ int main(void) {
     RUN(test_lazy);
     RUN(test_in);
     RUN(test_const_and_text);
+    RUN(test_expr_memory);
     RUN(test_keys);
     RUN(test_values_filter_project_limit);
     RUN(test_hash_agg);

@@ -1735,7 +1735,34 @@ static void test_limits(void) {
     sqe_strbuf_clear(&sb);
     sqe_strbuf_puts(&sb, "SELECT 1");
     for (int i = 0; i < 10001; i++) sqe_strbuf_puts(&sb, "+1");
-    CHECK_CONTAINS(perr(sb.data), "statement too large (more than 10000 operators)");
+    CHECK_CONTAINS(perr(sb.data),
+                   "expression too large (more than 10000 operators in one expression)");
+    /* the count is per outermost expression: a wide select list parses */
+    sqe_strbuf_clear(&sb);
+    sqe_strbuf_puts(&sb, "SELECT a+0");
+    for (int i = 1; i < 60000; i++) sqe_strbuf_printf(&sb, ", a+%d", i);
+    CHECK(parse(sb.data) != NULL);
+    /* ... but operators of a subquery count in the expression around it */
+    sqe_strbuf_clear(&sb);
+    sqe_strbuf_puts(&sb, "SELECT 1 + (SELECT 1");
+    for (int i = 0; i < 6000; i++) sqe_strbuf_puts(&sb, "+1");
+    sqe_strbuf_puts(&sb, ") + (SELECT 1");
+    for (int i = 0; i < 6000; i++) sqe_strbuf_puts(&sb, "+1");
+    sqe_strbuf_puts(&sb, ")");
+    CHECK_CONTAINS(perr(sb.data), "more than 10000 operators in one expression");
+    /* joins count per statement */
+    sqe_strbuf_clear(&sb);
+    sqe_strbuf_puts(&sb, "SELECT 1 FROM t0");
+    for (int i = 1; i <= 10001; i++) sqe_strbuf_puts(&sb, " CROSS JOIN t");
+    CHECK_CONTAINS(perr(sb.data), "statement too large (more than 10000 joins and set operations)");
+    /* and the statement's operators in all are bounded (generously) */
+    sqe_strbuf_clear(&sb);
+    sqe_strbuf_puts(&sb, "SELECT 1");
+    for (int i = 0; i < 101; i++) {
+        sqe_strbuf_puts(&sb, ", 1");
+        for (int k = 0; k < 9999; k++) sqe_strbuf_puts(&sb, "+1");
+    }
+    CHECK_CONTAINS(perr(sb.data), "statement too large (more than 1000000 operators)");
     sqe_strbuf_clear(&sb);
     sqe_strbuf_puts(&sb, "SELECT 1");
     for (int i = 0; i < 9000; i++) sqe_strbuf_puts(&sb, " OR a");

@@ -1,7 +1,8 @@
 /*
  * test_vector.c - unit tests for src/vector/: validity bitmaps, the string
  * heap, scalar get/set and row copies, batches with selection vectors, and
- * result sets (compaction of selections, batch boundaries, ownership).
+ * result sets (compaction of selections, batch boundaries, ownership),
+ * and memory accounts on string heaps.
  */
 #include "unit.h"
 
@@ -457,6 +458,84 @@ static void test_resultset_types(void) {
     sqe_resultset_free(rs);
 }
 
+/* ------------------------------------------------------ memory accounts */
+
+static void test_mem_account(void) {
+    atomic_size_t used, peak;
+    atomic_init(&used, 0);
+    atomic_init(&peak, 0);
+    sqe_mem_account a = {&used, &peak, 100000};
+
+    /* charge / release / refuse */
+    CHECK(sqe_mem_account_charge(&a, 60000));
+    CHECK(!sqe_mem_account_charge(&a, 50000)); /* would pass the limit: nothing changes */
+    CHECK(atomic_load(&used) == 60000);
+    CHECK(!sqe_mem_account_charge(&a, SIZE_MAX)); /* overflow */
+    sqe_mem_account_release(&a, 60000);
+    CHECK(atomic_load(&used) == 0 && atomic_load(&peak) == 60000);
+    sqe_mem_account_add(&a, 150000); /* existing bytes: never refused */
+    CHECK(atomic_load(&used) == 150000 && atomic_load(&peak) == 150000);
+    sqe_mem_account_release(&a, 150000);
+    CHECK(sqe_mem_account_charge(NULL, 1 << 30));
+    sqe_mem_account inert = {NULL, NULL, 1};
+    CHECK(sqe_mem_account_charge(&inert, 1 << 30));
+    sqe_error err;
+    sqe_error_clear(&err);
+    CHECK(!sqe_mem_account_error(&a, "lpad", &err));
+    CHECK(err.cls == SQE_ERR_RESOURCE_EXHAUSTED);
+    CHECK_STR(err.msg, "query exceeded the memory limit of 100000 bytes in lpad");
+
+    /* a vector's heap charges every chunk and gives it back */
+    sqe_vector *v = sqe_vector_new(TY(SQE_T_VARCHAR));
+    sqe_vector_set_account(v, &a);
+    char big[40000];
+    memset(big, 'q', sizeof big);
+    CHECK(sqe_vector_set_string(v, 0, "a string longer than twelve", 27));
+    size_t first = atomic_load(&used);
+    CHECK(first > 8192 && first == v->charged);
+    CHECK(sqe_vector_set_string(v, 1, big, sizeof big));
+    CHECK(sqe_vector_set_string(v, 2, big, sizeof big));
+    CHECK(atomic_load(&used) == v->charged && v->charged > 80000);
+    /* the third 40 KB string would pass 100 KB: refused, row 3 untouched */
+    SQE_VEC_DATA(v, sqe_string)[3] = sqe_string_ref("old", 3);
+    CHECK(!sqe_vector_set_string(v, 3, big, sizeof big));
+    CHECK(sqe_vector_heap_alloc(v, sizeof big) == NULL);
+    CHECK(strcmp(str_at(v, 3), "old") == 0);
+    CHECK(atomic_load(&used) == v->charged);
+    /* what was stored is intact */
+    CHECK(SQE_VEC_DATA(v, sqe_string)[2].len == sizeof big);
+    CHECK(memcmp(sqe_string_data(&SQE_VEC_DATA(v, sqe_string)[2]), big, sizeof big) == 0);
+    /* inline strings need no heap and always succeed */
+    CHECK(sqe_vector_set_string(v, 4, "short", 5));
+    sqe_value val = sqe_value_null(TY(SQE_T_VARCHAR));
+    val.is_null = false;
+    val.v.s.ptr = big;
+    val.v.s.len = sizeof big;
+    CHECK(!sqe_vector_set_value(v, 5, &val));
+    sqe_vector *src = sqe_vector_new(TY(SQE_T_VARCHAR));
+    sqe_vector_set_string(src, 0, big, sizeof big);
+    CHECK(!sqe_vector_copy_row(v, 6, src, 0));
+    /* reset keeps (and keeps charging) only the first chunk */
+    sqe_vector_reset(v);
+    CHECK(atomic_load(&used) == first && v->charged == first);
+    CHECK(sqe_vector_set_string(v, 0, big, sizeof big));
+    CHECK(sqe_vector_copy_row(v, 1, src, 0));
+    /* moving to another account moves the charge */
+    atomic_size_t used2;
+    atomic_init(&used2, 0);
+    sqe_mem_account b = {&used2, NULL, 0};
+    size_t held = v->charged;
+    sqe_vector_set_account(v, &b);
+    CHECK(atomic_load(&used) == 0 && atomic_load(&used2) == held);
+    CHECK(sqe_vector_set_string(v, 2, big, sizeof big)); /* no limit */
+    sqe_vector_free(v);
+    CHECK(atomic_load(&used2) == 0);
+    /* without an account nothing is counted */
+    sqe_vector_set_string(src, 1, big, sizeof big);
+    CHECK(src->charged == 0 && atomic_load(&used) == 0);
+    sqe_vector_free(src);
+}
+
 int main(void) {
     RUN(test_validity);
     RUN(test_strings);
@@ -466,5 +545,6 @@ int main(void) {
     RUN(test_resultset);
     RUN(test_resultset_text_rows);
     RUN(test_resultset_types);
+    RUN(test_mem_account);
     return unit_report();
 }
