@@ -4,6 +4,7 @@
 #   make            build build/libsqe.a and build/sqe-cli
 #   make test       install deps, build, run unit + SQL tests
 #   make difftest   the same queries on sqe and DuckDB, compared (tests/differential/)
+#   make pqtest     Parquet files written by DuckDB, read by sqe, compared with DuckDB
 #   make sanitize   the same tests under AddressSanitizer + UBSan (build-asan/)
 #   make tsan       the executor's unit tests and the SQL tests under ThreadSanitizer (build-tsan/)
 #   make demo       install deps, build, create a sample warehouse, query it
@@ -36,7 +37,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 SLT_OBJS  := $(SLT_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test unit sqltest cli-test difftest sanitize tsan tsan-run demo bench clean format \
+.PHONY: all deps test unit sqltest cli-test difftest pqtest sanitize tsan tsan-run demo bench clean format \
         fuzz fuzz-bins \
         fuzz-replay fuzz-replay-run
 all: $(BUILD)/libsqe.a $(BUILD)/sqe-cli $(BUILD)/sqe-slt
@@ -87,9 +88,16 @@ difftest: $(BUILD)/sqe-cli
 	    { echo "difftest: run scripts/deps.sh first (npm ci in tests/differential)" >&2; exit 2; }
 	node tests/differential/run.mjs --sqe $(BUILD)/sqe-cli --min-pass $(DIFFTEST_MIN_PASS)
 
+# Parquet files DuckDB writes (every type x codec x dictionary x V1/V2),
+# read by sqe and compared with DuckDB's reading of the same files.
+pqtest: $(BUILD)/sqe-cli
+	@test -d tests/differential/node_modules/@duckdb/node-api || \
+	    { echo "pqtest: run scripts/deps.sh first (npm ci in tests/differential)" >&2; exit 2; }
+	node tests/differential/parquet_duckdb.mjs --sqe $(BUILD)/sqe-cli
+
 test: deps
 	$(MAKE) all
-	$(MAKE) unit sqltest cli-test difftest fuzz-replay
+	$(MAKE) unit sqltest cli-test difftest pqtest fuzz-replay
 	$(MAKE) sanitize
 	$(MAKE) tsan
 

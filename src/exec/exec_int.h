@@ -40,11 +40,14 @@ typedef struct sqe_exec_stats {
     const sqe_plan *plan;
     atomic_uint_least64_t rows; /* live rows returned by next */
     atomic_uint_least64_t batches;
-    atomic_uint_least64_t ns;         /* wall time inside next, inputs included */
-    atomic_uint_least64_t copies;     /* operator instances that ran (pipeline copies) */
-    atomic_uint_least64_t files;      /* scans: files or byte ranges opened */
-    atomic_uint_least64_t bytes;      /* scans: bytes of those files or ranges */
-    atomic_uint_least64_t partitions; /* scans: partitions listed */
+    atomic_uint_least64_t ns;                /* wall time inside next, inputs included */
+    atomic_uint_least64_t copies;            /* operator instances that ran (pipeline copies) */
+    atomic_uint_least64_t files;             /* scans: files or byte ranges opened */
+    atomic_uint_least64_t bytes;             /* scans: bytes of those files or ranges (text), bytes
+                                                fetched (other formats) */
+    atomic_uint_least64_t partitions;        /* scans: partitions listed */
+    atomic_uint_least64_t row_groups;        /* scans: Parquet row groups considered */
+    atomic_uint_least64_t row_groups_pruned; /* scans: of those, skipped by statistics */
 } sqe_exec_stats;
 
 /* One per query (sqe_exec_run), shared by every worker thread. Read-only
@@ -212,14 +215,15 @@ const sqe_plan *sqe_exec_pipeline_scan(const sqe_plan *p);
 
 /* -------------------------------------------------------- scan source */
 
-/* A morsel: one file of one partition, or a byte range of a large
- * splittable file (sqe_format_splittable). Strings live in the source. */
+/* A morsel: one file of one partition, or a part of a large file planned
+ * by sqe_format_plan_morsels (a text byte range, Parquet row groups).
+ * Strings live in the source. */
 typedef struct sqe_scan_morsel {
     const char *path;
     uint64_t size;
     size_t part;         /* index into the source's surviving partitions */
     size_t seq;          /* position in listing order (partitions, paths, ranges) */
-    uint64_t start, end; /* byte range [start, end); end == 0: the whole file */
+    uint64_t start, end; /* planned range [start, end); end == 0: the whole file */
 } sqe_scan_morsel;
 
 /* The shared part of a scan: store, reader vtable and spec, the surviving

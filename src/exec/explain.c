@@ -131,6 +131,10 @@ static void explain_stats(sqe_strbuf *sb, sqe_exec_ctx *ctx, const sqe_plan *p) 
                           (unsigned long long)atomic_load(&st->partitions),
                           (unsigned long long)atomic_load(&st->files),
                           (unsigned long long)atomic_load(&st->bytes));
+    if (p->kind == SQE_PLAN_SCAN && atomic_load(&st->row_groups) > 0)
+        sqe_strbuf_printf(sb, ", row_groups=%llu, row_groups_pruned=%llu",
+                          (unsigned long long)atomic_load(&st->row_groups),
+                          (unsigned long long)atomic_load(&st->row_groups_pruned));
     sqe_strbuf_putc(sb, ')');
 }
 

@@ -7,9 +7,15 @@
  * partitions the partition filter rejects (evaluated over a batch whose
  * column k holds partition key k), and then hands out files as morsels from
  * a mutex-protected cursor, listing a partition's folder only when the cursor
- * reaches it (so `LIMIT 10` lists and reads one partition). A splittable
- * text file larger than the query's text_split_bytes is queued as several
- * byte-range morsels (SPEC §4.5), opened with sqe_format_open_range. The *operator*
+ * reaches it (so `LIMIT 10` lists and reads one partition). Each listed
+ * file is planned with sqe_format_plan_morsels at the query's
+ * text_split_bytes: a large splittable text file becomes byte-range morsels
+ * (SPEC §4.5), a large Parquet file row-group ranges; planned morsels open
+ * with sqe_format_open_range. The source also derives the reader's format
+ * predicate (spec.pred) from the row filter's conjuncts that compare a data
+ * column (or a widening cast of one) with constants cast exactly to the
+ * column's type, IN lists and IS [NOT] NULL, so Parquet skips row groups;
+ * the filter itself still runs on every row. The *operator*
  * (one per pipeline copy, so one per worker thread) takes morsels, opens the
  * reader, and turns each reader batch into an output batch:
  *
@@ -20,7 +26,9 @@
  *
  * then applies the row filter (plan->u.scan.filter) as a selection vector and
  * skips batches with no live rows. Reader errors (INVALID_DATA naming file,
- * line, column and value) pass through unchanged.
+ * line, column and value) pass through unchanged. A reader's counters
+ * (Parquet row groups total/pruned; bytes fetched for non-text formats) go
+ * into EXPLAIN ANALYZE's when it is closed.
  *
  * A reader is closed on the call *after* its last batch was handed out, so a
  * reader that hands out views into its own buffers stays valid while the
@@ -40,10 +48,11 @@ typedef struct source_impl {
     SQE_ARRAY(sqe_scan_morsel) queue; /* listed files, in order; seq = index */
     size_t next;                      /* next morsel to hand out */
     uint64_t listed_bytes;
-    bool splittable;       /* the table's files may be read in byte ranges */
-    bool failed;           /* a listing failed: hand out nothing more */
-    uint64_t split_bytes;  /* ctx->text_split_bytes (0: no splitting) */
-    sqe_exec_stats *stats; /* EXPLAIN ANALYZE (NULL: not collected) */
+    bool failed;                /* a listing failed: hand out nothing more */
+    uint64_t split_bytes;       /* ctx->text_split_bytes: morsel size (0: no splitting) */
+    sqe_file_range_list ranges; /* scratch: one file's planned morsels (under mu) */
+    sqe_format_pred pred;       /* spec.pred: derived from the row filter (arena) */
+    sqe_exec_stats *stats;      /* EXPLAIN ANALYZE (NULL: not collected) */
 } source_impl;
 
 /* Lists the next partition's files onto the queue. Called under mu. */
@@ -57,19 +66,21 @@ static bool list_next_partition(sqe_scan_source *src, sqe_error *err) {
         im->failed = true;
         return false;
     }
-    uint64_t split = im->split_bytes;
     for (size_t i = 0; i < n_files; i++) {
         uint64_t size = files[i].size;
         im->listed_bytes += size;
-        if (im->splittable && split > 0 && size > split &&
-            sqe_format_splittable(&src->spec, files[i].path)) {
-            for (uint64_t start = 0; start < size; start += split) {
-                uint64_t end = size - start > split ? start + split : size;
-                sqe_scan_morsel m = {files[i].path, size, part, im->queue.len, start, end};
-                SQE_ARRAY_PUSH(NULL, im->queue, m);
-            }
-            continue;
+        im->ranges.len = 0;
+        if (!sqe_format_plan_morsels(src->rvt, im->store, files[i].path, size, &src->spec,
+                                     im->split_bytes, &im->ranges, err)) {
+            im->failed = true;
+            return false;
         }
+        for (size_t k = 0; k < im->ranges.len; k++) {
+            const sqe_file_range *fr = &im->ranges.items[k];
+            sqe_scan_morsel m = {files[i].path, size, part, im->queue.len, fr->start, fr->end};
+            SQE_ARRAY_PUSH(NULL, im->queue, m);
+        }
+        if (im->ranges.len > 0) continue;
         sqe_scan_morsel m = {files[i].path, size, part, im->queue.len, 0, 0};
         SQE_ARRAY_PUSH(NULL, im->queue, m);
     }
@@ -116,6 +127,135 @@ static bool filter_partitions(sqe_exec_ctx *ctx, sqe_scan_source *src, const sqe
     sqe_batch_free(b);
     sqe_free(types);
     return ok;
+}
+
+/* ------------------------------------------------- format predicate */
+
+/* Whether CAST(x AS to) of a `from` value is injective and order-preserving,
+ * so `CAST(col) op k` means `col op k'` for the k' that casts exactly to k. */
+static bool pred_widening(sqe_type from, sqe_type to) {
+    bool from_int = sqe_type_is_integer(from);
+    switch (to.id) {
+    case SQE_T_SMALLINT:
+    case SQE_T_INTEGER:
+    case SQE_T_BIGINT:
+        return from_int && sqe_type_width(from) < sqe_type_width(to);
+    case SQE_T_DECIMAL:
+        return from_int || (from.id == SQE_T_DECIMAL && to.scale >= from.scale &&
+                            to.precision - to.scale >= from.precision - from.scale);
+    case SQE_T_DOUBLE:
+        return from.id == SQE_T_REAL || (from_int && from.id != SQE_T_BIGINT);
+    case SQE_T_TIMESTAMP:
+        return from.id == SQE_T_DATE;
+    default:
+        return false;
+    }
+}
+
+/* The table data column a filter operand reads, or -1 (a partition key, an
+ * expression). A widening cast of a column counts as the column. */
+static int pred_data_col(const sqe_expr *e, const sqe_plan *p, const sqe_hive_table *t) {
+    if (e && e->kind == SQE_EXPR_CAST && e->n_args == 1 && !e->try_ &&
+        pred_widening(e->args[0]->type, e->type))
+        e = e->args[0];
+    if (!e || e->kind != SQE_EXPR_COLUMN || e->col < 0 || e->col >= p->u.scan.n_cols) return -1;
+    int c = p->u.scan.cols[e->col];
+    return c >= 0 && c < t->n_cols ? c : -1;
+}
+
+/* *v as a value of exactly type `to`, when the cast there and back is
+ * lossless (so comparing with it means the same as comparing with v). */
+static bool pred_exact_value(const sqe_value *v, sqe_type to, sqe_arena *a, sqe_value *out) {
+    if (v->is_null || v->type.id == SQE_T_NULL) return false;
+    if (sqe_type_equal(v->type, to) ||
+        (v->type.id == to.id && to.id != SQE_T_DECIMAL && to.id != SQE_T_VARCHAR)) {
+        *out = *v;
+        out->type = to;
+        return true;
+    }
+    if (to.id == SQE_T_VARCHAR) { /* VARCHAR(n)/CHAR(n) read truncated: compare only plain */
+        if (v->type.id != SQE_T_VARCHAR || to.length != 0) return false;
+        *out = *v;
+        out->type = to;
+        return true;
+    }
+    sqe_error e;
+    sqe_error_clear(&e);
+    sqe_value there, back;
+    if (!sqe_value_cast(v, to, true, a, &there, &e) || there.is_null) return false;
+    if (!sqe_value_cast(&there, v->type, true, a, &back, &e) || back.is_null) return false;
+    if (sqe_value_cmp(&back, v) != 0) return false;
+    *out = there;
+    return true;
+}
+
+static bool pred_op(const char *name, bool flipped, sqe_fpred_op *op) {
+    static const struct {
+        const char *name;
+        sqe_fpred_op op, flipped;
+    } k_ops[] = {{"=", SQE_FPRED_EQ, SQE_FPRED_EQ},  {"<>", SQE_FPRED_NE, SQE_FPRED_NE},
+                 {"!=", SQE_FPRED_NE, SQE_FPRED_NE}, {"<", SQE_FPRED_LT, SQE_FPRED_GT},
+                 {"<=", SQE_FPRED_LE, SQE_FPRED_GE}, {">", SQE_FPRED_GT, SQE_FPRED_LT},
+                 {">=", SQE_FPRED_GE, SQE_FPRED_LE}};
+    for (size_t i = 0; name && i < SQE_ARRAY_LEN(k_ops); i++)
+        if (strcmp(name, k_ops[i].name) == 0) {
+            *op = flipped ? k_ops[i].flipped : k_ops[i].op;
+            return true;
+        }
+    return false;
+}
+
+/* One conjunct as a format predicate term; false to skip it. */
+static bool pred_term(const sqe_expr *e, const sqe_plan *p, const sqe_hive_table *t, sqe_arena *a,
+                      sqe_fpred_term *out) {
+    memset(out, 0, sizeof *out);
+    if (e->kind == SQE_EXPR_IS_NULL && e->n_args == 1) {
+        out->col = pred_data_col(e->args[0], p, t);
+        out->op = e->negated ? SQE_FPRED_IS_NOT_NULL : SQE_FPRED_IS_NULL;
+        return out->col >= 0;
+    }
+    if (e->kind == SQE_EXPR_IN && !e->negated && e->n_args == 1 && e->n_in > 0) {
+        out->col = pred_data_col(e->args[0], p, t);
+        if (out->col < 0) return false;
+        sqe_type ct = t->cols[out->col].type;
+        sqe_value *vals = sqe_arena_alloc(a, (size_t)e->n_in * sizeof *vals);
+        for (int i = 0; i < e->n_in; i++)
+            if (!pred_exact_value(&e->in_values[i], ct, a, &vals[i])) return false;
+        out->op = SQE_FPRED_IN;
+        out->n_vals = e->n_in;
+        out->vals = vals;
+        return true;
+    }
+    if (e->kind != SQE_EXPR_CALL || e->n_args != 2) return false;
+    bool flipped = e->args[0]->kind == SQE_EXPR_CONST;
+    const sqe_expr *col = e->args[flipped ? 1 : 0], *k = e->args[flipped ? 0 : 1];
+    if (k->kind != SQE_EXPR_CONST || !pred_op(e->fn.name, flipped, &out->op)) return false;
+    out->col = pred_data_col(col, p, t);
+    if (out->col < 0) return false;
+    sqe_value *v = sqe_arena_alloc(a, sizeof *v);
+    if (!pred_exact_value(&k->value, t->cols[out->col].type, a, v)) return false;
+    out->n_vals = 1;
+    out->vals = v;
+    return true;
+}
+
+/* spec->pred from the row filter's conjuncts (column vs constants, IN, IS
+ * [NOT] NULL on data columns). A hint: the filter still runs on every row. */
+static void derive_pred(source_impl *im, const sqe_plan *p, const sqe_hive_table *t,
+                        sqe_reader_spec *spec) {
+    const sqe_expr *f = p->u.scan.filter;
+    if (!f) return;
+    int n = f->kind == SQE_EXPR_AND ? f->n_args : 1;
+    sqe_fpred_term *terms = sqe_arena_alloc(im->arena, (size_t)(n + 1) * sizeof *terms);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        const sqe_expr *c = f->kind == SQE_EXPR_AND ? f->args[i] : f;
+        if (c && pred_term(c, p, t, im->arena, &terms[k])) k++;
+    }
+    if (k == 0) return;
+    im->pred.n_terms = k;
+    im->pred.terms = terms;
+    spec->pred = &im->pred;
 }
 
 bool sqe_scan_source_new(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source **out,
@@ -170,7 +310,7 @@ bool sqe_scan_source_new(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source *
     }
     src->spec.n_proj = n_proj;
     src->spec.proj = proj;
-    im->splittable = sqe_format_splittable(&src->spec, NULL);
+    derive_pred(im, p, t, &src->spec);
     im->split_bytes = ctx->text_split_bytes;
     im->stats = sqe_exec_stats_for(ctx, p);
 
@@ -193,6 +333,7 @@ void sqe_scan_source_free(sqe_scan_source *src) {
         sqe_store_free(im->store);
         sqe_arena_free(im->arena);
         SQE_ARRAY_FREE(im->queue);
+        SQE_ARRAY_FREE(im->ranges);
         pthread_mutex_destroy(&im->mu);
         sqe_free(im);
     }
@@ -263,10 +404,29 @@ typedef struct scan_op {
     sqe_expr_state *filter;
 } scan_op;
 
+/* Whether the table's morsels are byte ranges (text, JSON lines): EXPLAIN
+ * ANALYZE's bytes are then the ranges' sizes, else the bytes fetched. */
+static bool byte_ranges(const sqe_scan_source *src) {
+    return src->spec.format == SQE_FORMAT_TEXT || src->spec.format == SQE_FORMAT_JSON;
+}
+
+/* Closes the current reader, adding its counters to EXPLAIN ANALYZE's. */
+static void close_reader(scan_op *s) {
+    if (!s->reader) return;
+    sqe_exec_stats *st = s->base.stats;
+    if (st) {
+        const sqe_reader_stats *rs = &s->reader->stats;
+        if (!byte_ranges(s->src)) atomic_fetch_add(&st->bytes, rs->bytes_read);
+        atomic_fetch_add(&st->row_groups, rs->row_groups_total);
+        atomic_fetch_add(&st->row_groups_pruned, rs->row_groups_pruned);
+    }
+    s->src->rvt->close(s->reader);
+    s->reader = NULL;
+}
+
 static void scan_close(sqe_op *op) {
     scan_op *s = (scan_op *)op;
-    if (s->reader) s->src->rvt->close(s->reader);
-    s->reader = NULL;
+    close_reader(s);
     sqe_batch_free(s->rbatch);
     s->rbatch = NULL;
     sqe_batch_free(s->out);
@@ -354,8 +514,7 @@ static bool scan_next(sqe_op *op, sqe_batch **out, bool *eof, sqe_error *err) {
     *eof = false;
     for (;;) {
         if (s->reader_done) {
-            rvt->close(s->reader);
-            s->reader = NULL;
+            close_reader(s);
             s->reader_done = false;
         }
         if (sqe_exec_stopped(op->ctx, err)) return false;
@@ -369,13 +528,14 @@ static bool scan_next(sqe_op *op, sqe_batch **out, bool *eof, sqe_error *err) {
             if (!sqe_scan_source_next(s->src, op->ctx, &m, &done, err)) return false;
             if (!done && op->stats) {
                 atomic_fetch_add(&op->stats->files, 1);
-                atomic_fetch_add(&op->stats->bytes, m.end > 0 ? m.end - m.start : m.size);
+                if (byte_ranges(s->src)) /* others: bytes fetched, at close */
+                    atomic_fetch_add(&op->stats->bytes, m.end > 0 ? m.end - m.start : m.size);
             }
             if (done) {
                 *eof = true;
                 return true;
             }
-            if (m.end > 0)
+            if (m.end > 0) /* a planned morsel (byte range, row groups) */
                 s->reader = sqe_format_open_range(rvt, s->store, m.path, m.size, m.start, m.end,
                                                   &s->src->spec, err);
             else

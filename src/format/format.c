@@ -27,8 +27,8 @@ static const format_entry k_formats[] = {
     [SQE_FORMAT_JSON] = {"JSONFILE", "org.apache.hadoop.mapred.TextInputFormat",
                          &sqe_json_reader_vtable, NULL},
     [SQE_FORMAT_PARQUET] = {"PARQUET",
-                            "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat", NULL,
-                            "reading Parquet tables is not supported yet"},
+                            "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat",
+                            &sqe_parquet_reader_vtable, NULL},
     [SQE_FORMAT_ORC] = {"ORC", "org.apache.hadoop.hive.ql.io.orc.OrcInputFormat", NULL, NULL},
     [SQE_FORMAT_AVRO] = {"AVRO", "org.apache.hadoop.hive.ql.io.avro.AvroContainerInputFormat", NULL,
                          NULL},
@@ -85,12 +85,29 @@ bool sqe_format_splittable(const sqe_reader_spec *spec, const char *path) {
     return true;
 }
 
+/* Formats with plan_morsels plan for themselves (Parquet: row groups);
+ * otherwise a splittable file (text, JSON lines) becomes byte ranges of
+ * target_bytes, and anything else is one morsel. */
+bool sqe_format_plan_morsels(const sqe_reader_vtable *vt, sqe_store *store, const char *path,
+                             uint64_t size, const sqe_reader_spec *spec, uint64_t target_bytes,
+                             sqe_file_range_list *out, sqe_error *err) {
+    if (target_bytes == 0 || !vt) return true;
+    if (vt->plan_morsels) return vt->plan_morsels(store, path, size, spec, target_bytes, out, err);
+    if (size <= target_bytes || !sqe_format_splittable(spec, path)) return true;
+    for (uint64_t start = 0; start < size; start += target_bytes) {
+        uint64_t end = size - start > target_bytes ? start + target_bytes : size;
+        sqe_file_range r = {start, end};
+        SQE_ARRAY_PUSH(NULL, *out, r);
+    }
+    return true;
+}
+
 sqe_reader *sqe_format_open_range(const sqe_reader_vtable *vt, sqe_store *store, const char *path,
                                   uint64_t size, uint64_t start, uint64_t end,
                                   const sqe_reader_spec *spec, sqe_error *err) {
+    if (vt && vt->open_range) return vt->open_range(store, path, size, start, end, spec, err);
     if (vt == &sqe_text_reader_vtable)
         return sqe_text_reader_open_range(store, path, size, start, end, spec, err);
-    if (vt && vt->open_range) return vt->open_range(store, path, size, start, end, spec, err);
     sqe_error_set(err, SQE_ERR_INTERNAL, "reader %s cannot read byte ranges of '%s'",
                   vt ? vt->name : "?", path);
     return NULL;
@@ -104,6 +121,8 @@ bool sqe_format_infer_schema(sqe_store *store, const char *path, uint64_t size,
     switch (spec->format) {
     case SQE_FORMAT_TEXT:
         return sqe_text_infer_schema(store, path, size, spec, opt, arena, out, err);
+    case SQE_FORMAT_PARQUET:
+        return sqe_parquet_infer_schema(store, path, size, arena, out, err);
     case SQE_FORMAT_JSON:
         return sqe_json_infer_schema(store, path, size, spec, opt, arena, out, err);
     default:

@@ -184,6 +184,10 @@ typedef struct sqe_infer_options {
 bool sqe_format_infer_schema(sqe_store *store, const char *path, uint64_t size,
                              sqe_reader_spec *spec, sqe_infer_options *opt, sqe_arena *arena,
                              sqe_inferred_schema *out, sqe_error *err);
+/* The Parquet half (format/parquet_reader.c): the footer's top-level flat
+ * columns with the types they read as by default (nested ones left out). */
+bool sqe_parquet_infer_schema(sqe_store *store, const char *path, uint64_t size, sqe_arena *arena,
+                              sqe_inferred_schema *out, sqe_error *err);
 /* The first bytes of a file for inference: at most max_bytes (of the
  * decompressed data when the name asks for a codec), a leading UTF-8 BOM
  * dropped. *whole when that is the entire file. Memory in arena. */
@@ -203,6 +207,11 @@ bool sqe_text_infer_schema(sqe_store *store, const char *path, uint64_t size, sq
  * (ORC, Avro, SequenceFile, RCFile; JSON and Parquet until they land). */
 const sqe_reader_vtable *sqe_format_reader_for(sqe_format_kind kind, sqe_error *err);
 const char *sqe_format_name(sqe_format_kind kind); /* "TEXTFILE", "PARQUET", ... */
+
+/* Parquet reader (format/parquet_reader.c): binds columns by name, plans
+ * morsels of whole row groups (open_range's [start, end) are row group
+ * indexes), prunes row groups with spec->pred. */
+extern const sqe_reader_vtable sqe_parquet_reader_vtable;
 
 /* Text reader (format/text_reader.c). */
 extern const sqe_reader_vtable sqe_text_reader_vtable;
@@ -229,8 +238,17 @@ extern const sqe_reader_vtable sqe_json_reader_vtable;
  * reader name the line's byte offset in the file instead of its number:
  * "... in file 'F' at byte offset N, column 'c' (field k)". */
 bool sqe_format_splittable(const sqe_reader_spec *spec, const char *path);
-/* Opens a reader of vt on [start, end) of a splittable file (size from the
- * listing); INTERNAL when the format or spec cannot be split. */
+/* Morsels of one file for any format (appends none: read the whole file
+ * with `open`): vt->plan_morsels when the format has one, else byte ranges
+ * of target_bytes for a splittable text file (the text reader's vtable
+ * stays without planning entries; format.c plans for it). target_bytes 0:
+ * no splitting. */
+bool sqe_format_plan_morsels(const sqe_reader_vtable *vt, sqe_store *store, const char *path,
+                             uint64_t size, const sqe_reader_spec *spec, uint64_t target_bytes,
+                             sqe_file_range_list *out, sqe_error *err);
+/* Opens a reader of vt on a morsel planned by sqe_format_plan_morsels:
+ * vt->open_range when present, else a byte range [start, end) of a
+ * splittable text file; INTERNAL when the format or spec cannot be split. */
 sqe_reader *sqe_format_open_range(const sqe_reader_vtable *vt, sqe_store *store, const char *path,
                                   uint64_t size, uint64_t start, uint64_t end,
                                   const sqe_reader_spec *spec, sqe_error *err);

@@ -24,6 +24,11 @@
  *   __TEST_DIR__  the file's temp folder (absolute, symlinks resolved)
  *   __REPO__      the repository root (the folder holding include/sqe.h
  *                 above the test file, else above the working directory)
+ *   __SHARED__    the project's shared data folder: $SQE_SHARED_DIR, else the
+ *                 first of __REPO__/../shared, __REPO__/../../shared that
+ *                 exists (a git worktree sits one level deeper than the main
+ *                 checkout); conformance files such as
+ *                 __SHARED__/parquet-testing/ are used from there, not copied
  *
  * Records are separated by blank lines (lines of only blanks); a line
  * starting with '#' between records is a comment.
@@ -229,6 +234,22 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 }
 
 static void rm_rf(const char *path) { nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS); }
+
+/* The shared data folder for __SHARED__ (see the header). */
+static void find_shared(const char *repo, char *out) {
+    const char *env = getenv("SQE_SHARED_DIR");
+    if (env && *env) {
+        snprintf(out, PATH_MAX, "%s", env);
+        return;
+    }
+    static const char *const k_rel[] = {"/../shared", "/../../shared"};
+    for (size_t i = 0; i < sizeof k_rel / sizeof k_rel[0]; i++) {
+        char probe[PATH_MAX + 32];
+        snprintf(probe, sizeof probe, "%s%s", repo, k_rel[i]);
+        if (realpath(probe, out)) return;
+    }
+    snprintf(out, PATH_MAX, "%s/../shared", repo);
+}
 
 /* Finds the folder holding include/sqe.h at or above `start`. */
 static bool find_repo_from(const char *start, char *repo) {
@@ -881,6 +902,9 @@ static void run_file(const char *path, const run_opts *opts, FILE *log, file_sta
     if (strlen(tmpdir) < sizeof(st->tmpdir)) memcpy(st->tmpdir, tmpdir, strlen(tmpdir) + 1);
     sb_replace_all(&tf.text, "__TEST_DIR__", tmpdir);
     sb_replace_all(&tf.text, "__REPO__", opts->repo);
+    char shared[PATH_MAX];
+    find_shared(opts->repo, shared);
+    sb_replace_all(&tf.text, "__SHARED__", shared);
     split_lines(&tf);
     if (chdir(tmpdir) != 0) {
         fail_header(&tf, 0, "cannot enter %s: %s", tmpdir, strerror(errno));

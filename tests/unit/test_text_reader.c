@@ -229,8 +229,7 @@ static void test_registry(void) {
     sqe_error err;
     CHECK(sqe_format_reader_for(SQE_FORMAT_TEXT, &err) == &sqe_text_reader_vtable);
     CHECK(sqe_format_reader_for(SQE_FORMAT_JSON, &err) == &sqe_json_reader_vtable);
-    CHECK(sqe_format_reader_for(SQE_FORMAT_PARQUET, &err) == NULL);
-    CHECK_STR(err.msg, "reading Parquet tables is not supported yet");
+    CHECK(sqe_format_reader_for(SQE_FORMAT_PARQUET, &err) == &sqe_parquet_reader_vtable);
     CHECK(sqe_format_reader_for(SQE_FORMAT_ORC, &err) == NULL);
     CHECK(err.cls == SQE_ERR_NOT_SUPPORTED);
     CHECK_STR(err.msg, "cannot read ORC table: format ORC (org.apache.hadoop.hive.ql.io.orc.OrcInputFormat) is not "
