@@ -1009,9 +1009,22 @@ static bool jp_pull(sqe_join_op *j, sqe_error *err) {
     return jp_begin(j, b, err);
 }
 
+/* Whether this copy's pipeline was told to stop (a LIMIT above it is
+ * satisfied: sqe_scan_source.done): spilled partitions are then not worth
+ * joining. */
+static bool jp_pipeline_done(const sqe_join_op *j) {
+    const sqe_op *op = j->base.children[0];
+    while (op->n_children > 0) op = op->children[0];
+    return op->src && op->src->done && atomic_load(op->src->done);
+}
+
 /* PART: the next spilled partition to join, or the end. */
 static bool jp_part(sqe_join_op *j, sqe_error *err) {
     bool got = false;
+    if (jp_pipeline_done(j)) {
+        j->phase = JP_DONE;
+        return true;
+    }
     if (!sqe_join_spill_next_part(j, &got, err)) return false;
     j->phase = got ? JP_PART_PULL : JP_DONE;
     return true;

@@ -410,6 +410,21 @@ static void test_stacked(void) {
     check_spilled("stacked RIGHT then ANTI", p, pool, limit);
 }
 
+/* LIMIT over a streaming spilled join (pipeline copies push to the output
+ * and stop once it is satisfied): exactly LIMIT rows. */
+static void test_limit(void) {
+    sqe_plan *j = join1(SQE_JT_FULL, scan3(t_probe, "probe"), scan3(t_build, "build"), 1, 0, NULL);
+    sqe_plan *p = node(SQE_PLAN_LIMIT, 1, j->n_out, j->out_types);
+    p->children[0] = j;
+    p->u.limit.has_limit = true;
+    p->u.limit.limit = 10;
+    for (int th = 1; th <= 4; th *= 2) {
+        digest d = run_digest(p, th, pool, LIMIT);
+        CHECK(!d.error && d.rows == 10);
+        sqe_free(d.error);
+    }
+}
+
 static void test_null_aware(void) {
     sqe_plan *pr = scan3(t_probe, "probe"), *bu = scan3(t_build, "build");
     for (int jt = SQE_JT_ANTI; jt <= SQE_JT_MARK; jt++) {
@@ -608,6 +623,7 @@ int main(void) {
     if (t_probe && t_build && t_unique && t_one && t_big) {
         RUN(test_every_type);
         RUN(test_stacked);
+        RUN(test_limit);
         RUN(test_null_aware);
         RUN(test_single_match);
         RUN(test_repartition);
