@@ -861,8 +861,28 @@ static sqe_vector *eval_node(node_st *ns, sqe_batch *in, const uint16_t *sel, ui
  * naming the function. `rows` holds the selection (or 0..n-1) so that a
  * failed piece can be retried even when the filter writes in place. */
 
+/* What a memory error of e's result names. */
+static const char *node_name(const sqe_expr *e) {
+    if (e->kind == SQE_EXPR_CALL && e->fn.name) return e->fn.name;
+    if (e->kind == SQE_EXPR_CAST) return "CAST";
+    return "an expression";
+}
+
+/* Frees the heaps of every scratch vector under ns (constants keep
+ * theirs): after a run in pieces nothing but the gathered result is
+ * needed, so the last piece's intermediate strings do not stay charged
+ * while other expressions evaluate. */
+static void release_scratch(node_st *ns) {
+    if (ns->out && ns->e->kind != SQE_EXPR_CONST) sqe_vector_reset(ns->out);
+    for (int i = 0; i < ns->n_kids; i++) release_scratch(ns->kids[i]);
+}
+
+/* Whether a failed evaluation of m rows is worth retrying in pieces; if
+ * so, frees what the failed attempt left in the scratch vectors first. */
 static bool piece_retry(sqe_expr_state *st, uint32_t m, const sqe_error *err) {
-    return st->has_acct && m > 1 && err && err->cls == SQE_ERR_RESOURCE_EXHAUSTED;
+    if (!st->has_acct || m <= 1 || !err || err->cls != SQE_ERR_RESOURCE_EXHAUSTED) return false;
+    release_scratch(st->root);
+    return true;
 }
 
 /* Prepares st->rows (sel or 0..n-1) and st->acc; false when their memory
@@ -872,7 +892,7 @@ static bool pieces_prepare(sqe_expr_state *st, const uint16_t *sel, uint32_t n, 
     if (!st->rows) {
         size_t bytes = SQE_BATCH_ROWS * sizeof *st->rows;
         if (!sqe_mem_account_charge(&st->acct, bytes))
-            return sqe_mem_account_error(&st->acct, "an expression", err);
+            return sqe_mem_account_error(&st->acct, node_name(st->root->e), err);
         st->charged += bytes;
         st->rows = sqe_malloc(bytes);
     }
@@ -881,20 +901,13 @@ static bool pieces_prepare(sqe_expr_state *st, const uint16_t *sel, uint32_t n, 
         sqe_type t = st->root->e->type;
         size_t bytes = sizeof(sqe_vector) + (size_t)SQE_BATCH_ROWS * sqe_type_width(t);
         if (!sqe_mem_account_charge(&st->acct, bytes))
-            return sqe_mem_account_error(&st->acct, "an expression", err);
+            return sqe_mem_account_error(&st->acct, node_name(st->root->e), err);
         st->charged += bytes;
         st->acc = sqe_vector_new(t);
         sqe_vector_set_account(st->acc, &st->acct);
     }
     if (result) sqe_vector_reset(st->acc);
     return true;
-}
-
-/* What a memory error of e's result names. */
-static const char *node_name(const sqe_expr *e) {
-    if (e->kind == SQE_EXPR_CALL && e->fn.name) return e->fn.name;
-    if (e->kind == SQE_EXPR_CAST) return "CAST";
-    return "an expression";
 }
 
 /* Copies rows[0..m) of v into st->acc (strings with their bytes). */
@@ -909,15 +922,6 @@ static bool pieces_gather(sqe_expr_state *st, const sqe_vector *v, const uint16_
         if (!sqe_vector_copy_row(acc, rows[i], v, rows[i]))
             return sqe_mem_account_error(&st->acct, node_name(st->root->e), err);
     return true;
-}
-
-/* Frees the heaps of every scratch vector under ns (constants keep
- * theirs): after a run in pieces nothing but the gathered result is
- * needed, so the last piece's intermediate strings do not stay charged
- * while other expressions evaluate. */
-static void release_scratch(node_st *ns) {
-    if (ns->out && ns->e->kind != SQE_EXPR_CONST) sqe_vector_reset(ns->out);
-    for (int i = 0; i < ns->n_kids; i++) release_scratch(ns->kids[i]);
 }
 
 static sqe_vector *eval_pieces(sqe_expr_state *st, sqe_batch *in, const uint16_t *sel, uint32_t n,
