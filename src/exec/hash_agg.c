@@ -672,10 +672,11 @@ static void *local_new(sqe_op *op_) {
     int nk = op->n_keys > 0 ? op->n_keys : 1, na = op->n_aggs > 0 ? op->n_aggs : 1;
     l->gstates = sqe_calloc((size_t)nk, sizeof *l->gstates);
     for (int k = 0; k < op->n_keys; k++)
-        l->gstates[k] = sqe_expr_state_new(p->u.aggregate.groups[k]);
+        l->gstates[k] = sqe_exec_expr_state_new(op_, p->u.aggregate.groups[k], NULL);
     l->astates = sqe_calloc((size_t)na, sizeof *l->astates);
     for (int a = 0; a < op->n_aggs; a++)
-        if (op->arg_col[a] >= 0) l->astates[a] = sqe_expr_state_new(p->u.aggregate.agg_args[a]);
+        if (op->arg_col[a] >= 0)
+            l->astates[a] = sqe_exec_expr_state_new(op_, p->u.aggregate.agg_args[a], NULL);
     return l;
 }
 

@@ -294,7 +294,8 @@ static bool hj_open(sqe_op *op, sqe_error *err) {
     h->pk = sqe_calloc((size_t)h->n_keys, sizeof *h->pk);
     h->pn = sqe_calloc((size_t)h->n_keys, sizeof *h->pn);
     for (int k = 0; k < h->n_keys; k++) {
-        h->kstates[k] = sqe_expr_state_new(p->u.join.left_keys[k]);
+        if (!(h->kstates[k] = sqe_exec_expr_state_new(op, p->u.join.left_keys[k], err)))
+            return false;
         h->pk[k] = sqe_malloc(SQE_BATCH_ROWS * sizeof **h->pk);
         h->pn[k] = sqe_malloc(SQE_BATCH_ROWS);
     }

@@ -220,7 +220,7 @@ static void *jt_local_new(sqe_op *op) {
     l->kstates = sqe_calloc((size_t)(t->n_keys + 1), sizeof *l->kstates);
     for (int k = 0; k < t->n_keys; k++)
         if (t->key_col[k] >= t->n_cols)
-            l->kstates[k] = sqe_expr_state_new(op->plan->u.join.right_keys[k]);
+            l->kstates[k] = sqe_exec_expr_state_new(op, op->plan->u.join.right_keys[k], NULL);
     l->view = sqe_batch_new_empty(t->n_store);
     l->sel = sqe_malloc(SQE_BATCH_ROWS * sizeof *l->sel);
     return l;
@@ -746,7 +746,8 @@ bool sqe_join_open(sqe_join_op *j, const sqe_join_probe_vt *vt, sqe_error *err) 
     if (!j->t) return false;
     j->shared = j->t;
     if (!sqe_op_open(op->children[0], err)) return false;
-    if (p->u.join.residual) j->residual = sqe_expr_state_new(p->u.join.residual);
+    if (p->u.join.residual && !(j->residual = sqe_exec_expr_state_new(op, p->u.join.residual, err)))
+        return false;
     jp_alloc(j);
     j->phase = JP_PULL;
     return true;

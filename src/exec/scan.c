@@ -478,7 +478,8 @@ static bool scan_open(sqe_op *op, sqe_error *err) {
         s->out->owned[i] = false;
     }
     s->filled_part = SIZE_MAX;
-    if (p->u.scan.filter) s->filter = sqe_expr_state_new(p->u.scan.filter);
+    if (p->u.scan.filter && !(s->filter = sqe_exec_expr_state_new(op, p->u.scan.filter, err)))
+        return false;
     return true;
 }
 
