@@ -904,6 +904,15 @@ static void run_file(const char *path, const run_opts *opts, FILE *log, file_sta
     sb_replace_all(&tf.text, "__REPO__", opts->repo);
     char shared[PATH_MAX];
     find_shared(opts->repo, shared);
+    struct stat shared_st;
+    if (strstr(tf.text.data ? tf.text.data : "", "__SHARED__") &&
+        stat(shared, &shared_st) != 0 && !getenv("SQE_REQUIRE_SHARED")) {
+        /* a clone without the shared data folder next to it: say so loudly */
+        fprintf(stderr, "WARNING: %s: skipped, the shared data folder %s is missing (set "
+                        "SQE_SHARED_DIR; SQE_REQUIRE_SHARED=1 makes this a failure)\n",
+                path, shared);
+        goto out;
+    }
     sb_replace_all(&tf.text, "__SHARED__", shared);
     split_lines(&tf);
     if (chdir(tmpdir) != 0) {
