@@ -16,7 +16,8 @@
  * tracked peak stays within the limit, and the spill folder stays empty.
  * A limit too small for even one partition of groups, and one DISTINCT set
  * larger than the limit, fail with RESOURCE_EXHAUSTED naming
- * HashAggregateExec.
+ * HashAggregateExec; a cancel while spilled partitions are emitted ends
+ * with CANCELLED, and no spill file is left behind.
  */
 #include "unit.h"
 
@@ -268,6 +269,20 @@ static void test_limits_too_small(void) {
     sqe_session_close(s);
 }
 
+/* A cancel while spilled partitions are being emitted stops the query with
+ * CANCELLED; closing it gives back the files (checked in main). */
+static void test_cancel_while_spilling(void) {
+    sqe_session *s = open_session(2, 6 << 20);
+    sqe_cursor *c = sqe_session_query(s, queries[0]);
+    CHECK(sqe_cursor_next_row(c));
+    sqe_cursor_cancel(c);
+    while (sqe_cursor_next_row(c)) {
+    }
+    CHECK_STR(sqe_cursor_error_class(c), "CANCELLED");
+    sqe_cursor_close(c);
+    sqe_session_close(s);
+}
+
 int main(void) {
     char tmpl[] = "/tmp/sqe_test_agg_spill_XXXXXX";
     char *d = mkdtemp(tmpl);
@@ -293,6 +308,7 @@ int main(void) {
     sqe_session_close(s);
     RUN(test_spill_equals_memory);
     RUN(test_limits_too_small);
+    RUN(test_cancel_while_spilling);
     CHECK(count_entries(spill) == 0);
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
