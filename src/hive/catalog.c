@@ -598,7 +598,21 @@ static bool exec_create_database(sqe_hive_catalog *cat, const sqe_ast_stmt *st, 
     path = sqe_io_join(dir, DB_FILE);
     sqe_free(dir);
     sqe_store *store = hive_root_store(nm.root, err);
-    ok = store && store->vt->put(store, path, text, strlen(text), err);
+    sqe_error perr;
+    sqe_error_clear(&perr);
+    ok = store && store->vt->put_if_absent(store, path, text, strlen(text), &perr);
+    if (store && !ok) {
+        if (perr.cls != SQE_ERR_ALREADY_EXISTS) {
+            if (err) *err = perr;
+        } else if (st->u.create_database.if_not_exists) {
+            notice(notices, "database '%s.%s' already exists; nothing done", nm.root->name, nm.db);
+            ok = true;
+        } else {
+            sqe_error_set(err, SQE_ERR_ALREADY_EXISTS,
+                          "database '%s.%s' already exists (created concurrently)", nm.root->name,
+                          nm.db);
+        }
+    }
 out:
     sqe_free(desc);
     sqe_free(text);
@@ -701,7 +715,25 @@ static bool exec_create_table(sqe_hive_catalog *cat, const sqe_ast_stmt *st, sqe
         if (err) *err = herr;
         goto out;
     }
-    if (!hive_manifest_store(store, path, &m, err)) goto out;
+    /* head above is for IF NOT EXISTS and a clear message; the create itself
+     * is put_if_absent, so a table created concurrently since is never
+     * overwritten (issue 7 item 8) */
+    sqe_error perr;
+    sqe_error_clear(&perr);
+    if (!hive_manifest_store(store, path, &m, &cat->limits, true, &perr)) {
+        if (perr.cls != SQE_ERR_ALREADY_EXISTS) {
+            if (err) *err = perr;
+        } else if (ct->if_not_exists) {
+            notice(notices, "table '%s.%s.%s' already exists; nothing done", nm.root->name, nm.db,
+                   nm.table);
+            ok = true;
+        } else {
+            sqe_error_set(err, SQE_ERR_ALREADY_EXISTS,
+                          "table '%s.%s.%s' already exists (created concurrently)", nm.root->name,
+                          nm.db, nm.table);
+        }
+        goto out;
+    }
     if (notices && local_notices.len)
         sqe_strbuf_append(notices, local_notices.data, local_notices.len);
     ok = true;

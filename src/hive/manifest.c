@@ -858,17 +858,26 @@ json_t *hive_manifest_to_json(const hive_manifest *m) {
 }
 
 bool hive_manifest_store(sqe_store *store, const char *path, const hive_manifest *m,
-                         sqe_error *err) {
+                         const sqe_hive_limits *lim, bool create, sqe_error *err) {
     json_t *doc = hive_manifest_to_json(m);
     char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(doc);
     if (!text) return sqe_error_set(err, SQE_ERR_INTERNAL, "cannot serialise manifest '%s'", path);
     size_t len = strlen(text);
+    if (len + 1 > lim->manifest_max_bytes) {
+        free(text);
+        return sqe_error_set(err, SQE_ERR_RESOURCE_EXHAUSTED,
+                             "the manifest of this table would be %zu bytes, more than "
+                             "manifest_max_bytes (%zu bytes), so it could never be loaded; "
+                             "shorten the comments or properties, or use fewer columns",
+                             len + 1, lim->manifest_max_bytes);
+    }
     char *data = sqe_malloc(len + 2);
     memcpy(data, text, len);
     data[len++] = '\n';
     free(text);
-    bool ok = store->vt->put(store, path, data, len, err);
+    bool ok = create ? store->vt->put_if_absent(store, path, data, len, err)
+                     : store->vt->put(store, path, data, len, err);
     sqe_free(data);
     return ok;
 }
