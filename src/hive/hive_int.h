@@ -101,6 +101,10 @@ bool hive_manifest_validate(hive_manifest *m, const sqe_hive_limits *lim, const 
  * the store; callers rephrase). */
 bool hive_manifest_load(sqe_store *store, const char *path, const char *expect_name,
                         const sqe_hive_limits *lim, hive_manifest *out, sqe_error *err);
+/* A local LOCATION in one absolute form (ddl.c): file:/abs and
+ * file:///abs -> file:///abs, /abs unchanged; s3:// and other URLs copied. NULL with *why set for a
+ * relative local path. malloc'd. */
+char *hive_location_normalize(const char *loc, const char **why);
 /* Serialises (JSON_INDENT(2) | JSON_PRESERVE_ORDER) and writes it with the
  * store's put_if_absent (create = true: ALREADY_EXISTS if the manifest
  * appeared meanwhile, so of concurrent CREATEs exactly one wins) or atomic

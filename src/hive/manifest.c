@@ -1298,9 +1298,15 @@ sqe_hive_table *hive_table_from_manifest(const hive_manifest *m, const char *roo
     t->name = sqe_strdup(m->name);
     t->manifest_path = sqe_strdup(manifest_path);
     if (m->location) {
-        size_t n = strlen(m->location);
-        t->location = (n && m->location[n - 1] == '/') ? sqe_strdup(m->location)
-                                                       : sqe_asprintf("%s/", m->location);
+        /* a manifest written elsewhere (Glue, Hive) may spell a local
+         * location file:/abs: read it as CREATE would have stored it. A
+         * relative one (only hand-written) is kept as written. */
+        const char *why = NULL;
+        char *norm = hive_location_normalize(m->location, &why);
+        const char *loc = norm ? norm : m->location;
+        size_t n = strlen(loc);
+        t->location = (n && loc[n - 1] == '/') ? sqe_strdup(loc) : sqe_asprintf("%s/", loc);
+        sqe_free(norm);
     }
     t->n_cols = m->n_cols;
     t->cols = copy_columns(m->cols, m->n_cols);

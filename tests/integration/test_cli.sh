@@ -637,5 +637,23 @@ expect_stdout "concurrent CREATE leaves a loadable manifest" "n
 ls -a "$tmp/race/wh/db" >"$tmp/out"
 if grep -q sqe-tmp "$tmp/out"; then fail "concurrent CREATE leaves no temp files"; else pass "concurrent CREATE leaves no temp files"; fi
 
+# item 6: CREATE wrote a manifest larger than manifest_max_bytes (1 MiB) that
+# no later statement could load. Now CREATE refuses, naming limit and size.
+mkdir -p "$tmp/big/wh" "$tmp/big/data"
+{
+    printf "CREATE EXTERNAL TABLE b.db.t (a int COMMENT '"
+    head -c 1100000 /dev/zero | tr '\0' x
+    printf "') LOCATION '%s';\n" "$tmp/big/data/"
+} >"$tmp/big/create.sql"
+STDIN_FILE="$tmp/big/create.sql" run --embedded --hive-root "b=$tmp/big/wh"
+expect_status "manifest over manifest_max_bytes at CREATE" 1
+expect_in err "manifest over manifest_max_bytes at CREATE" "the manifest of this table would be 1100"
+expect_in err "manifest over manifest_max_bytes at CREATE" "more than manifest_max_bytes (1048576 bytes)"
+if [[ -e $tmp/big/wh/db/t.manifest.json ]]; then
+    fail "manifest over manifest_max_bytes: nothing written"
+else
+    pass "manifest over manifest_max_bytes: nothing written"
+fi
+
 echo "$checks checks, $failures failures"
 [[ $failures -eq 0 ]]
