@@ -216,6 +216,15 @@ static bool column_name_ok(const char *s, const char **why) {
         *why = "is not valid UTF-8";
         return false;
     }
+    /* Hive's limit (COLUMNS_V2.COLUMN_NAME is varchar(767)), as CREATE
+     * checks it in ddl.c: a hand-written manifest gets the same answer */
+    size_t chars = 0;
+    for (const char *c = s; *c; c++) chars += ((unsigned char)*c & 0xC0) != 0x80;
+    _Static_assert(HIVE_COLUMN_NAME_MAX == 767, "update the message below");
+    if (chars > HIVE_COLUMN_NAME_MAX) {
+        *why = "is longer than the limit of 767 characters (Hive's)";
+        return false;
+    }
     return true;
 }
 
@@ -1200,8 +1209,12 @@ bool hive_manifest_load(sqe_store *store, const char *path, const char *expect_n
                           lim->manifest_max_bytes);
         return false;
     }
+    /* a UTF-8 BOM (written by some Windows editors) is skipped: JSON text
+     * may not start with one, but it carries no meaning (RFC 8259 §8.1
+     * lets parsers ignore it) */
+    size_t bom = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     json_error_t jerr;
-    json_t *root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *root = json_loadb(data + bom, len - bom, JSON_REJECT_DUPLICATES, &jerr);
     sqe_free(data);
     if (!root)
         return sqe_error_set(err, SQE_ERR_HIVE_EXTERNAL,

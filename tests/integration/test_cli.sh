@@ -655,5 +655,24 @@ else
     pass "manifest over manifest_max_bytes: nothing written"
 fi
 
+# leftovers of items 11/12: a manifest starting with a UTF-8 BOM failed as
+# "invalid JSON"; a hand-written manifest with a 768-character column name
+# was loaded although CREATE refuses such a name.
+mkdir -p "$tmp/mbom/wh" "$tmp/mbom/data"
+printf '5\n' >"$tmp/mbom/data/a.csv"
+run --embedded --hive-root "m=$tmp/mbom/wh" -c "CREATE EXTERNAL TABLE m.db.t (a int) LOCATION '$tmp/mbom/data/'"
+mf="$tmp/mbom/wh/db/t.manifest.json"
+{ printf '\xef\xbb\xbf'; cat "$mf"; } >"$mf.new" && mv "$mf.new" "$mf"
+run --embedded --hive-root "m=$tmp/mbom/wh" --format csv -c "SELECT a FROM m.db.t"
+expect_status "manifest with a BOM" 0
+expect_stdout "manifest with a BOM" "a
+5"
+long=$(printf 'c%.0s' $(seq 768))
+sed "s/\"Name\": \"a\"/\"Name\": \"$long\"/" "$mf" >"$mf.new" && mv "$mf.new" "$mf"
+run --embedded --hive-root "m=$tmp/mbom/wh" -c "SELECT * FROM m.db.t"
+expect_status "manifest column name over 767 characters" 1
+expect_in err "manifest column name over 767 characters" "is longer than the limit of 767 characters"
+expect_in err "manifest column name over 767 characters" "StorageDescriptor.Columns[0].Name"
+
 echo "$checks checks, $failures failures"
 [[ $failures -eq 0 ]]
