@@ -51,6 +51,12 @@
  * text.
  * Uncompressed files keep calling get_range directly (no extra copy).
  *
+ * Listed size. A non-zero `size` is what the listing saw: a file that ends
+ * before it, or still has bytes at it when it is reached, changed during
+ * the scan and fails with INVALID_DATA naming it (check_listed_size; the
+ * byte stream does the same for compressed files). 0 = read to a short
+ * read (callers that never listed the file).
+ *
  * Values. Empty field: empty string for VARCHAR/VARBINARY, NULL otherwise.
  * Numbers, dates, timestamps and booleans parse with types.h; a value that
  * does not parse fails the scan with INVALID_DATA naming the file, line,
@@ -550,6 +556,31 @@ static bool refill_stream(text_reader *r, size_t want, size_t *got, sqe_error *e
     return true;
 }
 
+/* The file must be exactly the size the listing gave (issue 7 item 2): a
+ * read that ends before it (truncated or replaced while being read) or a
+ * byte still there at `size` (it grew) fails naming the file, instead of
+ * returning the rows read so far as the whole answer. Called after a
+ * get_range of `want` bytes returned `n` (r->file_off not yet advanced). */
+static bool check_listed_size(text_reader *r, size_t n, size_t want, sqe_error *err) {
+    uint64_t end = r->file_off + n;
+    if (n < want)
+        return sqe_error_set(err, SQE_ERR_INVALID_DATA,
+                             "file '%s' is shorter than its listed size of %llu bytes: it ends at "
+                             "byte %llu (was it truncated or overwritten while being read?); run "
+                             "the query again",
+                             r->path, (unsigned long long)r->size, (unsigned long long)end);
+    if (end < r->size) return true;
+    char extra;
+    size_t m = 0;
+    if (!r->store->vt->get_range(r->store, r->path, r->size, 1, &extra, &m, err)) return false;
+    if (m > 0)
+        return sqe_error_set(err, SQE_ERR_INVALID_DATA,
+                             "file '%s' is longer than its listed size of %llu bytes (did it grow "
+                             "or was it overwritten while being read?); run the query again",
+                             r->path, (unsigned long long)r->size);
+    return true;
+}
+
 /* Moves the unconsumed bytes to the front and appends the next chunk. */
 static bool refill(text_reader *r, sqe_error *err) {
     size_t keep = r->len - r->pos;
@@ -585,6 +616,7 @@ static bool refill(text_reader *r, sqe_error *err) {
                 return false;
             r->base.stats.bytes_read += n;
             if (n < want || (r->size > 0 && r->file_off + n >= r->size)) r->file_eof = true;
+            if (r->size > 0 && !check_listed_size(r, n, want, err)) return false;
         }
         r->file_off += n;
         r->len += n;

@@ -445,11 +445,43 @@ static void test_batches_and_stats(void) {
     r = scan_size(path, 0, "a int; b string", "0", &o);
     CHECK(r.n_rows == 5000);
     scan_free(&r);
-    /* a stale, smaller size from a listing bounds the read */
+    /* regression (issue 7 item 2): a file that changed after it was listed
+     * gave a partial answer. Grown (listed size smaller): an error naming
+     * it, not the first 8 bytes' rows. */
     r = scan_size(path, 8, "a int; b string", "0", &o);
-    CHECK_STR(r.text, "0\n1\n");
-    CHECK(r.stats.bytes_read == 8);
+    CHECK(r.text == NULL);
+    CHECK(r.err.cls == SQE_ERR_INVALID_DATA);
+    char *want = sqe_asprintf("file '%s' is longer than its listed size of 8 bytes (did it grow or "
+                              "was it overwritten while being read?); run the query again",
+                              path);
+    CHECK_STR(r.err.msg, want);
+    sqe_free(want);
     scan_free(&r);
+    /* truncated (listed size larger): an error, however the file is chunked */
+    size_t saved = sqe_text_reader_chunk_size;
+    for (size_t chunk = 1; chunk <= sb.len + 10; chunk += chunk < 20 ? 1 : 4093) {
+        sqe_text_reader_chunk_size = chunk;
+        r = scan_size(path, sb.len + 100, "a int; b string", "0", &o);
+        CHECK(r.text == NULL);
+        want = sqe_asprintf("file '%s' is shorter than its listed size of %zu bytes: it ends at byte "
+                            "%zu (was it truncated or overwritten while being read?); run the query "
+                            "again",
+                            path, sb.len + 100, sb.len);
+        CHECK_STR(r.err.msg, want);
+        sqe_free(want);
+        scan_free(&r);
+    }
+    sqe_text_reader_chunk_size = saved;
+    /* the same through a byte range reader (the last range reaches the size) */
+    g_range_start = sb.len / 2;
+    g_range_end = sb.len;
+    r = scan_size(path, sb.len + 1, "a int; b string", "0", &o);
+    CHECK(r.text == NULL && strstr(r.err.msg, "is shorter than its listed size") != NULL);
+    scan_free(&r);
+    r = scan_size(path, sb.len - 1, "a int; b string", "0", &o);
+    CHECK(r.text == NULL && strstr(r.err.msg, "is longer than its listed size") != NULL);
+    scan_free(&r);
+    g_range_start = g_range_end = 0;
     sqe_free(path);
     sqe_strbuf_free(&sb);
 }
