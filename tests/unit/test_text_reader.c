@@ -338,6 +338,12 @@ static void test_header_footer(void) {
     o.skip_header_lines = 1;
     o.skip_footer_lines = 1;
     expect_rows("n\r\n7\r\n8\r\nend\r\n", cols, NULL, &o, "7\n8\n");
+    /* CR-only header and footer; a BOM before the header */
+    expect_rows("n\r7\r8\rend\r", cols, NULL, &o, "7\n8\n");
+    expect_rows("\xEF\xBB\xBFn\r7\r8\rend", cols, NULL, &o, "7\n8\n");
+    o.skip_footer_lines = 2;
+    expect_rows("n\r\n7\r8\nx\r\ny\r", cols, NULL, &o, "7\n8\n");
+    o.skip_footer_lines = 1;
     /* an empty last line before EOF is a line, so it is the footer */
     expect_rows("n\n1\n2\n\n", cols, NULL, &o, "1\n2\n");
 }
@@ -350,7 +356,20 @@ static void test_lines(void) {
     expect_rows("1,x\r\n2,y\r", cols, NULL, &o, "1|[x]\n2|[y]\n");       /* final CR stripped */
     expect_rows("1,x\n\n2,y\n", cols, NULL, &o, "1|[x]\nNULL|NULL\n2|[y]\n"); /* empty line is a row */
     expect_rows("1,x\n\r\n", cols, NULL, &o, "1|[x]\nNULL|NULL\n");
-    expect_rows("1,a\rb\n", cols, NULL, &o, "1|[a\\rb]\n");              /* inner CR kept */
+    /* regression (issue 7 item 7): CR-only line ends gave one row "1,a\r2"...;
+     * Hadoop's LineReader ends lines at LF, CR or CRLF */
+    expect_rows("1,a\r2,b\r3,c\r", cols, NULL, &o, "1|[a]\n2|[b]\n3|[c]\n");
+    expect_rows("1,a\r2,b\r3,c", cols, NULL, &o, "1|[a]\n2|[b]\n3|[c]\n");
+    expect_rows("1,a\r\r2,b\r\n3,c\n4,d", cols, NULL, &o, "1|[a]\nNULL|NULL\n2|[b]\n3|[c]\n4|[d]\n");
+    expect_rows("1,a\n\r2,b\r", cols, NULL, &o, "1|[a]\nNULL|NULL\n2|[b]\n"); /* LF then CR: two ends */
+    expect_rows("1,x\r\n2,y\r\r\n", cols, NULL, &o, "1|[x]\n2|[y]\nNULL|NULL\n");
+    /* a parse error names the physical line, CR lines counted */
+    expect_error("1,a\r2,b\rx,c\r", cols, NULL, &o, SQE_ERR_INVALID_DATA,
+                 "cannot parse 'x' as integer in file '%s' line 3, column 'a' (field 1)");
+    /* a UTF-8 BOM at the start of the file is skipped (leftover of item 11) */
+    expect_rows("\xEF\xBB\xBF" "1,x\n2,y\n", cols, NULL, &o, "1|[x]\n2|[y]\n");
+    expect_rows("\xEF\xBB\xBF", cols, NULL, &o, "");
+    expect_rows("1,\xEF\xBB\xBF\n", cols, NULL, &o, "1|[\xEF\xBB\xBF]\n"); /* elsewhere it is data */
     expect_rows("", cols, NULL, &o, "");
     expect_rows("\n", cols, NULL, &o, "NULL|NULL\n");
     /* an empty line gives an empty string for a first string column */
@@ -501,6 +520,11 @@ static void test_opencsv(void) {
     expect_rows("\"line1\nline2\",b,4\nnext,r,5\n", cols, NULL, &o, "[line1\\nline2]|[b]|4\n[next]|[r]|5\n");
     /* CRLF outside and inside quotes */
     expect_rows("\"a\r\nb\",c,6\r\nd,e,7\r\n", cols, NULL, &o, "[a\\nb]|[c]|6\n[d]|[e]|7\n");
+    /* CR-only: ends records outside quotes, one '\n' inside (issue 7 item 7) */
+    expect_rows("a,b,1\rc,d,2\r", cols, NULL, &o, "[a]|[b]|1\n[c]|[d]|2\n");
+    expect_rows("\"a\rb\",c,6\rd,\"e\",7", cols, NULL, &o, "[a\\nb]|[c]|6\n[d]|[e]|7\n");
+    expect_rows("\"x\"\r\"y\"\r\n", cols, NULL, &o, "[x]|NULL|NULL\n[y]|NULL|NULL\n");
+    expect_rows("\xEF\xBB\xBF\"a\",b,1\n", cols, NULL, &o, "[a]|[b]|1\n");
     /* empty fields: empty string for strings, NULL otherwise; no null marker */
     expect_rows(",,\n\"\",\\N,\n", cols, NULL, &o, "[]|[]|NULL\n[]|[N]|NULL\n");
     /* missing and extra fields */
@@ -847,6 +871,9 @@ static void test_byte_ranges(void) {
         "1,a\n2,b\n",
         "\n\n\n7,x\n\n",
         "9,no newline at all",
+        /* CR-only and mixed line ends (issue 7 item 7) */
+        "1,a\r22,bb\r\r333,ccc\r4444,a line longer than the smallest chunks\r5,e\r66,ff",
+        "1,a\r\n2,b\r\r\n3,c\n\r4,d\r",
     };
     size_t saved = sqe_text_reader_chunk_size;
     for (size_t f = 0; f < SQE_ARRAY_LEN(files); f++) {
