@@ -73,7 +73,8 @@
  * Numbers, dates, timestamps and booleans parse with types.h; a value that
  * does not parse fails the scan with INVALID_DATA naming the file, line,
  * column, field and value (SPEC §4.2; Hive would give NULL). VARCHAR(n) and
- * CHAR(n) keep at most n characters (UTF-8), CHAR is not padded.
+ * CHAR(n) keep at most n characters (UTF-8); CHAR(n) is padded with spaces
+ * to n characters, as CAST pads it (Trino's CHAR; an empty field too).
  */
 #include "format/codec.h"
 #include "format/format.h"
@@ -92,9 +93,12 @@ typedef struct text_slot {
     uint8_t type_id; /* sqe_type_id */
     uint8_t precision, scale;
     uint32_t max_chars; /* VARCHAR(n)/CHAR(n): n; 0 = unbounded */
-    int field;          /* 0-based field index (= table column index) */
-    int next_dup;       /* another slot reading the same field, or -1 */
-    char *col_name;     /* owned */
+    bool is_char;       /* CHAR(n): padded to max_chars with spaces */
+    char *pad;          /* CHAR(n): the padded value (owned) */
+    size_t pad_cap;
+    int field;      /* 0-based field index (= table column index) */
+    int next_dup;   /* another slot reading the same field, or -1 */
+    char *col_name; /* owned */
     sqe_type type;
 } text_slot;
 
@@ -184,6 +188,28 @@ static size_t utf8_prefix(const char *p, size_t n, uint32_t max_chars) {
     return n;
 }
 
+/* CHAR(n) (issue 7 item 15): values are padded with spaces to n characters,
+ * the form CAST(x AS char(n)) gives (types/cast.c), so a value read from a
+ * file and the same value cast compare equal and length() is n for both
+ * (Trino's CHAR). `n` bytes at p hold at most `width` characters. */
+static void set_char_padded(sqe_vector *v, uint32_t row, const char *p, size_t n, uint32_t width,
+                            char **buf, size_t *cap) {
+    uint32_t chars = 0;
+    for (size_t i = 0; i < n; i++) chars += ((uint8_t)p[i] & 0xC0) != 0x80;
+    if (chars >= width) {
+        sqe_vector_set_string(v, row, p, n);
+        return;
+    }
+    size_t total = n + (width - chars);
+    if (total > *cap) {
+        *cap = total;
+        *buf = sqe_realloc(*buf, total);
+    }
+    if (n) memcpy(*buf, p, n);
+    memset(*buf + n, ' ', width - chars);
+    sqe_vector_set_string(v, row, *buf, total);
+}
+
 /* Decodes one non-NULL field into row `row` of the slot's vector. */
 static inline bool decode_value(const text_reader *r, text_slot *s, uint32_t row, const char *p,
                                 size_t n, sqe_error *err) {
@@ -193,7 +219,13 @@ static inline bool decode_value(const text_reader *r, text_slot *s, uint32_t row
     switch (s->type_id) {
     case SQE_T_VARCHAR:
     case SQE_T_VARBINARY:
-        if (s->max_chars) n = utf8_prefix(p, n, s->max_chars);
+        if (s->max_chars) {
+            n = utf8_prefix(p, n, s->max_chars);
+            if (s->is_char) {
+                set_char_padded(v, row, p, n, s->max_chars, &s->pad, &s->pad_cap);
+                return true;
+            }
+        }
         sqe_vector_set_string(v, row, p, n);
         return true;
     default:
@@ -804,7 +836,10 @@ static bool text_next(sqe_reader *rd, sqe_batch *out, bool *eof, sqe_error *err)
 static void text_close(sqe_reader *rd) {
     text_reader *r = (text_reader *)rd;
     if (!r) return;
-    for (int i = 0; i < r->n_slots; i++) sqe_free(r->slots[i].col_name);
+    for (int i = 0; i < r->n_slots; i++) {
+        sqe_free(r->slots[i].col_name);
+        sqe_free(r->slots[i].pad);
+    }
     sqe_free(r->slots);
     sqe_free(r->field_slot);
     sqe_free(r->null_format);
@@ -887,6 +922,8 @@ static sqe_reader *text_open(sqe_store *store, const char *path, uint64_t size,
         s->max_chars = (s->type.id == SQE_T_VARCHAR && s->type.str_kind != SQE_STRKIND_STRING)
                            ? s->type.length
                            : 0;
+        s->is_char = s->type.id == SQE_T_VARCHAR && s->type.str_kind == SQE_STRKIND_CHAR &&
+                     s->type.length > 0;
         s->field = c;
         s->next_dup = -1;
         s->col_name = sqe_strdup(spec->col_names && spec->col_names[c] ? spec->col_names[c] : "?");

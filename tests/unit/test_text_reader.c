@@ -399,9 +399,14 @@ static void test_types(void) {
                 "2024-01-05|1970-01-01|2024-01-05\n");
     expect_rows("1970-01-01 00:00:01|1970-01-01 00:00:00.5|1970-01-02\n", "a timestamp; b timestamp; c timestamp",
                 NULL, &o, "ts:1000000|ts:500000|ts:86400000000\n");
-    /* VARCHAR(n)/CHAR(n) keep n characters (UTF-8 aware), CHAR is not padded */
+    /* VARCHAR(n)/CHAR(n) keep n characters (UTF-8 aware); CHAR(n) is padded
+     * to n characters as CAST pads it (issue 7 item 15: it was not) */
     expect_rows("abcdef|ab|h\xc3\xa9llo|x\n", "a varchar(3); b char(3); c varchar(2); d char(1)", NULL, &o,
-                "[abc]|[ab]|[h\xc3\xa9]|[x]\n");
+                "[abc]|[ab ]|[h\xc3\xa9]|[x]\n");
+    expect_rows("\xc3\xa9|||a long value past the inline view\n",
+                "a char(3); b char(2); c varchar(2); d char(20)", NULL, &o,
+                "[\xc3\xa9  ]|[  ]|[]|[a long value past t]\n");
+    expect_rows("ab|\n", "a char(16); b char(16)", NULL, &o, "[ab              ]|[                ]\n");
     /* long strings (beyond the 12-byte inline view) */
     expect_rows("a string that is longer than twelve bytes|z\n", "a string; b varchar(5)", NULL, &o,
                 "[a string that is longer than twelve bytes]|[z]\n");
