@@ -405,7 +405,7 @@ static void test_types(void) {
                 "[abc]|[ab ]|[h\xc3\xa9]|[x]\n");
     expect_rows("\xc3\xa9|||a long value past the inline view\n",
                 "a char(3); b char(2); c varchar(2); d char(20)", NULL, &o,
-                "[\xc3\xa9  ]|[  ]|[]|[a long value past t]\n");
+                "[\xc3\xa9  ]|[  ]|[]|[a long value past th]\n");
     expect_rows("ab|\n", "a char(16); b char(16)", NULL, &o, "[ab              ]|[                ]\n");
     /* long strings (beyond the 12-byte inline view) */
     expect_rows("a string that is longer than twelve bytes|z\n", "a string; b varchar(5)", NULL, &o,
