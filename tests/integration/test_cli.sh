@@ -547,11 +547,14 @@ run --embedded --format csv -c "SELECT 1 AS a, 2 AS a"
 expect_stdout "csv keeps duplicate column names" 'a,a
 1,2'
 mkdir -p "$tmp/md/db/t"
-# OpenCSV (quoted fields may hold CR and LF); escapeChar '~' keeps backslashes
-printf '1,"<b>x</b> & y \\ `z` |","p\rq\ns\tt\033[1m\007\177"\n' >"$tmp/md/db/t/a.csv"
+# JSON strings carry CR and LF inside a value (in text files CR and LF end
+# lines, as in Hadoop)
+cat >"$tmp/md/db/t/a.json" <<'EOF'
+{"id": 1, "v": "<b>x</b> & y \\ `z` |", "w": "p\rq\ns\tt\u001b[1m\u0007\u007f"}
+EOF
 cat >"$tmp/md/ddl.sql" <<EOF
 CREATE EXTERNAL TABLE m.db.t (id int, v string, w string)
-ROW FORMAT SERDE 'org.apache.hadoop.hive.serde2.OpenCSVSerde' WITH SERDEPROPERTIES ('escapeChar'='~')
+ROW FORMAT SERDE 'org.openx.data.jsonserde.JsonSerDe'
 LOCATION '$tmp/md/db/t/';
 EOF
 run --embedded --hive-root "m=$tmp/md" -f "$tmp/md/ddl.sql"
