@@ -446,6 +446,17 @@ static bool write_all(int fd, const void *data, size_t len) {
 
 static atomic_uint g_tmp_counter;
 
+/* Makes `tmp` visible as `local` only if nothing has that name: link(2)
+ * (EEXIST if taken); where the file system has no hard links, renameat2
+ * with RENAME_NOREPLACE (same guarantee). errno is set on failure. */
+static bool publish_new(const char *tmp, const char *local) {
+    if (link(tmp, local) == 0) return true;
+    if (errno != EPERM && errno != EOPNOTSUPP && errno != ENOSYS) return false;
+    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, local, RENAME_NOREPLACE) != 0) return false;
+    /* the temp name is gone: the caller's unlink of it fails harmlessly */
+    return true;
+}
+
 /* put (replace = true: rename over the target) and put_if_absent (replace =
  * false: link the temp file to the target, which fails with EEXIST if
  * anything has that name, then unlink the temp). Both publish a complete,
@@ -493,7 +504,7 @@ static bool local_write(const char *path, const void *data, size_t len, bool rep
         os_error(err, "write", path, errno);
         goto out;
     }
-    if (replace ? rename(tmp, local) != 0 : link(tmp, local) != 0) {
+    if (replace ? rename(tmp, local) != 0 : !publish_new(tmp, local)) {
         if (!replace && errno == EEXIST)
             sqe_error_set(err, SQE_ERR_ALREADY_EXISTS,
                           "cannot create '%s': it already exists (created concurrently?)", path);
