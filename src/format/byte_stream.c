@@ -21,7 +21,11 @@
  * Truncation. `open_member` is true from the first byte of a member until
  * its decoder reports the member's end; input ending while it is true is
  * "data is truncated". A store that returns fewer bytes than the listing's
- * size promised is "file is shorter than its listed size". Garbage is the
+ * size promised is "file is shorter than its listed size"; one that still
+ * has a byte at the listed size when that is reached (one 1-byte get_range
+ * per file) is "longer than its listed size" (issue 7 item 2: a file
+ * changed during a scan is an error naming it, never a partial answer).
+ * Garbage is the
  * library's own complaint. All are INVALID_DATA prefixed "file 'F': ".
  *
  * Framings told apart by their first bytes:
@@ -173,7 +177,22 @@ static bool bs_fetch(sqe_byte_stream *s, uint8_t *dst, size_t want, size_t *got,
                                  s->codec ? sqe_codec_name(s->codec) : "", s->codec ? ")" : "",
                                  (unsigned long long)s->size, (unsigned long long)s->off);
     }
-    if (s->size > 0 && s->off >= s->size) s->in_eof = true;
+    if (s->size > 0 && s->off >= s->size) {
+        s->in_eof = true;
+        /* one byte past the listed size: a file that grew (or was replaced
+         * by a longer one) since it was listed is not read half-way */
+        uint8_t extra;
+        size_t m = 0;
+        if (!s->store->vt->get_range(s->store, s->path, s->size, 1, &extra, &m, err)) return false;
+        if (m > 0)
+            return sqe_error_set(err, SQE_ERR_INVALID_DATA,
+                                 "file '%s'%s%s%s is longer than its listed size of %llu bytes "
+                                 "(did it grow or was it overwritten while being read?); run the "
+                                 "query again",
+                                 s->path, s->codec ? " (" : "",
+                                 s->codec ? sqe_codec_name(s->codec) : "", s->codec ? ")" : "",
+                                 (unsigned long long)s->size);
+    }
     return true;
 }
 

@@ -81,8 +81,11 @@ typedef struct json_slot {
     sqe_vector *v; /* batch vector (set per next) */
     sqe_type type;
     uint32_t max_chars; /* VARCHAR(n)/CHAR(n): n; 0 = unbounded */
-    int next_dup;       /* next slot of the same column, or -1 */
-    char *col_name;     /* owned */
+    bool is_char;       /* CHAR(n): padded to max_chars with spaces */
+    char *pad;          /* CHAR(n): the padded value (owned) */
+    size_t pad_cap;
+    int next_dup;   /* next slot of the same column, or -1 */
+    char *col_name; /* owned */
 } json_slot;
 
 /* A JSON key the projection binds (one per distinct projected column). */
@@ -511,6 +514,28 @@ static size_t put_utf8(char *o, uint32_t cp) {
     return 4;
 }
 
+/* CHAR(n) (issue 7 item 15): values are padded with spaces to n characters,
+ * the form CAST(x AS char(n)) gives (types/cast.c), so a value read from a
+ * file and the same value cast compare equal and length() is n for both
+ * (Trino's CHAR). `n` bytes at p hold at most `width` characters. */
+static void set_char_padded(sqe_vector *v, uint32_t row, const char *p, size_t n, uint32_t width,
+                            char **buf, size_t *cap) {
+    uint32_t chars = 0;
+    for (size_t i = 0; i < n; i++) chars += ((uint8_t)p[i] & 0xC0) != 0x80;
+    if (chars >= width) {
+        sqe_vector_set_string(v, row, p, n);
+        return;
+    }
+    size_t total = n + (width - chars);
+    if (total > *cap) {
+        *cap = total;
+        *buf = sqe_realloc(*buf, total);
+    }
+    if (n) memcpy(*buf, p, n);
+    memset(*buf + n, ' ', width - chars);
+    sqe_vector_set_string(v, row, *buf, total);
+}
+
 /* Decodes the (validated) string body [p, e) into out, which has room for
  * e - p bytes (an escape never decodes longer than it is written). */
 static size_t decode_string(const char *p, const char *e, char *out) {
@@ -662,7 +687,10 @@ static bool convert_key(json_reader *r, const json_key *k, uint32_t row, sqe_err
         }
         if (s->type.id == SQE_T_VARCHAR || s->type.id == SQE_T_VARBINARY) {
             size_t m = s->max_chars ? utf8_prefix(p, n, s->max_chars) : n;
-            sqe_vector_set_string(s->v, row, p, m);
+            if (s->is_char)
+                set_char_padded(s->v, row, p, m, s->max_chars, &s->pad, &s->pad_cap);
+            else
+                sqe_vector_set_string(s->v, row, p, m);
             continue;
         }
         if (k->kind == JK_OBJECT || k->kind == JK_ARRAY) {
@@ -841,7 +869,10 @@ static bool json_next(sqe_reader *rd, sqe_batch *out, bool *eof, sqe_error *err)
 static void json_close(sqe_reader *rd) {
     json_reader *r = (json_reader *)rd;
     if (!r) return;
-    for (int i = 0; i < r->n_slots; i++) sqe_free(r->slots[i].col_name);
+    for (int i = 0; i < r->n_slots; i++) {
+        sqe_free(r->slots[i].col_name);
+        sqe_free(r->slots[i].pad);
+    }
     for (int i = 0; i < r->n_keys; i++) sqe_free(r->keys[i].key);
     sqe_free(r->slots);
     sqe_free(r->keys);
@@ -889,6 +920,8 @@ static void json_bind(json_reader *r, const sqe_reader_spec *spec) {
         s->max_chars = (s->type.id == SQE_T_VARCHAR && s->type.str_kind != SQE_STRKIND_STRING)
                            ? s->type.length
                            : 0;
+        s->is_char = s->type.id == SQE_T_VARCHAR && s->type.str_kind == SQE_STRKIND_CHAR &&
+                     s->type.length > 0;
         s->col_name = sqe_strdup(spec->col_names && spec->col_names[c] ? spec->col_names[c] : "?");
         s->next_dup = -1;
         const char *key = binding_key(spec, c);

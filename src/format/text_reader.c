@@ -19,10 +19,22 @@
  * sqe_text_reader_max_line (64 MiB) fails instead of growing the buffer
  * further, so memory stays bounded.
  *
- * Lines. '\n' ends a line and a '\r' before it is stripped. The last line may
- * lack its '\n'; the empty string after a final '\n' is not a line. Line
- * numbers count physical lines from 1, header lines included. The first N
- * lines (skip.header.line.count) are skipped, the last M dropped.
+ * Lines. As Hadoop's LineReader (Hive, Athena): LF, CR or CRLF ends a line
+ * (issue 7 item 7: "1,a\r2,b\r" is two rows). While no '\r' has been read
+ * the reader searches for '\n' only (memchr, the fast path); refill() checks
+ * each new chunk for a '\r' (one memchr pass) and from the first one on
+ * the reader finds line ends with find_eol (LF or CR, eight bytes a step)
+ * and treats CRLF as one. The region then never ends with a '\r' before
+ * EOF (a '\n' may follow in the next chunk). A range reader needs no
+ * agreement on the mode: whether a line starts at x depends only on bytes
+ * x-1 and x (after LF; after CR unless x is LF), so ranges agree on line
+ * starts whatever each has read. OpenCSV: LF, CR and CRLF end a record
+ * outside quotes; inside quotes each becomes one '\n' (opencsv joins the
+ * lines it read with readLine). The last line may lack its terminator; the
+ * empty string after a final one is not a line. A UTF-8 BOM at the file's
+ * first byte is skipped (not in a range starting later). Line numbers count
+ * physical lines from 1, header lines included. The first N lines
+ * (skip.header.line.count) are skipped, the last M dropped.
  *
  * LazySimpleSerDe. Fields are split on field_delim with find_byte (eight
  * bytes per step in a register, memchr for long fields; the buffer keeps
@@ -38,7 +50,7 @@
  * record is decoded again after a refill; at EOF it is an unterminated quote.
  *
  * Byte ranges (sqe_text_reader_open_range, LazySimple only). Reading starts
- * at start - 1 and skips through the first '\n'; only lines starting before
+ * at start - 1 and skips through the first line end; only lines starting before
  * range_end are decoded, the last one read to its end. Errors then name the
  * line's byte offset (line_start) instead of its number.
  *
@@ -51,11 +63,18 @@
  * text.
  * Uncompressed files keep calling get_range directly (no extra copy).
  *
+ * Listed size. A non-zero `size` is what the listing saw: a file that ends
+ * before it, or still has bytes at it when it is reached, changed during
+ * the scan and fails with INVALID_DATA naming it (check_listed_size; the
+ * byte stream does the same for compressed files). 0 = read to a short
+ * read (callers that never listed the file).
+ *
  * Values. Empty field: empty string for VARCHAR/VARBINARY, NULL otherwise.
  * Numbers, dates, timestamps and booleans parse with types.h; a value that
  * does not parse fails the scan with INVALID_DATA naming the file, line,
  * column, field and value (SPEC §4.2; Hive would give NULL). VARCHAR(n) and
- * CHAR(n) keep at most n characters (UTF-8), CHAR is not padded.
+ * CHAR(n) keep at most n characters (UTF-8); CHAR(n) is padded with spaces
+ * to n characters, as CAST pads it (Trino's CHAR; an empty field too).
  */
 #include "format/codec.h"
 #include "format/format.h"
@@ -74,9 +93,12 @@ typedef struct text_slot {
     uint8_t type_id; /* sqe_type_id */
     uint8_t precision, scale;
     uint32_t max_chars; /* VARCHAR(n)/CHAR(n): n; 0 = unbounded */
-    int field;          /* 0-based field index (= table column index) */
-    int next_dup;       /* another slot reading the same field, or -1 */
-    char *col_name;     /* owned */
+    bool is_char;       /* CHAR(n): padded to max_chars with spaces */
+    char *pad;          /* CHAR(n): the padded value (owned) */
+    size_t pad_cap;
+    int field;      /* 0-based field index (= table column index) */
+    int next_dup;   /* another slot reading the same field, or -1 */
+    char *col_name; /* owned */
     sqe_type type;
 } text_slot;
 
@@ -110,7 +132,9 @@ typedef struct text_reader {
     /* Byte range (sqe_text_reader_open_range): lines starting in
      * [file_off at open + skip, range_end); errors give byte offsets. */
     bool split;
-    bool skip_partial; /* drop bytes up to and including the first '\n' */
+    bool skip_partial; /* drop bytes up to and including the first line end */
+    bool cr_seen;      /* a '\r' was read: line ends are LF, CR or CRLF (see below) */
+    bool bom_pending;  /* at the file's first byte: a UTF-8 BOM there is skipped */
     uint64_t range_end;
     const char *line_start; /* LazySimple: the line being decoded (error offsets) */
 
@@ -164,6 +188,28 @@ static size_t utf8_prefix(const char *p, size_t n, uint32_t max_chars) {
     return n;
 }
 
+/* CHAR(n) (issue 7 item 15): values are padded with spaces to n characters,
+ * the form CAST(x AS char(n)) gives (types/cast.c), so a value read from a
+ * file and the same value cast compare equal and length() is n for both
+ * (Trino's CHAR). `n` bytes at p hold at most `width` characters. */
+static void set_char_padded(sqe_vector *v, uint32_t row, const char *p, size_t n, uint32_t width,
+                            char **buf, size_t *cap) {
+    uint32_t chars = 0;
+    for (size_t i = 0; i < n; i++) chars += ((uint8_t)p[i] & 0xC0) != 0x80;
+    if (chars >= width) {
+        sqe_vector_set_string(v, row, p, n);
+        return;
+    }
+    size_t total = n + (width - chars);
+    if (total > *cap) {
+        *cap = total;
+        *buf = sqe_realloc(*buf, total);
+    }
+    if (n) memcpy(*buf, p, n);
+    memset(*buf + n, ' ', width - chars);
+    sqe_vector_set_string(v, row, *buf, total);
+}
+
 /* Decodes one non-NULL field into row `row` of the slot's vector. */
 static inline bool decode_value(const text_reader *r, text_slot *s, uint32_t row, const char *p,
                                 size_t n, sqe_error *err) {
@@ -173,7 +219,13 @@ static inline bool decode_value(const text_reader *r, text_slot *s, uint32_t row
     switch (s->type_id) {
     case SQE_T_VARCHAR:
     case SQE_T_VARBINARY:
-        if (s->max_chars) n = utf8_prefix(p, n, s->max_chars);
+        if (s->max_chars) {
+            n = utf8_prefix(p, n, s->max_chars);
+            if (s->is_char) {
+                set_char_padded(v, row, p, n, s->max_chars, &s->pad, &s->pad_cap);
+                return true;
+            }
+        }
         sqe_vector_set_string(v, row, p, n);
         return true;
     default:
@@ -358,6 +410,28 @@ static bool lazy_line(text_reader *r, const char *p, const char *le, uint32_t ro
     return true;
 }
 
+/* First '\n' or '\r' in [p, end), or end: eight bytes per step (the same
+ * zero-byte trick as find_byte; the lowest hit of each mask is exact, so
+ * the lowest of both is). Only used once a '\r' was seen. */
+static inline const char *find_eol(const char *p, const char *end) {
+    while (p + 8 <= end) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        uint64_t a = w ^ ((uint64_t)'\n' * ONES), c = w ^ ((uint64_t)'\r' * ONES);
+        uint64_t hit = (((a - ONES) & ~a) | ((c - ONES) & ~c)) & HIGHS;
+        if (hit) return p + (__builtin_ctzll(hit) >> 3);
+        p += 8;
+    }
+    while (p < end && *p != '\n' && *p != '\r') p++;
+    return p;
+}
+
+/* The line end at `e` ('\n' or '\r', e < lim): where the next line starts
+ * (CRLF is one line end). */
+static inline const char *eol_next(const char *e, const char *lim) {
+    return (*e == '\r' && e + 1 < lim && e[1] == '\n') ? e + 2 : e + 1;
+}
+
 /* ------------------------------------------------------ OpenCSVSerde */
 
 static inline void scratch_put(text_reader *r, char c) {
@@ -382,12 +456,11 @@ static int csv_field_slow(text_reader *r, const char **pp, const char *lim, uint
             break;
         }
         char c = *p;
-        if (c == '\n') {
-            /* a '\r' right before a line end belongs to the terminator */
-            bool cr = p > fstart && p[-1] == '\r' && r->scratch_len &&
-                      r->scratch[r->scratch_len - 1] == '\r';
-            if (cr) r->scratch_len--;
-            p++;
+        if (c == '\n' || c == '\r') {
+            /* LF, CR and CRLF end a line (opencsv reads lines with
+             * BufferedReader.readLine); inside quotes the field goes on,
+             * the line end becoming one '\n' as opencsv joins lines */
+            p = eol_next(p, lim);
             if (!in_q) {
                 *record_done = true;
                 break;
@@ -415,8 +488,7 @@ static int csv_field_slow(text_reader *r, const char **pp, const char *lim, uint
             /* Opening or closing quote: dropped at the start of the field and
              * before a separator or line end, kept literally elsewhere. */
             const char *nx = p + 1;
-            if (nx < lim && *nx == '\r' && (nx + 1 == lim || nx[1] == '\n')) nx++;
-            bool at_end = nx >= lim || *nx == sep || *nx == '\n';
+            bool at_end = nx >= lim || *nx == sep || *nx == '\n' || *nx == '\r';
             if (p != fstart && !at_end) scratch_put(r, q);
             in_q = !in_q;
             p++;
@@ -429,9 +501,6 @@ static int csv_field_slow(text_reader *r, const char **pp, const char *lim, uint
         scratch_put(r, c);
         p++;
     }
-    if (*record_done && p == lim && r->scratch_len && r->scratch[r->scratch_len - 1] == '\r' &&
-        lim[-1] == '\r')
-        r->scratch_len--; /* last line of the file: "...\r" without '\n' */
     *pp = p;
     return 1;
 }
@@ -452,14 +521,18 @@ static int csv_record(text_reader *r, const char *p, const char *lim, uint32_t r
         while (q < lim && !special[(uint8_t)*q]) q++;
         const char *val;
         size_t val_len;
-        if (q == lim || *q == sep || *q == '\n') {
+        if (q == lim || *q == sep || *q == '\n' || *q == '\r') {
             val = p;
             val_len = (size_t)(q - p);
-            if (q == lim || *q == '\n') {
+            if (q == lim) {
                 done = true;
-                if (val_len && val[val_len - 1] == '\r') val_len--;
+                p = lim;
+            } else if (*q == sep) {
+                p = q + 1;
+            } else { /* LF, CR or CRLF ends the record (Hadoop's line ends) */
+                done = true;
+                p = eol_next(q, lim);
             }
-            p = q == lim ? lim : q + 1;
         } else {
             if (!csv_field_slow(r, &p, lim, &n_lines, &done)) return 0;
             val = r->scratch;
@@ -478,6 +551,36 @@ static int csv_record(text_reader *r, const char *p, const char *lim, uint32_t r
 
 /* ------------------------------------------------------------- buffer */
 
+/* The line that starts at p within the region [p, lim): *le gets its end
+ * (without terminator), the return value the next line's start. LF only
+ * until a '\r' was read, then LF, CR or CRLF as Hadoop's LineReader. */
+static inline const char *next_line(const text_reader *r, const char *p, const char *lim,
+                                    const char **le) {
+    if (!r->cr_seen) {
+        const char *nl = memchr(p, '\n', (size_t)(lim - p));
+        *le = nl ? nl : lim;
+        return nl ? nl + 1 : lim;
+    }
+    const char *e = find_eol(p, lim);
+    *le = e;
+    return e < lim ? eol_next(e, lim) : lim;
+}
+
+/* End (exclusive) of the last complete line end in b[lo, hi), or lo. With
+ * CR line ends, a '\r' at hi - 1 is not complete unless at_eof (a '\n' may
+ * follow it in the next chunk: CRLF is one line end). */
+static size_t last_line_end(const text_reader *r, size_t lo, size_t hi, bool at_eof) {
+    const char *b = r->buf;
+    const char *nl = hi > lo ? memrchr(b + lo, '\n', hi - lo) : NULL;
+    size_t e = nl ? (size_t)(nl - b) + 1 : lo;
+    if (r->cr_seen) {
+        size_t cr_hi = (!at_eof && hi > lo && b[hi - 1] == '\r') ? hi - 1 : hi;
+        const char *cr = cr_hi > lo ? memrchr(b + lo, '\r', cr_hi - lo) : NULL;
+        if (cr && (size_t)(cr - b) + 1 > e) e = (size_t)(cr - b) + 1;
+    }
+    return e;
+}
+
 /* Sets r->limit: the end of the whole lines in buf[pos, len) that may be
  * decoded now (see the file comment). */
 static void compute_limit(text_reader *r) {
@@ -486,13 +589,16 @@ static void compute_limit(text_reader *r) {
     if (r->file_eof) {
         e = r->len;
     } else {
-        const char *nl = r->len > lo ? memrchr(b + lo, '\n', r->len - lo) : NULL;
-        e = nl ? (size_t)(nl - b) + 1 : lo;
+        e = last_line_end(r, lo, r->len, false);
     }
     for (uint32_t k = 0; k < r->footer && e > lo; k++) {
-        size_t search_end = b[e - 1] == '\n' ? e - 1 : e;
-        const char *nl = search_end > lo ? memrchr(b + lo, '\n', search_end - lo) : NULL;
-        e = nl ? (size_t)(nl - b) + 1 : lo;
+        size_t search_end = e;
+        if (b[e - 1] == '\n' || (r->cr_seen && b[e - 1] == '\r')) {
+            search_end = e - 1;
+            if (b[e - 1] == '\n' && r->cr_seen && search_end > lo && b[search_end - 1] == '\r')
+                search_end--;
+        }
+        e = last_line_end(r, lo, search_end, true);
     }
     r->limit = e;
 }
@@ -550,6 +656,31 @@ static bool refill_stream(text_reader *r, size_t want, size_t *got, sqe_error *e
     return true;
 }
 
+/* The file must be exactly the size the listing gave (issue 7 item 2): a
+ * read that ends before it (truncated or replaced while being read) or a
+ * byte still there at `size` (it grew) fails naming the file, instead of
+ * returning the rows read so far as the whole answer. Called after a
+ * get_range of `want` bytes returned `n` (r->file_off not yet advanced). */
+static bool check_listed_size(text_reader *r, size_t n, size_t want, sqe_error *err) {
+    uint64_t end = r->file_off + n;
+    if (n < want)
+        return sqe_error_set(err, SQE_ERR_INVALID_DATA,
+                             "file '%s' is shorter than its listed size of %llu bytes: it ends at "
+                             "byte %llu (was it truncated or overwritten while being read?); run "
+                             "the query again",
+                             r->path, (unsigned long long)r->size, (unsigned long long)end);
+    if (end < r->size) return true;
+    char extra;
+    size_t m = 0;
+    if (!r->store->vt->get_range(r->store, r->path, r->size, 1, &extra, &m, err)) return false;
+    if (m > 0)
+        return sqe_error_set(err, SQE_ERR_INVALID_DATA,
+                             "file '%s' is longer than its listed size of %llu bytes (did it grow "
+                             "or was it overwritten while being read?); run the query again",
+                             r->path, (unsigned long long)r->size);
+    return true;
+}
+
 /* Moves the unconsumed bytes to the front and appends the next chunk. */
 static bool refill(text_reader *r, sqe_error *err) {
     size_t keep = r->len - r->pos;
@@ -585,7 +716,11 @@ static bool refill(text_reader *r, sqe_error *err) {
                 return false;
             r->base.stats.bytes_read += n;
             if (n < want || (r->size > 0 && r->file_off + n >= r->size)) r->file_eof = true;
+            if (r->size > 0 && !check_listed_size(r, n, want, err)) return false;
         }
+        /* one pass over the new bytes: LF-only files keep the memchr('\n')
+         * line loop; the first '\r' switches this reader to LF/CR/CRLF */
+        if (!r->cr_seen && n && memchr(r->buf + r->len, '\r', n)) r->cr_seen = true;
         r->file_off += n;
         r->len += n;
     }
@@ -615,16 +750,23 @@ static bool text_next(sqe_reader *rd, sqe_batch *out, bool *eof, sqe_error *err)
             continue;
         }
         const char *p = r->buf + r->pos, *lim = r->buf + r->limit;
+        if (r->bom_pending) { /* a UTF-8 BOM before the first line is not data */
+            r->bom_pending = false;
+            if (lim - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) r->pos += 3;
+            continue;
+        }
         if (r->skip_partial) { /* range reader: the line before the range's first */
-            const char *nl = memchr(p, '\n', (size_t)(lim - p));
-            r->pos = nl ? (size_t)(nl + 1 - r->buf) : r->limit;
-            r->skip_partial = nl == NULL;
+            const char *le;
+            const char *next = next_line(r, p, lim, &le);
+            r->pos = le < lim ? (size_t)(next - r->buf) : r->limit;
+            r->skip_partial = le == lim;
             continue;
         }
         if (r->header_left) {
-            const char *nl = memchr(p, '\n', (size_t)(lim - p));
-            if ((size_t)((nl ? nl : lim) - p) > r->max_line) return line_too_long(r, p, err);
-            r->pos = nl ? (size_t)(nl + 1 - r->buf) : r->limit;
+            const char *le;
+            const char *next = next_line(r, p, lim, &le);
+            if ((size_t)(le - p) > r->max_line) return line_too_long(r, p, err);
+            r->pos = (size_t)(next - r->buf);
             r->line_no++;
             r->header_left--;
             continue;
@@ -636,11 +778,9 @@ static bool text_next(sqe_reader *rd, sqe_batch *out, bool *eof, sqe_error *err)
                 stop = r->range_end > base ? r->buf + (r->range_end - base) : r->buf;
             while (rows < SQE_BATCH_ROWS && p < stop) {
                 r->line_start = p;
-                const char *nl = memchr(p, '\n', (size_t)(lim - p));
-                const char *le = nl ? nl : lim;
-                const char *next = nl ? nl + 1 : lim;
+                const char *le;
+                const char *next = next_line(r, p, lim, &le);
                 if ((size_t)(le - p) > r->max_line) return line_too_long(r, p, err);
-                if (le > p && le[-1] == '\r') le--;
                 if (!lazy_line(r, p, le, rows, err)) return false;
                 rows++;
                 r->line_no++;
@@ -696,7 +836,10 @@ static bool text_next(sqe_reader *rd, sqe_batch *out, bool *eof, sqe_error *err)
 static void text_close(sqe_reader *rd) {
     text_reader *r = (text_reader *)rd;
     if (!r) return;
-    for (int i = 0; i < r->n_slots; i++) sqe_free(r->slots[i].col_name);
+    for (int i = 0; i < r->n_slots; i++) {
+        sqe_free(r->slots[i].col_name);
+        sqe_free(r->slots[i].pad);
+    }
     sqe_free(r->slots);
     sqe_free(r->field_slot);
     sqe_free(r->null_format);
@@ -763,6 +906,7 @@ static sqe_reader *text_open(sqe_store *store, const char *path, uint64_t size,
     r->header_left = o->skip_header_lines;
     r->footer = o->skip_footer_lines;
     r->line_no = 1;
+    r->bom_pending = true;
     r->chunk = sqe_text_reader_chunk_size ? sqe_text_reader_chunk_size : 1;
     r->max_line = sqe_text_reader_max_line;
 
@@ -778,6 +922,8 @@ static sqe_reader *text_open(sqe_store *store, const char *path, uint64_t size,
         s->max_chars = (s->type.id == SQE_T_VARCHAR && s->type.str_kind != SQE_STRKIND_STRING)
                            ? s->type.length
                            : 0;
+        s->is_char = s->type.id == SQE_T_VARCHAR && s->type.str_kind == SQE_STRKIND_CHAR &&
+                     s->type.length > 0;
         s->field = c;
         s->next_dup = -1;
         s->col_name = sqe_strdup(spec->col_names && spec->col_names[c] ? spec->col_names[c] : "?");
@@ -793,6 +939,7 @@ static sqe_reader *text_open(sqe_store *store, const char *path, uint64_t size,
     if (r->csv) {
         r->csv_special[(uint8_t)r->delim] = 1;
         r->csv_special['\n'] = 1;
+        r->csv_special['\r'] = 1;
         if (r->quote) r->csv_special[(uint8_t)r->quote] = 1;
         if (r->escape) r->csv_special[(uint8_t)r->escape] = 1;
     }
@@ -813,9 +960,10 @@ sqe_reader *sqe_text_reader_open_range(sqe_store *store, const char *path, uint6
     text_reader *r = (text_reader *)rd;
     r->split = true;
     r->range_end = end;
-    if (start > 0) { /* a line starts at `start` iff byte start - 1 is '\n' */
+    if (start > 0) { /* a line starts at `start` iff byte start - 1 ends a line */
         r->file_off = start - 1;
         r->skip_partial = true;
+        r->bom_pending = false;
     }
     return rd;
 }

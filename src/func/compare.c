@@ -9,8 +9,9 @@
  * callback picks it once, and the kernel is a plain loop over the selected
  * rows with no per-row dispatch and no sqe_value. Decimals with the common
  * scale compare as 128-bit integers. Strings compare bytewise (Trino's
- * varchar order); equality checks length and the 4-byte prefix before
- * touching the bytes. REAL/DOUBLE use IEEE comparisons (NaN is unequal to
+ * varchar order); when the common type is CHAR(n) (a CHAR on either side,
+ * see sqe_type_common) they compare PAD SPACE, trailing spaces ignored; equality checks length and
+ * the 4-byte prefix before touching the bytes. REAL/DOUBLE use IEEE comparisons (NaN is unequal to
  * everything, as Trino's operators).
  *
  * Numeric kernels compute every selected row, NULL or not (NULL slots hold
@@ -75,19 +76,44 @@ static inline bool str_eq(const sqe_string *a, const sqe_string *b) {
         return true;                                                                               \
     }
 
+/* CHAR(n) (issue 7 item 15): PAD SPACE comparison as Trino's CHAR, the
+ * shorter value compared as if padded with spaces to the longer one's
+ * length, so trailing spaces never matter ('ab' = 'ab '; 'ab' > 'ab\t'). */
+static int char_cmp(const sqe_string *a, const sqe_string *b) {
+    const char *pa = sqe_string_data(a), *pb = sqe_string_data(b);
+    uint32_t la = a->len, lb = b->len, m = la < lb ? la : lb;
+    int r = m ? memcmp(pa, pb, m) : 0;
+    if (r) return r;
+    const char *tail = la > lb ? pa : pb;
+    for (uint32_t i = m, end = la > lb ? la : lb; i < end; i++) {
+        if (tail[i] != ' ') {
+            int t = (uint8_t)tail[i] < ' ' ? -1 : 1;
+            return la > lb ? t : -t;
+        }
+    }
+    return 0;
+}
+
 STR_CMP(eq_str, str_eq(a, c))
 STR_CMP(ne_str, !str_eq(a, c))
 STR_CMP(lt_str, sqe_string_cmp(a, c) < 0)
 STR_CMP(le_str, sqe_string_cmp(a, c) <= 0)
 STR_CMP(gt_str, sqe_string_cmp(a, c) > 0)
 STR_CMP(ge_str, sqe_string_cmp(a, c) >= 0)
+STR_CMP(eq_chr, char_cmp(a, c) == 0)
+STR_CMP(ne_chr, char_cmp(a, c) != 0)
+STR_CMP(lt_chr, char_cmp(a, c) < 0)
+STR_CMP(le_chr, char_cmp(a, c) <= 0)
+STR_CMP(gt_chr, char_cmp(a, c) > 0)
+STR_CMP(ge_chr, char_cmp(a, c) >= 0)
 
 #define KROW(SUFFIX)                                                                               \
     { eq_##SUFFIX, ne_##SUFFIX, lt_##SUFFIX, le_##SUFFIX, gt_##SUFFIX, ge_##SUFFIX }
 
 static const sqe_scalar_kernel k_u8[] = KROW(u8), k_i8[] = KROW(i8), k_i16[] = KROW(i16),
                                k_i32[] = KROW(i32), k_i64[] = KROW(i64), k_f32[] = KROW(f32),
-                               k_f64[] = KROW(f64), k_i128[] = KROW(i128), k_str[] = KROW(str);
+                               k_f64[] = KROW(f64), k_i128[] = KROW(i128), k_str[] = KROW(str),
+                               k_chr[] = KROW(chr);
 
 static const sqe_scalar_kernel *kernels_for(sqe_type_id id) {
     switch (id) {
@@ -128,6 +154,8 @@ static int op_of(const char *name) {
 static bool bind_cmp(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
                      const sqe_value *const *const_args, sqe_error *err) {
     const sqe_scalar_kernel *ks = kernels_for((sqe_type_id)b->arg_types[0].id);
+    if (b->arg_types[0].id == SQE_T_VARCHAR && b->arg_types[0].str_kind == SQE_STRKIND_CHAR)
+        ks = k_chr;
     int op = op_of(sig->name);
     if (!ks || op < 0) {
         char tn[48];
@@ -168,6 +196,7 @@ DISTINCT(dist_f32, float, !(*a == *c || (isnan(*a) && isnan(*c))))
 DISTINCT(dist_f64, double, !(*a == *c || (isnan(*a) && isnan(*c))))
 DISTINCT(dist_i128, sqe_i128, *a != *c)
 DISTINCT(dist_str, sqe_string, !str_eq(a, c))
+DISTINCT(dist_chr, sqe_string, char_cmp(a, c) != 0)
 
 static bool bind_distinct(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
                           const sqe_value *const *const_args, sqe_error *err) {
@@ -200,7 +229,10 @@ static bool bind_distinct(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_bi
         break;
     case SQE_T_VARCHAR:
     case SQE_T_VARBINARY:
-        b->kernel = dist_str;
+        b->kernel =
+            b->arg_types[0].str_kind == SQE_STRKIND_CHAR && b->arg_types[0].id == SQE_T_VARCHAR
+                ? dist_chr
+                : dist_str;
         break;
     default: {
         char tn[48];

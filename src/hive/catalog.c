@@ -598,7 +598,21 @@ static bool exec_create_database(sqe_hive_catalog *cat, const sqe_ast_stmt *st, 
     path = sqe_io_join(dir, DB_FILE);
     sqe_free(dir);
     sqe_store *store = hive_root_store(nm.root, err);
-    ok = store && store->vt->put(store, path, text, strlen(text), err);
+    sqe_error perr;
+    sqe_error_clear(&perr);
+    ok = store && store->vt->put_if_absent(store, path, text, strlen(text), &perr);
+    if (store && !ok) {
+        if (perr.cls != SQE_ERR_ALREADY_EXISTS) {
+            if (err) *err = perr;
+        } else if (st->u.create_database.if_not_exists) {
+            notice(notices, "database '%s.%s' already exists; nothing done", nm.root->name, nm.db);
+            ok = true;
+        } else {
+            sqe_error_set(err, SQE_ERR_ALREADY_EXISTS,
+                          "database '%s.%s' already exists (created concurrently)", nm.root->name,
+                          nm.db);
+        }
+    }
 out:
     sqe_free(desc);
     sqe_free(text);
@@ -663,6 +677,35 @@ out_name:
     return ok;
 }
 
+/* Athena: "LOCATION must be a folder". A local LOCATION that names an
+ * existing regular file (or FIFO, device) read as an empty table; refuse it
+ * at CREATE. A missing folder is fine (an empty table until files arrive);
+ * s3:// is not checked here (no S3 backend yet). */
+static bool location_not_a_file(const char *loc, sqe_error *err) {
+    if (sqe_str_ieqn(loc, "s3://", 5)) return true;
+    size_t n = strlen(loc);
+    while (n > 1 && loc[n - 1] == '/') n--;
+    char *path = sqe_strndup(loc, n);
+    sqe_store *store = sqe_io_local_new();
+    sqe_io_entry info;
+    sqe_error herr;
+    sqe_error_clear(&herr);
+    bool is_file = store->vt->head(store, path, &info, &herr);
+    bool ok = !is_file && herr.cls == SQE_ERR_NOT_FOUND;
+    if (is_file)
+        sqe_error_set(err, SQE_ERR_HIVE_EXTERNAL,
+                      "LOCATION '%s' is a file; LOCATION must be a folder (write the folder "
+                      "that holds the data files, e.g. '%.*s/')",
+                      loc, (int)(strrchr(path, '/') ? strrchr(path, '/') - path : 0), path);
+    else if (!ok && err) {
+        *err = herr;
+        sqe_error_prefix(err, "LOCATION '%s': ", loc);
+    }
+    sqe_store_free(store);
+    sqe_free(path);
+    return ok;
+}
+
 static bool exec_create_table(sqe_hive_catalog *cat, const sqe_ast_stmt *st, sqe_strbuf *notices,
                               sqe_error *err) {
     const sqe_ast_create_table *ct = &st->u.create_table;
@@ -675,6 +718,7 @@ static bool exec_create_table(sqe_hive_catalog *cat, const sqe_ast_stmt *st, sqe
     char *path = NULL;
     bool ok = false;
     if (!hive_ddl_build(ct, &cat->limits, &m, &local_notices, err)) goto out;
+    if (!location_not_a_file(m.location, err)) goto out;
     if (!resolve_qname(cat, &ct->name, true, true, &nm, err)) goto out;
     m.name = sqe_strdup(nm.table);
     sqe_store *store = hive_root_store(nm.root, err);
@@ -701,7 +745,25 @@ static bool exec_create_table(sqe_hive_catalog *cat, const sqe_ast_stmt *st, sqe
         if (err) *err = herr;
         goto out;
     }
-    if (!hive_manifest_store(store, path, &m, err)) goto out;
+    /* head above is for IF NOT EXISTS and a clear message; the create itself
+     * is put_if_absent, so a table created concurrently since is never
+     * overwritten (issue 7 item 8) */
+    sqe_error perr;
+    sqe_error_clear(&perr);
+    if (!hive_manifest_store(store, path, &m, &cat->limits, true, &perr)) {
+        if (perr.cls != SQE_ERR_ALREADY_EXISTS) {
+            if (err) *err = perr;
+        } else if (ct->if_not_exists) {
+            notice(notices, "table '%s.%s.%s' already exists; nothing done", nm.root->name, nm.db,
+                   nm.table);
+            ok = true;
+        } else {
+            sqe_error_set(err, SQE_ERR_ALREADY_EXISTS,
+                          "table '%s.%s.%s' already exists (created concurrently)", nm.root->name,
+                          nm.db, nm.table);
+        }
+        goto out;
+    }
     if (notices && local_notices.len)
         sqe_strbuf_append(notices, local_notices.data, local_notices.len);
     ok = true;

@@ -29,6 +29,33 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Local LOCATION spellings -> one absolute form (issue 7 item 5): Hadoop's
+ * file:/abs (one slash) and file:///abs (any number of slashes, any case of
+ * "file") become file:///abs, the URL form sqe_io_local_path reads; a plain
+ * /abs stays as written (the same folder). Before, file:/abs was read as
+ * the relative folder "file:" and gave 0 rows. A
+ * relative path (data/t/, file:data/t) is refused: it would be resolved
+ * against the current folder of each process, giving different answers
+ * from different folders. s3:// URLs and what sqe_io_check_url rejects are
+ * returned unchanged (copied). NULL with *why set for a relative path. */
+char *hive_location_normalize(const char *loc, const char **why) {
+    const char *p = loc;
+    bool file_url = sqe_str_ieqn(p, "file:", 5);
+    if (file_url) {
+        p += 5;
+        if (p[0] == '/' && p[1] == '/' && p[2] != '/') return sqe_strdup(loc); /* host form */
+        while (p[0] == '/' && p[1] == '/') p++;
+    } else if (strstr(p, "://")) {
+        return sqe_strdup(loc);
+    }
+    if (p[0] != '/') {
+        *why = "is a relative path: a relative local LOCATION would be read from the current "
+               "folder of whoever queries the table";
+        return NULL;
+    }
+    return file_url ? sqe_asprintf("file://%s", p) : sqe_strdup(p);
+}
+
 static bool hfail(sqe_error *err, const char *fmt, ...) SQE_PRINTF(2, 3);
 static bool hfail(sqe_error *err, const char *fmt, ...) {
     va_list ap;
@@ -385,6 +412,15 @@ bool hive_ddl_build(const sqe_ast_create_table *ct, const sqe_hive_limits *lim, 
 
     if (!(m->location = decode(ct->location, "LOCATION", err))) return false;
     if (!sqe_io_check_url(m->location, err)) return sqe_error_prefix(err, "LOCATION: ");
+    const char *why = NULL;
+    char *norm = hive_location_normalize(m->location, &why);
+    if (!norm)
+        return hfail(err,
+                     "LOCATION '%s' %s; write an absolute path ('/data/t/' or "
+                     "'file:///data/t/') or s3://bucket/prefix/",
+                     m->location, why);
+    sqe_free(m->location);
+    m->location = norm;
     if (ct->comment && !(m->description = decode(ct->comment, "COMMENT", err))) return false;
     if (!build_columns(ct->columns, ct->n_columns, false, &m->cols, &m->n_cols, err)) return false;
     if (!build_columns(ct->partition_cols, ct->n_partition_cols, true, &m->part_keys,

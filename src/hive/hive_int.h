@@ -101,10 +101,18 @@ bool hive_manifest_validate(hive_manifest *m, const sqe_hive_limits *lim, const 
  * the store; callers rephrase). */
 bool hive_manifest_load(sqe_store *store, const char *path, const char *expect_name,
                         const sqe_hive_limits *lim, hive_manifest *out, sqe_error *err);
-/* Serialises (JSON_INDENT(2) | JSON_PRESERVE_ORDER) and writes through the
- * store's atomic put. */
+/* A local LOCATION in one absolute form (ddl.c): file:/abs and
+ * file:///abs -> file:///abs, /abs unchanged; s3:// and other URLs copied. NULL with *why set for a
+ * relative local path. malloc'd. */
+char *hive_location_normalize(const char *loc, const char **why);
+/* Serialises (JSON_INDENT(2) | JSON_PRESERVE_ORDER) and writes it with the
+ * store's put_if_absent (create = true: ALREADY_EXISTS if the manifest
+ * appeared meanwhile, so of concurrent CREATEs exactly one wins) or atomic
+ * put (create = false). A serialised manifest larger than
+ * lim->manifest_max_bytes is refused before writing (RESOURCE_EXHAUSTED
+ * naming the limit and the size): it could never be loaded again. */
 bool hive_manifest_store(sqe_store *store, const char *path, const hive_manifest *m,
-                         sqe_error *err);
+                         const sqe_hive_limits *lim, bool create, sqe_error *err);
 /* The manifest as a JSON document (new reference). */
 json_t *hive_manifest_to_json(const hive_manifest *m);
 

@@ -216,6 +216,15 @@ static bool column_name_ok(const char *s, const char **why) {
         *why = "is not valid UTF-8";
         return false;
     }
+    /* Hive's limit (COLUMNS_V2.COLUMN_NAME is varchar(767)), as CREATE
+     * checks it in ddl.c: a hand-written manifest gets the same answer */
+    size_t chars = 0;
+    for (const char *c = s; *c; c++) chars += ((unsigned char)*c & 0xC0) != 0x80;
+    _Static_assert(HIVE_COLUMN_NAME_MAX == 767, "update the message below");
+    if (chars > HIVE_COLUMN_NAME_MAX) {
+        *why = "is longer than the limit of 767 characters (Hive's)";
+        return false;
+    }
     return true;
 }
 
@@ -858,17 +867,26 @@ json_t *hive_manifest_to_json(const hive_manifest *m) {
 }
 
 bool hive_manifest_store(sqe_store *store, const char *path, const hive_manifest *m,
-                         sqe_error *err) {
+                         const sqe_hive_limits *lim, bool create, sqe_error *err) {
     json_t *doc = hive_manifest_to_json(m);
     char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(doc);
     if (!text) return sqe_error_set(err, SQE_ERR_INTERNAL, "cannot serialise manifest '%s'", path);
     size_t len = strlen(text);
+    if (len + 1 > lim->manifest_max_bytes) {
+        free(text);
+        return sqe_error_set(err, SQE_ERR_RESOURCE_EXHAUSTED,
+                             "the manifest of this table would be %zu bytes, more than "
+                             "manifest_max_bytes (%zu bytes), so it could never be loaded; "
+                             "shorten the comments or properties, or use fewer columns",
+                             len + 1, lim->manifest_max_bytes);
+    }
     char *data = sqe_malloc(len + 2);
     memcpy(data, text, len);
     data[len++] = '\n';
     free(text);
-    bool ok = store->vt->put(store, path, data, len, err);
+    bool ok = create ? store->vt->put_if_absent(store, path, data, len, err)
+                     : store->vt->put(store, path, data, len, err);
     sqe_free(data);
     return ok;
 }
@@ -1191,8 +1209,12 @@ bool hive_manifest_load(sqe_store *store, const char *path, const char *expect_n
                           lim->manifest_max_bytes);
         return false;
     }
+    /* a UTF-8 BOM (written by some Windows editors) is skipped: JSON text
+     * may not start with one, but it carries no meaning (RFC 8259 §8.1
+     * lets parsers ignore it) */
+    size_t bom = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     json_error_t jerr;
-    json_t *root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *root = json_loadb(data + bom, len - bom, JSON_REJECT_DUPLICATES, &jerr);
     sqe_free(data);
     if (!root)
         return sqe_error_set(err, SQE_ERR_HIVE_EXTERNAL,
@@ -1289,9 +1311,15 @@ sqe_hive_table *hive_table_from_manifest(const hive_manifest *m, const char *roo
     t->name = sqe_strdup(m->name);
     t->manifest_path = sqe_strdup(manifest_path);
     if (m->location) {
-        size_t n = strlen(m->location);
-        t->location = (n && m->location[n - 1] == '/') ? sqe_strdup(m->location)
-                                                       : sqe_asprintf("%s/", m->location);
+        /* a manifest written elsewhere (Glue, Hive) may spell a local
+         * location file:/abs: read it as CREATE would have stored it. A
+         * relative one (only hand-written) is kept as written. */
+        const char *why = NULL;
+        char *norm = hive_location_normalize(m->location, &why);
+        const char *loc = norm ? norm : m->location;
+        size_t n = strlen(loc);
+        t->location = (n && loc[n - 1] == '/') ? sqe_strdup(loc) : sqe_asprintf("%s/", loc);
+        sqe_free(norm);
     }
     t->n_cols = m->n_cols;
     t->cols = copy_columns(m->cols, m->n_cols);

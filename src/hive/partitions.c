@@ -299,6 +299,27 @@ static int file_cmp(const void *a, const void *b) {
     return strcmp(((const sqe_hive_file *)a)->path, ((const sqe_hive_file *)b)->path);
 }
 
+/* An empty listing of `prefix` (ending in '/') whose name without the '/' is
+ * a file: the LOCATION became a file after CREATE refused that (issue 7
+ * item 5). An error naming it instead of an empty table. Only empty
+ * listings pay for the head. */
+static bool folder_is_not_a_file(sqe_store *store, const char *prefix, sqe_error *err) {
+    size_t n = strlen(prefix);
+    while (n > 1 && prefix[n - 1] == '/') n--;
+    char *path = sqe_strndup(prefix, n);
+    sqe_io_entry e;
+    sqe_error herr;
+    sqe_error_clear(&herr);
+    bool is_file = store->vt->head(store, path, &e, &herr);
+    if (is_file)
+        sqe_error_set(err, SQE_ERR_HIVE_EXTERNAL,
+                      "LOCATION '%s' is a file, not a folder; a table's LOCATION must be the "
+                      "folder that holds its data files",
+                      path);
+    sqe_free(path);
+    return !is_file;
+}
+
 bool sqe_hive_list_files(sqe_store *store, const char *folder, sqe_arena *arena,
                          sqe_hive_file **out, size_t *n_out, sqe_error *err) {
     *out = NULL;
@@ -312,6 +333,7 @@ bool sqe_hive_list_files(sqe_store *store, const char *folder, sqe_arena *arena,
                              "regular files (remove it, or rename it to start with '_' or '.' "
                              "so that it is skipped)",
                              f.special, f.special_kind);
+    if (f.files.len == 0 && !folder_is_not_a_file(store, prefix, err)) return false;
     if (f.files.len > 1) qsort(f.files.items, f.files.len, sizeof *f.files.items, file_cmp);
     *out = f.files.items;
     *n_out = f.files.len;

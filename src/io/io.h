@@ -54,6 +54,13 @@ typedef struct sqe_store_vtable {
      * a torn one (temp + rename on disk, single PUT on S3). Creates parent
      * folders as needed. */
     bool (*put)(sqe_store *s, const char *path, const void *data, size_t len, sqe_error *err);
+    /* As put, but only if no object exists at `path` (create-if-absent): of
+     * many concurrent callers exactly one succeeds, the others get
+     * ALREADY_EXISTS naming the path and nothing they wrote stays visible.
+     * Local disk: link(2) of the fsync'd temp file (fails if the target
+     * exists); S3 later: PUT with If-None-Match: *. */
+    bool (*put_if_absent)(sqe_store *s, const char *path, const void *data, size_t len,
+                          sqe_error *err);
     /* Deletes one object. Missing -> NOT_FOUND. */
     bool (*del)(sqe_store *s, const char *path, sqe_error *err);
     void (*free)(sqe_store *s);

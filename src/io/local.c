@@ -9,9 +9,11 @@
  *    caller gave (file:// stays file://, relative stays relative).
  *  - put is atomic: the bytes go to a temp file in the destination folder
  *    (".sqe-tmp.<name>.<pid>.<n>"), are fsync'd, then renamed over the
- *    target, and the folder is fsync'd. Listings never show these temp files,
- *    so a concurrent reader sees the old object or the new one, as on S3.
- *    Parent folders are created on demand (S3 has no folders to create).
+ *    target, and the folder is fsync'd. put_if_absent links the temp file
+ *    to the target instead (link(2) fails with EEXIST if the name is taken,
+ *    so of concurrent creators exactly one wins) and removes the temp. Listings never show these
+ * temp files, so a concurrent reader sees the old object or the new one, as on S3. Parent folders
+ * are created on demand (S3 has no folders to create).
  *  - head and get_range of a missing file are NOT_FOUND naming the path;
  *    a folder is not an object (NOT_FOUND for head).
  *  - Every other OS failure is SQE_ERR_STORAGE with the path as the caller
@@ -444,8 +446,23 @@ static bool write_all(int fd, const void *data, size_t len) {
 
 static atomic_uint g_tmp_counter;
 
-static bool local_put(sqe_store *s, const char *path, const void *data, size_t len,
-                      sqe_error *err) {
+/* Makes `tmp` visible as `local` only if nothing has that name: link(2)
+ * (EEXIST if taken); where the file system has no hard links, renameat2
+ * with RENAME_NOREPLACE (same guarantee). errno is set on failure. */
+static bool publish_new(const char *tmp, const char *local) {
+    if (link(tmp, local) == 0) return true;
+    if (errno != EPERM && errno != EOPNOTSUPP && errno != ENOSYS) return false;
+    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, local, RENAME_NOREPLACE) != 0) return false;
+    /* the temp name is gone: the caller's unlink of it fails harmlessly */
+    return true;
+}
+
+/* put (replace = true: rename over the target) and put_if_absent (replace =
+ * false: link the temp file to the target, which fails with EEXIST if
+ * anything has that name, then unlink the temp). Both publish a complete,
+ * fsync'd file in one step. */
+static bool local_write(const char *path, const void *data, size_t len, bool replace,
+                        sqe_error *err) {
     bool ok = false;
     int fd = -1;
     char *local = sqe_io_local_path(path), *dir = NULL, *tmp = NULL;
@@ -487,10 +504,15 @@ static bool local_put(sqe_store *s, const char *path, const void *data, size_t l
         os_error(err, "write", path, errno);
         goto out;
     }
-    if (rename(tmp, local) != 0) {
-        os_error(err, "write", path, errno);
+    if (replace ? rename(tmp, local) != 0 : !publish_new(tmp, local)) {
+        if (!replace && errno == EEXIST)
+            sqe_error_set(err, SQE_ERR_ALREADY_EXISTS,
+                          "cannot create '%s': it already exists (created concurrently?)", path);
+        else
+            os_error(err, "write", path, errno);
         goto out;
     }
+    if (!replace) unlink(tmp);
     sqe_free(tmp);
     tmp = NULL;
     /* Make the rename itself durable. The object is already visible, so a
@@ -507,6 +529,18 @@ out:
     sqe_free(dir);
     sqe_free(local);
     return ok;
+}
+
+static bool local_put(sqe_store *s, const char *path, const void *data, size_t len,
+                      sqe_error *err) {
+    (void)s;
+    return local_write(path, data, len, true, err);
+}
+
+static bool local_put_if_absent(sqe_store *s, const char *path, const void *data, size_t len,
+                                sqe_error *err) {
+    (void)s;
+    return local_write(path, data, len, false, err);
 }
 
 static bool local_del(sqe_store *s, const char *path, sqe_error *err) {
@@ -557,6 +591,7 @@ static const sqe_store_vtable local_vtable = {
     .head = local_head,
     .get_range = local_get_range,
     .put = local_put,
+    .put_if_absent = local_put_if_absent,
     .del = local_del,
     .free = local_free,
 };

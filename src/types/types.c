@@ -312,6 +312,18 @@ bool sqe_type_common(sqe_type a, sqe_type b, sqe_type *out) {
         return true;
     }
     if (a.id == SQE_T_VARCHAR && b.id == SQE_T_VARCHAR) {
+        /* CHAR(n) with any string: CHAR of the longer bounded length (as
+         * Trino coerces varchar(x) to char(max(x, n))), so comparisons bind
+         * the pad-space kernels (func/compare.c: trailing spaces ignored).
+         * No cast is inserted between string kinds: values keep their bytes. */
+        bool ac = a.str_kind == SQE_STRKIND_CHAR, bc = b.str_kind == SQE_STRKIND_CHAR;
+        if (ac || bc) {
+            uint32_t n = SQE_MAX(ac || a.str_kind == SQE_STRKIND_VARCHAR ? a.length : 0,
+                                 bc || b.str_kind == SQE_STRKIND_VARCHAR ? b.length : 0);
+            *out = ac ? a : b;
+            out->length = n;
+            return true;
+        }
         *out = sqe_type_make(SQE_T_VARCHAR); /* unbounded */
         return true;
     }

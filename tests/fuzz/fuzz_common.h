@@ -137,6 +137,13 @@ static FUZZ_UNUSED bool mem_put(sqe_store *s, const char *path, const void *data
     return true;
 }
 
+static FUZZ_UNUSED bool mem_put_if_absent(sqe_store *s, const char *path, const void *data,
+                                          size_t len, sqe_error *err) {
+    if (mem_find((mem_store *)s, path))
+        return sqe_error_set(err, SQE_ERR_ALREADY_EXISTS, "object '%s' already exists", path);
+    return mem_put(s, path, data, len, err);
+}
+
 static FUZZ_UNUSED bool mem_del(sqe_store *s, const char *path, sqe_error *err) {
     mem_store *m = (mem_store *)s;
     mem_object *o = mem_find(m, path);
@@ -163,6 +170,7 @@ static const sqe_store_vtable mem_store_vtable FUZZ_UNUSED = {
     .head = mem_head,
     .get_range = mem_get_range,
     .put = mem_put,
+    .put_if_absent = mem_put_if_absent,
     .del = mem_del,
     .free = mem_free,
 };

@@ -580,11 +580,14 @@ run --embedded --format csv -c "SELECT 1 AS a, 2 AS a"
 expect_stdout "csv keeps duplicate column names" 'a,a
 1,2'
 mkdir -p "$tmp/md/db/t"
-# OpenCSV (quoted fields may hold CR and LF); escapeChar '~' keeps backslashes
-printf '1,"<b>x</b> & y \\ `z` |","p\rq\ns\tt\033[1m\007\177"\n' >"$tmp/md/db/t/a.csv"
+# JSON strings carry CR and LF inside a value (in text files CR and LF end
+# lines, as in Hadoop)
+cat >"$tmp/md/db/t/a.json" <<'EOF'
+{"id": 1, "v": "<b>x</b> & y \\ `z` |", "w": "p\rq\ns\tt\u001b[1m\u0007\u007f"}
+EOF
 cat >"$tmp/md/ddl.sql" <<EOF
 CREATE EXTERNAL TABLE m.db.t (id int, v string, w string)
-ROW FORMAT SERDE 'org.apache.hadoop.hive.serde2.OpenCSVSerde' WITH SERDEPROPERTIES ('escapeChar'='~')
+ROW FORMAT SERDE 'org.openx.data.jsonserde.JsonSerDe'
 LOCATION '$tmp/md/db/t/';
 EOF
 run --embedded --hive-root "m=$tmp/md" -f "$tmp/md/ddl.sql"
@@ -638,6 +641,74 @@ run --embedded --hive-root "l=$tmp/links/wh" --format csv -c "SELECT a FROM l.db
 expect_stdout "symlink to a sibling is followed" "a
 1
 100"
+
+# item 8: of 8 concurrent same-name CREATEs, 2 to 8 reported success (the
+# last write won). Exactly one must succeed; the others say "already exists".
+mkdir -p "$tmp/race/wh" "$tmp/race/data"
+for round in 1 2 3 4 5; do
+    for i in 1 2 3 4 5 6 7 8; do
+        timeout 20 "$CLI" --embedded --hive-root "r=$tmp/race/wh" \
+            -c "CREATE EXTERNAL TABLE r.db.t$round (a int COMMENT 'writer $i') LOCATION '$tmp/race/data/'" \
+            </dev/null >"$tmp/race/out.$i" 2>"$tmp/race/err.$i" &
+    done
+    wait
+    won=0 lost=0
+    for i in 1 2 3 4 5 6 7 8; do
+        if [[ ! -s $tmp/race/err.$i ]]; then
+            won=$((won + 1))
+        elif grep -qF "table 'r.db.t$round' already exists" "$tmp/race/err.$i"; then
+            lost=$((lost + 1))
+        fi
+    done
+    : >"$tmp/out"; cat "$tmp"/race/err.* >"$tmp/err"
+    if [[ $won -eq 1 && $lost -eq 7 ]]; then
+        pass "8 concurrent CREATEs, round $round: one succeeds, 7 already exist"
+    else
+        fail "8 concurrent CREATEs, round $round: one succeeds, 7 already exist" "won $won, lost $lost"
+    fi
+done
+run --embedded --hive-root "r=$tmp/race/wh" --format csv -c "SELECT count(*) AS n FROM r.db.t1"
+expect_stdout "concurrent CREATE leaves a loadable manifest" "n
+0"
+ls -a "$tmp/race/wh/db" >"$tmp/out"
+if grep -q sqe-tmp "$tmp/out"; then fail "concurrent CREATE leaves no temp files"; else pass "concurrent CREATE leaves no temp files"; fi
+
+# item 6: CREATE wrote a manifest larger than manifest_max_bytes (1 MiB) that
+# no later statement could load. Now CREATE refuses, naming limit and size.
+mkdir -p "$tmp/big/wh" "$tmp/big/data"
+{
+    printf "CREATE EXTERNAL TABLE b.db.t (a int COMMENT '"
+    head -c 1100000 /dev/zero | tr '\0' x
+    printf "') LOCATION '%s';\n" "$tmp/big/data/"
+} >"$tmp/big/create.sql"
+STDIN_FILE="$tmp/big/create.sql" run --embedded --hive-root "b=$tmp/big/wh"
+expect_status "manifest over manifest_max_bytes at CREATE" 1
+expect_in err "manifest over manifest_max_bytes at CREATE" "the manifest of this table would be 1100"
+expect_in err "manifest over manifest_max_bytes at CREATE" "more than manifest_max_bytes (1048576 bytes)"
+if [[ -e $tmp/big/wh/db/t.manifest.json ]]; then
+    fail "manifest over manifest_max_bytes: nothing written"
+else
+    pass "manifest over manifest_max_bytes: nothing written"
+fi
+
+# leftovers of items 11/12: a manifest starting with a UTF-8 BOM failed as
+# "invalid JSON"; a hand-written manifest with a 768-character column name
+# was loaded although CREATE refuses such a name.
+mkdir -p "$tmp/mbom/wh" "$tmp/mbom/data"
+printf '5\n' >"$tmp/mbom/data/a.csv"
+run --embedded --hive-root "m=$tmp/mbom/wh" -c "CREATE EXTERNAL TABLE m.db.t (a int) LOCATION '$tmp/mbom/data/'"
+mf="$tmp/mbom/wh/db/t.manifest.json"
+{ printf '\xef\xbb\xbf'; cat "$mf"; } >"$mf.new" && mv "$mf.new" "$mf"
+run --embedded --hive-root "m=$tmp/mbom/wh" --format csv -c "SELECT a FROM m.db.t"
+expect_status "manifest with a BOM" 0
+expect_stdout "manifest with a BOM" "a
+5"
+long=$(printf 'c%.0s' $(seq 768))
+sed "s/\"Name\": \"a\"/\"Name\": \"$long\"/" "$mf" >"$mf.new" && mv "$mf.new" "$mf"
+run --embedded --hive-root "m=$tmp/mbom/wh" -c "SELECT * FROM m.db.t"
+expect_status "manifest column name over 767 characters" 1
+expect_in err "manifest column name over 767 characters" "is longer than the limit of 767 characters"
+expect_in err "manifest column name over 767 characters" "StorageDescriptor.Columns[0].Name"
 
 echo "$checks checks, $failures failures"
 [[ $failures -eq 0 ]]

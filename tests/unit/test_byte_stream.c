@@ -384,6 +384,13 @@ static void test_errors(void) {
     /* a listed size larger than the file */
     expect_fail("short.csv.gz", z.p, z.len, z.len + 100, SQE_ERR_INVALID_DATA, "(gzip) is shorter than its listed size");
     expect_fail("short.csv", text, strlen(text), 100, SQE_ERR_INVALID_DATA, "shorter than its listed size");
+    /* regression (issue 7 item 2): a file longer than its listed size (it
+     * grew after the listing) was read up to the listed size, a partial
+     * answer; now it fails naming the file */
+    expect_fail("grown.csv.gz", z.p, z.len, z.len - 3, SQE_ERR_INVALID_DATA,
+                "(gzip) is longer than its listed size of");
+    expect_fail("grown.csv", text, strlen(text), 4, SQE_ERR_INVALID_DATA,
+                "is longer than its listed size of 4 bytes (did it grow");
     /* a snappy framing chunk with a wrong checksum */
     buf s = {0};
     snappy_framed(&s, (const uint8_t *)text, strlen(text));

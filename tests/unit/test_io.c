@@ -297,6 +297,19 @@ static void conformance(sqe_store *st, const char *root, const char *fs_root) {
     snprintf(fs_t, sizeof fs_t, "%s/t", fs_root);
     CHECK(count_raw(fs_t, ".") == 2); /* only "." and ".." */
 
+    /* put_if_absent: creates a missing object, refuses an existing one
+     * (content untouched, no temp file left) */
+    char *p_new = sqe_io_join(t_dir, "new.json");
+    CHECK(st->vt->put_if_absent(st, p_new, "one", 3, &err));
+    CHECK(!st->vt->put_if_absent(st, p_new, "two", 3, &err));
+    CHECK(err.cls == SQE_ERR_ALREADY_EXISTS);
+    CHECK_CONTAINS(err.msg, p_new);
+    CHECK(st->vt->get_range(st, p_new, 0, 64, buf, &n, &err));
+    CHECK(n == 3 && memcmp(buf, "one", 3) == 0);
+    CHECK(count_raw(fs_t, ".") == 2);
+    CHECK(st->vt->del(st, p_new, &err));
+    sqe_free(p_new);
+
     /* a temp file left by a crashed writer is never listed */
     char fs_tmp[600];
     snprintf(fs_tmp, sizeof fs_tmp, "%s/.sqe-tmp.a.csv.1.1", fs_t);

@@ -364,6 +364,28 @@ static void test_errors(void) {
     sqe_strbuf_free(&sb);
 }
 
+/* Regression (issue 7 item 2): a JSON file that changed after it was listed
+ * (grown or truncated) gave a partial answer; now an error naming it. */
+static void test_changed_during_scan(void) {
+    const char *data = "{\"a\": 1}\n{\"a\": 2}\n{\"a\": 3}\n";
+    char *path = write_file("changed.json", data, strlen(data));
+    scan_result r = scan_ranges(path, 9, "a int", NULL, NULL, 0);
+    CHECK(r.text == NULL);
+    CHECK(r.err.cls == SQE_ERR_INVALID_DATA);
+    CHECK_CONTAINS(r.err.msg, path);
+    CHECK_CONTAINS(r.err.msg, "is longer than its listed size of 9 bytes");
+    sqe_free(r.text);
+    r = scan_ranges(path, strlen(data) + 50, "a int", NULL, NULL, 0);
+    CHECK(r.text == NULL);
+    CHECK_CONTAINS(r.err.msg, path);
+    CHECK_CONTAINS(r.err.msg, "is shorter than its listed size");
+    sqe_free(r.text);
+    r = scan_ranges(path, strlen(data), "a int", NULL, NULL, 0);
+    CHECK_STR(r.text, "1\n2\n3\n");
+    sqe_free(r.text);
+    sqe_free(path);
+}
+
 static void test_long_lines(void) {
     size_t saved = sqe_text_reader_max_line;
     sqe_text_reader_max_line = 32;
@@ -466,6 +488,7 @@ int main(void) {
     RUN(test_strings);
     RUN(test_options);
     RUN(test_errors);
+    RUN(test_changed_during_scan);
     RUN(test_long_lines);
     RUN(test_ranges);
     RUN(test_compressed);

@@ -337,6 +337,12 @@ static void test_header_footer(void) {
     o.skip_header_lines = 1;
     o.skip_footer_lines = 1;
     expect_rows("n\r\n7\r\n8\r\nend\r\n", cols, NULL, &o, "7\n8\n");
+    /* CR-only header and footer; a BOM before the header */
+    expect_rows("n\r7\r8\rend\r", cols, NULL, &o, "7\n8\n");
+    expect_rows("\xEF\xBB\xBFn\r7\r8\rend", cols, NULL, &o, "7\n8\n");
+    o.skip_footer_lines = 2;
+    expect_rows("n\r\n7\r8\nx\r\ny\r", cols, NULL, &o, "7\n8\n");
+    o.skip_footer_lines = 1;
     /* an empty last line before EOF is a line, so it is the footer */
     expect_rows("n\n1\n2\n\n", cols, NULL, &o, "1\n2\n");
 }
@@ -349,7 +355,20 @@ static void test_lines(void) {
     expect_rows("1,x\r\n2,y\r", cols, NULL, &o, "1|[x]\n2|[y]\n");       /* final CR stripped */
     expect_rows("1,x\n\n2,y\n", cols, NULL, &o, "1|[x]\nNULL|NULL\n2|[y]\n"); /* empty line is a row */
     expect_rows("1,x\n\r\n", cols, NULL, &o, "1|[x]\nNULL|NULL\n");
-    expect_rows("1,a\rb\n", cols, NULL, &o, "1|[a\\rb]\n");              /* inner CR kept */
+    /* regression (issue 7 item 7): CR-only line ends gave one row "1,a\r2"...;
+     * Hadoop's LineReader ends lines at LF, CR or CRLF */
+    expect_rows("1,a\r2,b\r3,c\r", cols, NULL, &o, "1|[a]\n2|[b]\n3|[c]\n");
+    expect_rows("1,a\r2,b\r3,c", cols, NULL, &o, "1|[a]\n2|[b]\n3|[c]\n");
+    expect_rows("1,a\r\r2,b\r\n3,c\n4,d", cols, NULL, &o, "1|[a]\nNULL|NULL\n2|[b]\n3|[c]\n4|[d]\n");
+    expect_rows("1,a\n\r2,b\r", cols, NULL, &o, "1|[a]\nNULL|NULL\n2|[b]\n"); /* LF then CR: two ends */
+    expect_rows("1,x\r\n2,y\r\r\n", cols, NULL, &o, "1|[x]\n2|[y]\nNULL|NULL\n");
+    /* a parse error names the physical line, CR lines counted */
+    expect_error("1,a\r2,b\rx,c\r", cols, NULL, &o, SQE_ERR_INVALID_DATA,
+                 "cannot parse 'x' as integer in file '%s' line 3, column 'a' (field 1)");
+    /* a UTF-8 BOM at the start of the file is skipped (leftover of item 11) */
+    expect_rows("\xEF\xBB\xBF" "1,x\n2,y\n", cols, NULL, &o, "1|[x]\n2|[y]\n");
+    expect_rows("\xEF\xBB\xBF", cols, NULL, &o, "");
+    expect_rows("1,\xEF\xBB\xBF\n", cols, NULL, &o, "1|[\xEF\xBB\xBF]\n"); /* elsewhere it is data */
     expect_rows("", cols, NULL, &o, "");
     expect_rows("\n", cols, NULL, &o, "NULL|NULL\n");
     /* an empty line gives an empty string for a first string column */
@@ -379,9 +398,14 @@ static void test_types(void) {
                 "2024-01-05|1970-01-01|2024-01-05\n");
     expect_rows("1970-01-01 00:00:01|1970-01-01 00:00:00.5|1970-01-02\n", "a timestamp; b timestamp; c timestamp",
                 NULL, &o, "ts:1000000|ts:500000|ts:86400000000\n");
-    /* VARCHAR(n)/CHAR(n) keep n characters (UTF-8 aware), CHAR is not padded */
+    /* VARCHAR(n)/CHAR(n) keep n characters (UTF-8 aware); CHAR(n) is padded
+     * to n characters as CAST pads it (issue 7 item 15: it was not) */
     expect_rows("abcdef|ab|h\xc3\xa9llo|x\n", "a varchar(3); b char(3); c varchar(2); d char(1)", NULL, &o,
-                "[abc]|[ab]|[h\xc3\xa9]|[x]\n");
+                "[abc]|[ab ]|[h\xc3\xa9]|[x]\n");
+    expect_rows("\xc3\xa9|||a long value past the inline view\n",
+                "a char(3); b char(2); c varchar(2); d char(20)", NULL, &o,
+                "[\xc3\xa9  ]|[  ]|[]|[a long value past th]\n");
+    expect_rows("ab|\n", "a char(16); b char(16)", NULL, &o, "[ab              ]|[                ]\n");
     /* long strings (beyond the 12-byte inline view) */
     expect_rows("a string that is longer than twelve bytes|z\n", "a string; b varchar(5)", NULL, &o,
                 "[a string that is longer than twelve bytes]|[z]\n");
@@ -444,11 +468,43 @@ static void test_batches_and_stats(void) {
     r = scan_size(path, 0, "a int; b string", "0", &o);
     CHECK(r.n_rows == 5000);
     scan_free(&r);
-    /* a stale, smaller size from a listing bounds the read */
+    /* regression (issue 7 item 2): a file that changed after it was listed
+     * gave a partial answer. Grown (listed size smaller): an error naming
+     * it, not the first 8 bytes' rows. */
     r = scan_size(path, 8, "a int; b string", "0", &o);
-    CHECK_STR(r.text, "0\n1\n");
-    CHECK(r.stats.bytes_read == 8);
+    CHECK(r.text == NULL);
+    CHECK(r.err.cls == SQE_ERR_INVALID_DATA);
+    char *want = sqe_asprintf("file '%s' is longer than its listed size of 8 bytes (did it grow or "
+                              "was it overwritten while being read?); run the query again",
+                              path);
+    CHECK_STR(r.err.msg, want);
+    sqe_free(want);
     scan_free(&r);
+    /* truncated (listed size larger): an error, however the file is chunked */
+    size_t saved = sqe_text_reader_chunk_size;
+    for (size_t chunk = 1; chunk <= sb.len + 10; chunk += chunk < 20 ? 1 : 4093) {
+        sqe_text_reader_chunk_size = chunk;
+        r = scan_size(path, sb.len + 100, "a int; b string", "0", &o);
+        CHECK(r.text == NULL);
+        want = sqe_asprintf("file '%s' is shorter than its listed size of %zu bytes: it ends at byte "
+                            "%zu (was it truncated or overwritten while being read?); run the query "
+                            "again",
+                            path, sb.len + 100, sb.len);
+        CHECK_STR(r.err.msg, want);
+        sqe_free(want);
+        scan_free(&r);
+    }
+    sqe_text_reader_chunk_size = saved;
+    /* the same through a byte range reader (the last range reaches the size) */
+    g_range_start = sb.len / 2;
+    g_range_end = sb.len;
+    r = scan_size(path, sb.len + 1, "a int; b string", "0", &o);
+    CHECK(r.text == NULL && strstr(r.err.msg, "is shorter than its listed size") != NULL);
+    scan_free(&r);
+    r = scan_size(path, sb.len - 1, "a int; b string", "0", &o);
+    CHECK(r.text == NULL && strstr(r.err.msg, "is longer than its listed size") != NULL);
+    scan_free(&r);
+    g_range_start = g_range_end = 0;
     sqe_free(path);
     sqe_strbuf_free(&sb);
 }
@@ -468,6 +524,11 @@ static void test_opencsv(void) {
     expect_rows("\"line1\nline2\",b,4\nnext,r,5\n", cols, NULL, &o, "[line1\\nline2]|[b]|4\n[next]|[r]|5\n");
     /* CRLF outside and inside quotes */
     expect_rows("\"a\r\nb\",c,6\r\nd,e,7\r\n", cols, NULL, &o, "[a\\nb]|[c]|6\n[d]|[e]|7\n");
+    /* CR-only: ends records outside quotes, one '\n' inside (issue 7 item 7) */
+    expect_rows("a,b,1\rc,d,2\r", cols, NULL, &o, "[a]|[b]|1\n[c]|[d]|2\n");
+    expect_rows("\"a\rb\",c,6\rd,\"e\",7", cols, NULL, &o, "[a\\nb]|[c]|6\n[d]|[e]|7\n");
+    expect_rows("\"x\"\r\"y\"\r\n", cols, NULL, &o, "[x]|NULL|NULL\n[y]|NULL|NULL\n");
+    expect_rows("\xEF\xBB\xBF\"a\",b,1\n", cols, NULL, &o, "[a]|[b]|1\n");
     /* empty fields: empty string for strings, NULL otherwise; no null marker */
     expect_rows(",,\n\"\",\\N,\n", cols, NULL, &o, "[]|[]|NULL\n[]|[N]|NULL\n");
     /* missing and extra fields */
@@ -814,6 +875,9 @@ static void test_byte_ranges(void) {
         "1,a\n2,b\n",
         "\n\n\n7,x\n\n",
         "9,no newline at all",
+        /* CR-only and mixed line ends (issue 7 item 7) */
+        "1,a\r22,bb\r\r333,ccc\r4444,a line longer than the smallest chunks\r5,e\r66,ff",
+        "1,a\r\n2,b\r\r\n3,c\n\r4,d\r",
     };
     size_t saved = sqe_text_reader_chunk_size;
     for (size_t f = 0; f < SQE_ARRAY_LEN(files); f++) {

@@ -174,7 +174,12 @@ static void test_type_common(void) {
     CHECK(sqe_type_common(sqe_type_make(SQE_T_NULL), T("date"), &c) && c.id == SQE_T_DATE);
     CHECK(sqe_type_common(T("varchar(3)"), sqe_type_make(SQE_T_NULL), &c) && sqe_type_equal(c, T("varchar(3)")));
     CHECK(sqe_type_common(T("varchar(3)"), T("varchar(3)"), &c) && sqe_type_equal(c, T("varchar(3)")));
-    CHECK(sqe_type_common(T("varchar(3)"), T("char(5)"), &c) && sqe_type_equal(c, T("string")));
+    /* a CHAR on either side: CHAR of the longer bounded length (issue 7 item 15) */
+    CHECK(sqe_type_common(T("varchar(3)"), T("char(5)"), &c) && sqe_type_equal(c, T("char(5)")));
+    CHECK(sqe_type_common(T("varchar(7)"), T("char(5)"), &c) && sqe_type_equal(c, T("char(7)")));
+    CHECK(sqe_type_common(T("char(2)"), T("string"), &c) && sqe_type_equal(c, T("char(2)")));
+    CHECK(sqe_type_common(T("char(2)"), T("char(4)"), &c) && sqe_type_equal(c, T("char(4)")));
+    CHECK(sqe_type_common(T("varchar(3)"), T("varchar(5)"), &c) && sqe_type_equal(c, T("string")));
     CHECK(sqe_type_common(T("date"), T("timestamp"), &c) && c.id == SQE_T_TIMESTAMP);
     CHECK(sqe_type_common(T("boolean"), T("boolean"), &c) && c.id == SQE_T_BOOLEAN);
     CHECK(!sqe_type_common(T("varchar"), T("integer"), &c));
