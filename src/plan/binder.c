@@ -849,6 +849,17 @@ static sqe_expr *bind_in(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
         if (items[i]->kind != SQE_EXPR_CONST) all_const = false;
     sqe_expr *res;
     if (all_const) {
+        bool pad_space = t.id == SQE_T_VARCHAR && t.str_kind == SQE_STRKIND_CHAR;
+        if (pad_space) { /* CHAR: trailing spaces do not count; the set holds trimmed values */
+            sqe_expr **targs = args_array(cx->arena, 1);
+            targs[0] = arg;
+            if (!(arg = sqe_bind_call(cx, "rtrim", 1, targs, e->pos, err))) return NULL;
+            for (int i = 0; i < n; i++) {
+                sqe_value *v = &items[i]->value;
+                if (!v->is_null)
+                    while (v->v.s.len && v->v.s.ptr[v->v.s.len - 1] == ' ') v->v.s.len--;
+            }
+        }
         sqe_expr **args = args_array(cx->arena, 1);
         args[0] = arg;
         res = sqe_expr_new(cx->arena, SQE_EXPR_IN, sqe_type_make(SQE_T_BOOLEAN), 1, args);

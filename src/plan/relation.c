@@ -598,6 +598,17 @@ bool sqe_plan_join_append_key(planner *pl, sqe_plan *j, sqe_expr *le, sqe_expr *
     bind_ctx cx = {.arena = pl->arena, .cat = pl->cat};
     if (!(le = sqe_bind_coerce(&cx, le, t, NULL)) || !(re = sqe_bind_coerce(&cx, re, t, NULL)))
         return false;
+    if (t.id == SQE_T_VARCHAR && t.str_kind == SQE_STRKIND_CHAR) {
+        /* CHAR keys match ignoring trailing spaces (values keep their bytes) */
+        sqe_expr **la = sqe_arena_alloc(pl->arena, sizeof(sqe_expr *));
+        sqe_expr **ra = sqe_arena_alloc(pl->arena, sizeof(sqe_expr *));
+        la[0] = le;
+        ra[0] = re;
+        sqe_pos pos = {0, 0};
+        if (!(le = sqe_bind_call(&cx, "rtrim", 1, la, pos, NULL)) ||
+            !(re = sqe_bind_call(&cx, "rtrim", 1, ra, pos, NULL)))
+            return false;
+    }
     int n = j->u.join.n_keys;
     sqe_expr **lk = sqe_arena_alloc(pl->arena, sizeof(sqe_expr *) * (size_t)(n + 1));
     sqe_expr **rk = sqe_arena_alloc(pl->arena, sizeof(sqe_expr *) * (size_t)(n + 1));
