@@ -939,6 +939,20 @@ static bool pq_convert_strings(const pq_col *c, const uint8_t *raw, const sqe_pq
             continue;
         }
         if (c->max_chars) len = (uint32_t)pq_utf8_prefix(p, len, c->max_chars);
+        if (c->max_chars && c->type.str_kind == SQE_STRKIND_CHAR) {
+            /* CHAR(n): padded with spaces to n characters, as CAST and the
+             * text readers give it (Trino's CHAR) */
+            uint32_t chars = 0;
+            for (uint32_t j = 0; j < len; j++) chars += (p[j] & 0xC0) != 0x80;
+            if (chars < c->max_chars) {
+                uint32_t total = len + (c->max_chars - chars);
+                char *b = sqe_arena_alloc(arena, total);
+                if (len) memcpy(b, p, len);
+                memset(b + len, ' ', total - len);
+                dst[i] = sqe_string_ref(b, total);
+                continue;
+            }
+        }
         dst[i] = sqe_string_ref((const char *)p, len);
     }
     return true;
@@ -1071,7 +1085,8 @@ static bool pq_decode_convert(pq_reader *r, pq_col *c, int encoding, const uint8
     bool direct = c->identity && c->raw_w == c->out_w;
     bool makes_bytes =
         encoding == SQE_PQ_DELTA_BYTE_ARRAY ||
-        ((c->src == PQ_S_UUID || c->src == PQ_S_TIME) && c->type.id == SQE_T_VARCHAR);
+        ((c->src == PQ_S_UUID || c->src == PQ_S_TIME) && c->type.id == SQE_T_VARCHAR) ||
+        (c->max_chars && c->type.str_kind == SQE_STRKIND_CHAR); /* padded copies */
     sqe_arena *strs = arena ? arena : makes_bytes ? pq_page_arena(c) : NULL;
     if (c->raw_w == 0 ||
         (c->physical == SQE_PQ_FIXED_LEN_BYTE_ARRAY &&
