@@ -17,6 +17,9 @@
  * refused with exit status 2 and a message saying what to do instead.
  */
 #include <errno.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,7 +333,24 @@ static int run_inputs(sqe_cli *cli, const cli_flags *fl) {
     return 0;
 }
 
+/* glibc's allocator, tuned for a process that runs scans: readers and
+ * decompressors allocate and free buffers of 1-8 MiB per file and column
+ * chunk, on several threads. By default each of those is a fresh mmap (and
+ * each free of a thread arena's top an madvise), so every buffer is paid
+ * for again in page faults: a quarter of a Parquet scan's time went to the
+ * kernel. Serving blocks up to 64 MiB from the heap and keeping up to
+ * 64 MiB of free memory per arena reuses them instead (Parquet sum() 2.5x,
+ * CSV 1.3x faster; peak RSS unchanged under --memory-limit). The process
+ * owns its allocator, so this lives here, not in libsqe. */
+static void cli_tune_malloc(void) {
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
+}
+
 int main(int argc, char **argv) {
+    cli_tune_malloc();
     cli_flags fl = {0};
     sqe_cli cli = {0};
     int status = parse_flags(argc, argv, &fl);
