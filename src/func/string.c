@@ -31,6 +31,14 @@
 #include <ctype.h>
 #include <stdio.h>
 
+/* memmem, with a one-byte needle through memchr (the common split/replace
+ * case, and sanitizer runtimes check memmem's whole haystack per call,
+ * which made a search loop over a long string quadratic). */
+static inline const char *str_find(const char *h, size_t hn, const char *nd, size_t nn) {
+    if (nn == 1) return memchr(h, nd[0], hn);
+    return memmem(h, hn, nd, nn);
+}
+
 #define MAX_RESULT_BYTES ((size_t)1 << 28) /* one built string, e.g. lpad */
 
 /* ------------------------------------------------------------- concat */
@@ -282,7 +290,7 @@ static SQE_KERNEL(replace_kernel) {
             hits = sqe_utf8_count(p, len) + 1; /* before every character and at the end */
         } else {
             for (const char *q = p, *end = p + len; q < end;) {
-                const char *h = memmem(q, (size_t)(end - q), f, flen);
+                const char *h = str_find(q, (size_t)(end - q), f, flen);
                 if (!h) break;
                 hits++;
                 q = h + flen;
@@ -313,7 +321,7 @@ static SQE_KERNEL(replace_kernel) {
         } else {
             const char *q = p, *end = p + len;
             while (q < end) {
-                const char *h = memmem(q, (size_t)(end - q), f, flen);
+                const char *h = str_find(q, (size_t)(end - q), f, flen);
                 size_t keep = h ? (size_t)(h - q) : (size_t)(end - q);
                 memcpy(w, q, keep);
                 w += keep;
@@ -342,7 +350,7 @@ static SQE_KERNEL(strpos_kernel) {
             o[row] = 1;
             continue;
         }
-        const char *h = memmem(p, len, s, slen);
+        const char *h = str_find(p, len, s, slen);
         o[row] = h ? (int64_t)sqe_utf8_count(p, (size_t)(h - p)) + 1 : 0;
     });
     return true;
@@ -480,7 +488,7 @@ static SQE_KERNEL(split_part_kernel) {
         const char *q = p, *end = p + len;
         bool found = true;
         for (int64_t k = 1; k < idx; k++) {
-            const char *h = memmem(q, (size_t)(end - q), d, dlen);
+            const char *h = str_find(q, (size_t)(end - q), d, dlen);
             if (!h) {
                 found = false;
                 break;
@@ -491,7 +499,7 @@ static SQE_KERNEL(split_part_kernel) {
             sqe_vector_set_null(out, row);
             continue;
         }
-        const char *h = memmem(q, (size_t)(end - q), d, dlen);
+        const char *h = str_find(q, (size_t)(end - q), d, dlen);
         if (!sqe_vector_set_string(out, row, q, h ? (size_t)(h - q) : (size_t)(end - q)))
             return sqe_func_mem_error(out, b->name, err);
     });
@@ -688,7 +696,7 @@ static bool like_segments(const like_pat *lp, const char *s, size_t n) {
     for (int i = first; i <= last; i++) {
         const like_seg *g = &lp->segs[i];
         if (end - pos < g->len) return false;
-        const char *h = memmem(s + pos, end - pos, g->p, g->len);
+        const char *h = str_find(s + pos, end - pos, g->p, g->len);
         if (!h) return false;
         pos = (size_t)(h - s) + g->len;
     }
@@ -708,7 +716,7 @@ static inline bool like_match(const like_pat *lp, const char *s, size_t n) {
     case LK_SUFFIX:
         return n >= g->len && memcmp(s + n - g->len, g->p, g->len) == 0;
     case LK_CONTAINS:
-        return n >= g->len && memmem(s, n, g->p, g->len) != NULL;
+        return n >= g->len && str_find(s, n, g->p, g->len) != NULL;
     case LK_SEGMENTS:
         return like_segments(lp, s, n);
     default:
@@ -745,7 +753,7 @@ static bool like_kernel_impl(const sqe_func_binding *b, sqe_vector *const *args,
         SQE_FOR_ROWS(sel, n, row, {
             if (nulls && !sqe_func_row_valid(out, row)) continue;
             const sqe_string *s = &sv[row];
-            o[row] = s->len >= nlen && memmem(sqe_string_data(s), s->len, needle, nlen) != NULL;
+            o[row] = s->len >= nlen && str_find(sqe_string_data(s), s->len, needle, nlen) != NULL;
         });
         return true;
     }
