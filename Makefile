@@ -158,7 +158,8 @@ bench: all
 	SQE_BENCH_FORMAT=json SQE_BENCH_QUERIES=queries ./bench/run.sh
 
 format:
-	clang-format -i $(LIB_SRCS) $(CLI_SRCS) $(wildcard src/*/*.h include/*.h)
+	clang-format -i $(LIB_SRCS) $(CLI_SRCS) $(wildcard src/*/*.h include/*.h) $(UNIT_SRCS) $(SLT_SRCS) \
+	    $(wildcard tests/unit/*.h tests/fuzz/*.c tests/fuzz/*.h)
 
 clean:
 	rm -rf build build-asan build-tsan

@@ -53,8 +53,8 @@ static FUZZ_UNUSED char *mem_folder(const char *prefix) {
     return sqe_asprintf("%s/", prefix);
 }
 
-static FUZZ_UNUSED bool mem_list(sqe_store *s, const char *prefix, bool recursive, sqe_io_list_cb cb,
-                                 void *ctx, sqe_error *err) {
+static FUZZ_UNUSED bool mem_list(sqe_store *s, const char *prefix, bool recursive,
+                                 sqe_io_list_cb cb, void *ctx, sqe_error *err) {
     mem_store *m = (mem_store *)s;
     char *folder = mem_folder(prefix);
     size_t fl = strlen(folder);
@@ -97,7 +97,8 @@ static FUZZ_UNUSED bool mem_list(sqe_store *s, const char *prefix, bool recursiv
     return true;
 }
 
-static FUZZ_UNUSED bool mem_head(sqe_store *s, const char *path, sqe_io_entry *out, sqe_error *err) {
+static FUZZ_UNUSED bool mem_head(sqe_store *s, const char *path, sqe_io_entry *out,
+                                 sqe_error *err) {
     mem_object *o = mem_find((mem_store *)s, path);
     if (!o) return sqe_error_set(err, SQE_ERR_NOT_FOUND, "object '%s' not found", path);
     memset(out, 0, sizeof *out);

@@ -31,10 +31,11 @@
 #define MAX_COLS 9
 
 static const char *const k_types[N_TYPES] = {
-    "bigint", "int", "double", "decimal(10,2)", "date", "timestamp", "boolean", "varchar(5)", "string",
+    "bigint",    "int",     "double",     "decimal(10,2)", "date",
+    "timestamp", "boolean", "varchar(5)", "string",
 };
 static const char *const k_names[MAX_COLS] = {"c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8"};
-static const char *const k_exts[8] = {".json", ".json.gz", ".json.gz", ".json.zst",
+static const char *const k_exts[8] = {".json",     ".json.gz",  ".json.gz",     ".json.zst",
                                       ".json.bz2", ".json.lz4", ".json.snappy", ".json.br"};
 
 static size_t utf8_chars(const char *p, size_t n) {
@@ -65,9 +66,10 @@ static void render_batch(const sqe_batch *b, int n_proj, sqe_strbuf *sb) {
     }
 }
 
-static char *scan(sqe_store *store, const char *path, uint64_t size, size_t file_len, const sqe_reader_spec *spec,
-                  const sqe_type *proj_types, size_t chunk, size_t max_line, uint64_t *n_rows, bool range,
-                  uint64_t start, uint64_t end, bool error_only) {
+static char *scan(sqe_store *store, const char *path, uint64_t size, size_t file_len,
+                  const sqe_reader_spec *spec, const sqe_type *proj_types, size_t chunk,
+                  size_t max_line, uint64_t *n_rows, bool range, uint64_t start, uint64_t end,
+                  bool error_only) {
     sqe_strbuf sb;
     sqe_strbuf_init(&sb);
     sqe_error err;
@@ -205,8 +207,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint64_t read_size = (o1 & 0x80) ? 0 : stored_len;
     bool raw_codec = mode >= 2;
     uint64_t rows, ref_rows;
-    char *got = scan(&ms->base, path, read_size, stored_len, &spec, proj_types, chunk, max_line, &rows, false, 0,
-                     0, raw_codec);
+    char *got = scan(&ms->base, path, read_size, stored_len, &spec, proj_types, chunk, max_line,
+                     &rows, false, 0, 0, raw_codec);
     if (mode <= 1) {
         uint64_t lines = 1;
         for (size_t i = 0; i < file_len; i++) lines += file[i] == '\n';
@@ -215,11 +217,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* one chunk: the whole file (a smaller buffer than a fixed 1 MiB keeps
      * the harness fast; decompressed input may still take several) */
     size_t one_chunk = mode == 0 ? file_len + 1 : (size_t)1 << 20;
-    char *ref = scan(&ms->base, path, stored_len, stored_len, &spec, proj_types, one_chunk, max_line, &ref_rows,
-                     false, 0, 0, raw_codec);
+    char *ref = scan(&ms->base, path, stored_len, stored_len, &spec, proj_types, one_chunk,
+                     max_line, &ref_rows, false, 0, 0, raw_codec);
     if (strcmp(got, ref) != 0) {
-        char *detail = sqe_asprintf("chunk %zu, size %llu:%s\n-- one chunk:%s", chunk, (unsigned long long)read_size,
-                                    got, ref);
+        char *detail = sqe_asprintf("chunk %zu, size %llu:%s\n-- one chunk:%s", chunk,
+                                    (unsigned long long)read_size, got, ref);
         fuzz_fail("chunk size changes what the JSON reader returns", detail);
     }
     sqe_free(ref);
@@ -231,12 +233,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         bool failed = false;
         uint64_t prev = 0;
         for (int i = 1; i <= n_ranges && !failed; i++) {
-            int64_t cut = i == n_ranges ? (int64_t)file_len
-                                        : (int64_t)(file_len * (size_t)i / (size_t)n_ranges) + jitter * i;
-            uint64_t end = cut < (int64_t)prev ? prev : cut > (int64_t)file_len ? file_len : (uint64_t)cut;
+            int64_t cut = i == n_ranges
+                              ? (int64_t)file_len
+                              : (int64_t)(file_len * (size_t)i / (size_t)n_ranges) + jitter * i;
+            uint64_t end = cut < (int64_t)prev       ? prev
+                           : cut > (int64_t)file_len ? file_len
+                                                     : (uint64_t)cut;
             uint64_t nr;
-            char *part = scan(&ms->base, path, file_len, file_len, &spec, proj_types, chunk, max_line, &nr, true,
-                              prev, end, false);
+            char *part = scan(&ms->base, path, file_len, file_len, &spec, proj_types, chunk,
+                              max_line, &nr, true, prev, end, false);
             failed = strstr(part, "\nerror ") != NULL || strstr(part, "\nopen error") != NULL;
             if (!failed) sqe_strbuf_puts(&all, part);
             sqe_free(part);
@@ -244,8 +249,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         bool whole_failed = strstr(got, "\nerror ") != NULL;
         if (failed != whole_failed || (!failed && strcmp(all.data ? all.data : "", got) != 0)) {
-            char *detail = sqe_asprintf("%d ranges, jitter %d, chunk %zu:%s\n-- one reader:%s", n_ranges, jitter,
-                                        chunk, all.data ? all.data : "", got);
+            char *detail = sqe_asprintf("%d ranges, jitter %d, chunk %zu:%s\n-- one reader:%s",
+                                        n_ranges, jitter, chunk, all.data ? all.data : "", got);
             fuzz_fail("byte ranges read differently from one reader", detail);
         }
         sqe_strbuf_free(&all);

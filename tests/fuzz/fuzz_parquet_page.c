@@ -144,11 +144,12 @@ static void fuzz_values(const uint8_t *data, size_t size) {
     size_t width = sqe_pq_value_width(physical, type_length);
     size_t fixed_size = (size_t)(n + 1) * (width ? width : 1);
     uint8_t *fixed = malloc(fixed_size), *fixed2 = malloc(fixed_size);
-    sqe_pq_bytes *bytes = malloc((n + 1) * sizeof *bytes), *bytes2 = malloc((n + 1) * sizeof *bytes);
+    sqe_pq_bytes *bytes = malloc((n + 1) * sizeof *bytes),
+                 *bytes2 = malloc((n + 1) * sizeof *bytes);
     sqe_arena *scratch = sqe_arena_new(4096);
     sqe_error err;
-    bool ok = sqe_pq_decode_values(physical, type_length, encoding, p, len, n, fixed, bytes, scratch,
-                                   &err);
+    bool ok = sqe_pq_decode_values(physical, type_length, encoding, p, len, n, fixed, bytes,
+                                   scratch, &err);
     if (!ok && err.msg[0] == 0) fuzz_fail("values: failure without a message", NULL);
     if (ok) {
         check_values(physical, encoding, p, len, n, width, fixed, bytes);
@@ -174,8 +175,11 @@ static void fuzz_values(const uint8_t *data, size_t size) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) return 0;
-    if (data[0] & 0x80) fuzz_codec(data, size);
-    else if (data[0] & 0x40) fuzz_rle(data, size);
-    else fuzz_values(data, size);
+    if (data[0] & 0x80)
+        fuzz_codec(data, size);
+    else if (data[0] & 0x40)
+        fuzz_rle(data, size);
+    else
+        fuzz_values(data, size);
     return 0;
 }

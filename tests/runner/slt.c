@@ -120,10 +120,10 @@ typedef struct run_opts {
 typedef struct file_stats {
     int records;
     int failures;
-    int warnings;  /* statement error records without expected text */
-    int line;      /* line of the record being run (for crash reports) */
-    bool started;  /* a child began this file */
-    bool finished; /* run_file returned normally */
+    int warnings;     /* statement error records without expected text */
+    int line;         /* line of the record being run (for crash reports) */
+    bool started;     /* a child began this file */
+    bool finished;    /* run_file returned normally */
     char tmpdir[256]; /* the file's temp folder while it exists ("" if longer) */
 } file_stats;
 
@@ -154,9 +154,13 @@ static void sb_add(strbuf *b, const char *s, size_t n) {
     b->data[b->len] = '\0';
 }
 
-static void sb_puts(strbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
+static void sb_puts(strbuf *b, const char *s) {
+    sb_add(b, s, strlen(s));
+}
 
-static void sb_putc(strbuf *b, char c) { sb_add(b, &c, 1); }
+static void sb_putc(strbuf *b, char c) {
+    sb_add(b, &c, 1);
+}
 
 static char *xstrdup(const char *s) {
     char *d = strdup(s);
@@ -233,7 +237,9 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
     return 0;
 }
 
-static void rm_rf(const char *path) { nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS); }
+static void rm_rf(const char *path) {
+    nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
 
 /* The shared data folder for __SHARED__ (see the header). */
 static void find_shared(const char *repo, char *out) {
@@ -276,11 +282,11 @@ static bool find_repo_from(const char *start, char *repo) {
 /* ------------------------------------------------------------ file reader */
 
 typedef struct test_file {
-    const char *path;   /* as given, for messages */
-    strbuf text;        /* substituted content; lines point into it */
+    const char *path; /* as given, for messages */
+    strbuf text;      /* substituted content; lines point into it */
     char **lines;
     int n_lines;
-    FILE *log;          /* where failures are reported */
+    FILE *log; /* where failures are reported */
     file_stats *st;
     sqe_session *session;
     sqe_options tuning; /* the `tuning` directive's options so far */
@@ -472,11 +478,21 @@ static void render_value(strbuf *b, const char *v, size_t len) {
     }
     for (const char *s = v; s < v + len; s++) {
         switch (*s) {
-        case '\t': sb_puts(b, "\\t"); break;
-        case '\n': sb_puts(b, "\\n"); break;
-        case '\r': sb_puts(b, "\\r"); break;
-        case '\0': sb_puts(b, "\\0"); break;
-        default: sb_putc(b, *s); break;
+        case '\t':
+            sb_puts(b, "\\t");
+            break;
+        case '\n':
+            sb_puts(b, "\\n");
+            break;
+        case '\r':
+            sb_puts(b, "\\r");
+            break;
+        case '\0':
+            sb_puts(b, "\\0");
+            break;
+        default:
+            sb_putc(b, *s);
+            break;
         }
     }
 }
@@ -639,10 +655,22 @@ static bool decode_escapes(const char *s, strbuf *out, char *bad) {
         }
         s++;
         switch (*s) {
-        case 't': sb_putc(out, '\t'); s++; break;
-        case 'n': sb_putc(out, '\n'); s++; break;
-        case 'r': sb_putc(out, '\r'); s++; break;
-        case '\\': sb_putc(out, '\\'); s++; break;
+        case 't':
+            sb_putc(out, '\t');
+            s++;
+            break;
+        case 'n':
+            sb_putc(out, '\n');
+            s++;
+            break;
+        case 'r':
+            sb_putc(out, '\r');
+            s++;
+            break;
+        case '\\':
+            sb_putc(out, '\\');
+            s++;
+            break;
         case 'x': {
             int hi = hex_digit(s[1]), lo = hi >= 0 ? hex_digit(s[2]) : -1;
             if (hi < 0 || lo < 0) {
@@ -747,14 +775,16 @@ static void run_tuning(test_file *tf, int line, const char *arg) {
     sqe_options o = tf->tuning;
     const char *s = arg;
     if (!*s) {
-        fail_header(tf, line, "tuning needs KEY=VALUE pairs (threads, parallel_min_bytes, "
-                              "text_split_bytes, memory_limit)");
+        fail_header(tf, line,
+                    "tuning needs KEY=VALUE pairs (threads, parallel_min_bytes, "
+                    "text_split_bytes, memory_limit)");
         return;
     }
     while (*s) {
         char key[64];
         size_t n = 0;
-        while (*s && *s != '=' && !isspace((unsigned char)*s) && n < sizeof(key) - 1) key[n++] = *s++;
+        while (*s && *s != '=' && !isspace((unsigned char)*s) && n < sizeof(key) - 1)
+            key[n++] = *s++;
         key[n] = '\0';
         if (*s != '=') {
             fail_header(tf, line, "tuning: expected KEY=VALUE, got '%s'", key);
@@ -777,8 +807,10 @@ static void run_tuning(test_file *tf, int line, const char *arg) {
         else if (!strcmp(key, "memory_limit"))
             o.memory_limit = (size_t)v;
         else {
-            fail_header(tf, line, "tuning: unknown key or value '%s' (threads <= 4096, "
-                                  "parallel_min_bytes, text_split_bytes, memory_limit)", key);
+            fail_header(tf, line,
+                        "tuning: unknown key or value '%s' (threads <= 4096, "
+                        "parallel_min_bytes, text_split_bytes, memory_limit)",
+                        key);
             return;
         }
         s = end;
@@ -816,7 +848,8 @@ static void run_records(test_file *tf) {
         if (strcmp(word, "statement") == 0) {
             if (strcmp(arg, "ok") == 0) {
                 run_statement(tf, line, false, NULL, i + 1, end);
-            } else if (strncmp(arg, "error", 5) == 0 && (arg[5] == '\0' || isspace((unsigned char)arg[5]))) {
+            } else if (strncmp(arg, "error", 5) == 0 &&
+                       (arg[5] == '\0' || isspace((unsigned char)arg[5]))) {
                 const char *text = arg + 5;
                 while (isspace((unsigned char)*text)) text++;
                 run_statement(tf, line, true, text, i + 1, end);
@@ -905,11 +938,12 @@ static void run_file(const char *path, const run_opts *opts, FILE *log, file_sta
     char shared[PATH_MAX];
     find_shared(opts->repo, shared);
     struct stat shared_st;
-    if (strstr(tf.text.data ? tf.text.data : "", "__SHARED__") &&
-        stat(shared, &shared_st) != 0 && !getenv("SQE_REQUIRE_SHARED")) {
+    if (strstr(tf.text.data ? tf.text.data : "", "__SHARED__") && stat(shared, &shared_st) != 0 &&
+        !getenv("SQE_REQUIRE_SHARED")) {
         /* a clone without the shared data folder next to it: say so loudly */
-        fprintf(stderr, "WARNING: %s: skipped, the shared data folder %s is missing (set "
-                        "SQE_SHARED_DIR; SQE_REQUIRE_SHARED=1 makes this a failure)\n",
+        fprintf(stderr,
+                "WARNING: %s: skipped, the shared data folder %s is missing (set "
+                "SQE_SHARED_DIR; SQE_REQUIRE_SHARED=1 makes this a failure)\n",
                 path, shared);
         goto out;
     }
@@ -989,10 +1023,10 @@ typedef struct batch {
 } batch;
 
 typedef struct file_slot {
-    FILE *out;        /* the file's report, written by the child */
-    bool done;        /* ready to be reported */
-    int exit_status;  /* wait status of an abnormal end charged to this file, else 0 */
-    bool after_last;  /* ... which came after the file's last record (leak report) */
+    FILE *out;       /* the file's report, written by the child */
+    bool done;       /* ready to be reported */
+    int exit_status; /* wait status of an abnormal end charged to this file, else 0 */
+    bool after_last; /* ... which came after the file's last record (leak report) */
 } file_slot;
 
 typedef struct scheduler {
@@ -1000,9 +1034,9 @@ typedef struct scheduler {
     string_list *files;
     file_stats *shared; /* n files, MAP_SHARED */
     file_slot *slots;
-    batch *batches;     /* pending and running; a batch is never longer than its range */
+    batch *batches; /* pending and running; a batch is never longer than its range */
     int n_batches, cap_batches;
-    int next_batch;     /* first batch not started */
+    int next_batch; /* first batch not started */
     int running;
 } scheduler;
 
@@ -1099,8 +1133,7 @@ static void report_file(scheduler *sc, int i, file_stats *total) {
                "report above?)\n",
                path, st->line, WEXITSTATUS(status));
     }
-    if (sc->opts->verbose)
-        printf("%s: %d records, %d failures\n", path, st->records, st->failures);
+    if (sc->opts->verbose) printf("%s: %d records, %d failures\n", path, st->records, st->failures);
     total->records += st->records;
     total->failures += st->failures;
     total->warnings += st->warnings;
@@ -1149,7 +1182,8 @@ static bool run_forked(const run_opts *opts, string_list *files, file_stats *tot
                 break;
             }
         }
-        while (next_report < n && sc.slots[next_report].done) report_file(&sc, next_report++, total);
+        while (next_report < n && sc.slots[next_report].done)
+            report_file(&sc, next_report++, total);
     }
     for (int i = 0; i < n; i++)
         if (sc.slots[i].out) fclose(sc.slots[i].out);

@@ -16,7 +16,8 @@ static void test_errors(void) {
     CHECK_STR(sqe_error_class_name(SQE_ERR_SYNTAX), "SYNTAX_ERROR");
     CHECK_STR(sqe_error_sqlstate(SQE_ERR_SYNTAX), "42601");
     CHECK_STR(sqe_error_sqlstate(SQE_ERR_NOT_SUPPORTED), "0A000");
-    CHECK_STR(sqe_error_class_name(SQE_ERR_STORAGE_CREDENTIALS_UNAVAILABLE), "STORAGE_CREDENTIALS_UNAVAILABLE");
+    CHECK_STR(sqe_error_class_name(SQE_ERR_STORAGE_CREDENTIALS_UNAVAILABLE),
+              "STORAGE_CREDENTIALS_UNAVAILABLE");
     CHECK_STR(sqe_error_class_name((sqe_error_class)999), "INTERNAL");
     /* hive_external prefix added once */
     sqe_error_set(&e, SQE_ERR_HIVE_EXTERNAL, "TYPE hive means a metastore");
@@ -37,7 +38,6 @@ static void test_errors(void) {
     CHECK(strlen(e.msg) == SQE_ERROR_MSG_MAX - 1);
 }
 
-
 /* Regression (issue 7, item 11): invisible bytes in values were printed raw
  * inside messages (a NUL cut the value: "cannot parse '3'" for "3\0"). */
 static void test_error_invisible_bytes_escaped(void) {
@@ -47,7 +47,8 @@ static void test_error_invisible_bytes_escaped(void) {
     sqe_error_set(&e, SQE_ERR_INVALID_DATA, "value '%s'", "a\tb\nc\rd\x1b[31m\x07\x7f");
     CHECK_STR(e.msg, "value 'a\\tb\\nc\\rd\\x1b[31m\\x07\\x7f'");
     /* BOM, zero-width space, a C1 control, bidi override: \uhhhh */
-    sqe_error_set(&e, SQE_ERR_SYNTAX, "found '%s'", "\xEF\xBB\xBFSELECT\xE2\x80\x8B\xC2\x85\xE2\x80\xAE");
+    sqe_error_set(&e, SQE_ERR_SYNTAX, "found '%s'",
+                  "\xEF\xBB\xBFSELECT\xE2\x80\x8B\xC2\x85\xE2\x80\xAE");
     CHECK_STR(e.msg, "found '\\ufeffSELECT\\u200b\\u0085\\u202e'");
     /* visible UTF-8 stays; invalid UTF-8 is \xhh */
     sqe_error_set(&e, SQE_ERR_SYNTAX, "'%s' '%s'", "K\xC3\xB6ln \xE4\xB8\xAD", "\xFF\xC3");
@@ -72,8 +73,8 @@ static void test_error_invisible_bytes_escaped(void) {
 /* Other conversions behave as printf's (the formatter is sqe's own). */
 static void test_error_format_conversions(void) {
     sqe_error e;
-    sqe_error_set(&e, SQE_ERR_INTERNAL, "%d %i %u %ld %lld %zu %x %X %o %%", -1, 2, 3u, -4L,
-                  -5LL, (size_t)6, 255u, 255u, 8u);
+    sqe_error_set(&e, SQE_ERR_INTERNAL, "%d %i %u %ld %lld %zu %x %X %o %%", -1, 2, 3u, -4L, -5LL,
+                  (size_t)6, 255u, 255u, 8u);
     CHECK_STR(e.msg, "-1 2 3 -4 -5 6 ff FF 10 %");
     sqe_error_set(&e, SQE_ERR_INTERNAL, "[%5d][%-5d][%05d][%.3f][%g][%+d][%*d][%.*f]", 42, 42, 42,
                   1.5, 0.25, 7, 4, 9, 1, 2.25);
@@ -269,7 +270,9 @@ static void test_hash_map(void) {
 }
 
 static atomic_int g_sum;
-static void add_task(void *arg) { atomic_fetch_add(&g_sum, (int)(intptr_t)arg); }
+static void add_task(void *arg) {
+    atomic_fetch_add(&g_sum, (int)(intptr_t)arg);
+}
 
 static void test_threadpool(void) {
     CHECK(sqe_cpu_count() >= 1);

@@ -98,13 +98,15 @@ static void hadoop_blocks(buf *out, const uint8_t *src, size_t n, size_t block, 
         put_be32(out, (uint32_t)bl);
         for (size_t p = 0; p < bl; p += piece) {
             size_t pl = SQE_MIN(piece, bl - p);
-            size_t cap = snappy ? snappy_max_compressed_length(pl) : (size_t)LZ4_compressBound((int)pl);
+            size_t cap =
+                snappy ? snappy_max_compressed_length(pl) : (size_t)LZ4_compressBound((int)pl);
             char *tmp = sqe_malloc(cap);
             size_t clen = cap;
             if (snappy)
                 snappy_compress((const char *)src + off + p, pl, tmp, &clen);
             else
-                clen = (size_t)LZ4_compress_default((const char *)src + off + p, tmp, (int)pl, (int)cap);
+                clen = (size_t)LZ4_compress_default((const char *)src + off + p, tmp, (int)pl,
+                                                    (int)cap);
             put_be32(out, (uint32_t)clen);
             buf_put(out, tmp, clen);
             sqe_free(tmp);
@@ -166,20 +168,29 @@ static void compress_as(const char *kind, const uint8_t *src, size_t n, bool mul
     size_t lens[2] = {half, n - half};
     int n_parts = multi ? 2 : 1;
     for (int i = 0; i < n_parts; i++) {
-        if (!strcmp(kind, "gz")) gzip_member(out, parts[i], lens[i], 15 + 16);
-        else if (!strcmp(kind, "deflate")) gzip_member(out, parts[i], lens[i], 15);
-        else if (!strcmp(kind, "bz2")) bzip2_stream(out, parts[i], lens[i]);
-        else if (!strcmp(kind, "zst")) zstd_frame(out, parts[i], lens[i]);
-        else if (!strcmp(kind, "lz4")) lz4_frame(out, parts[i], lens[i]);
-        else if (!strcmp(kind, "hlz4.lz4")) hadoop_blocks(out, parts[i], lens[i], 40000, 9000, false);
-        else if (!strcmp(kind, "hsnappy.snappy")) hadoop_blocks(out, parts[i], lens[i], 40000, 9000, true);
-        else if (!strcmp(kind, "fsnappy.snappy")) snappy_framed(out, parts[i], lens[i]);
-        else if (!strcmp(kind, "br")) brotli_stream(out, parts[i], lens[i]);
+        if (!strcmp(kind, "gz"))
+            gzip_member(out, parts[i], lens[i], 15 + 16);
+        else if (!strcmp(kind, "deflate"))
+            gzip_member(out, parts[i], lens[i], 15);
+        else if (!strcmp(kind, "bz2"))
+            bzip2_stream(out, parts[i], lens[i]);
+        else if (!strcmp(kind, "zst"))
+            zstd_frame(out, parts[i], lens[i]);
+        else if (!strcmp(kind, "lz4"))
+            lz4_frame(out, parts[i], lens[i]);
+        else if (!strcmp(kind, "hlz4.lz4"))
+            hadoop_blocks(out, parts[i], lens[i], 40000, 9000, false);
+        else if (!strcmp(kind, "hsnappy.snappy"))
+            hadoop_blocks(out, parts[i], lens[i], 40000, 9000, true);
+        else if (!strcmp(kind, "fsnappy.snappy"))
+            snappy_framed(out, parts[i], lens[i]);
+        else if (!strcmp(kind, "br"))
+            brotli_stream(out, parts[i], lens[i]);
     }
 }
 
-static const char *const k_kinds[] = {"gz",  "deflate",        "bz2",           "zst",           "lz4",
-                                      "hlz4.lz4", "hsnappy.snappy", "fsnappy.snappy", "br"};
+static const char *const k_kinds[] = {
+    "gz", "deflate", "bz2", "zst", "lz4", "hlz4.lz4", "hsnappy.snappy", "fsnappy.snappy", "br"};
 
 /* Text that compresses but not trivially: numbered lines with some noise. */
 static uint8_t *make_text(size_t n) {
@@ -200,13 +211,14 @@ static uint8_t *make_text(size_t n) {
 static char *write_file(const char *name, const void *data, size_t len) {
     char *path = sqe_asprintf("%s/%s", g_dir, name);
     sqe_error err;
-    if (!g_store->vt->put(g_store, path, data, len, &err)) fprintf(stderr, "write %s: %s\n", path, err.msg);
+    if (!g_store->vt->put(g_store, path, data, len, &err))
+        fprintf(stderr, "write %s: %s\n", path, err.msg);
     return path;
 }
 
 /* Reads the whole stream; returns false with err on failure. */
-static bool read_all(const char *path, uint64_t size, sqe_codec c, size_t chunk, size_t cap, buf *out,
-                     uint64_t *raw, sqe_error *err) {
+static bool read_all(const char *path, uint64_t size, sqe_codec c, size_t chunk, size_t cap,
+                     buf *out, uint64_t *raw, sqe_error *err) {
     sqe_byte_stream *s = sqe_byte_stream_open(g_store, path, size, 0, c, chunk, err);
     if (!s) return false;
     uint8_t *tmp = sqe_malloc(cap);
@@ -270,7 +282,9 @@ static void round_trips(size_t n, const size_t *chunks, int n_chunks) {
                     sqe_error err;
                     uint64_t raw = 0;
                     bool ok = read_all(path, z.len, c, chunks[ci], caps[ri], &out, &raw, &err);
-                    if (!ok) fprintf(stderr, "  %s chunk %zu cap %zu: %s\n", name, chunks[ci], caps[ri], err.msg);
+                    if (!ok)
+                        fprintf(stderr, "  %s chunk %zu cap %zu: %s\n", name, chunks[ci], caps[ri],
+                                err.msg);
                     CHECK(ok);
                     CHECK(out.len == n && memcmp(out.p, text, n) == 0);
                     CHECK(raw == z.len);
@@ -321,8 +335,8 @@ static void test_truncation(void) {
                 n_ok++;
                 bool prefix = out.len < n && (out.len == 0 || memcmp(out.p, text, out.len) == 0);
                 if (!prefix || !blocks)
-                    fprintf(stderr, "  %s prefix %zu of %zu read without error (%zu bytes)\n", name, len,
-                            z.len, out.len);
+                    fprintf(stderr, "  %s prefix %zu of %zu read without error (%zu bytes)\n", name,
+                            len, z.len, out.len);
                 CHECK(prefix);
                 CHECK(blocks);
             } else {
@@ -348,8 +362,8 @@ static void test_truncation(void) {
     sqe_free(text);
 }
 
-static void expect_fail(const char *name, const void *data, size_t len, uint64_t size, sqe_error_class cls,
-                        const char *part) {
+static void expect_fail(const char *name, const void *data, size_t len, uint64_t size,
+                        sqe_error_class cls, const char *part) {
     char *path = write_file(name, data, len);
     buf out = {0};
     sqe_error err;
@@ -378,12 +392,16 @@ static void test_errors(void) {
     expect_fail("plain.csv.bz2", text, strlen(text), strlen(text), SQE_ERR_INVALID_DATA, "bzip2: ");
     expect_fail("plain.csv.zst", text, strlen(text), strlen(text), SQE_ERR_INVALID_DATA, "zstd: ");
     expect_fail("plain.csv.br", text, strlen(text), strlen(text), SQE_ERR_INVALID_DATA, "brotli: ");
-    expect_fail("plain.csv.deflate", text, strlen(text), strlen(text), SQE_ERR_INVALID_DATA, "deflate: ");
+    expect_fail("plain.csv.deflate", text, strlen(text), strlen(text), SQE_ERR_INVALID_DATA,
+                "deflate: ");
     expect_fail("plain.csv.lz4", text, strlen(text), strlen(text), SQE_ERR_INVALID_DATA, "lz4: ");
-    expect_fail("plain.csv.snappy", text, strlen(text), strlen(text), SQE_ERR_INVALID_DATA, "snappy: ");
+    expect_fail("plain.csv.snappy", text, strlen(text), strlen(text), SQE_ERR_INVALID_DATA,
+                "snappy: ");
     /* a listed size larger than the file */
-    expect_fail("short.csv.gz", z.p, z.len, z.len + 100, SQE_ERR_INVALID_DATA, "(gzip) is shorter than its listed size");
-    expect_fail("short.csv", text, strlen(text), 100, SQE_ERR_INVALID_DATA, "shorter than its listed size");
+    expect_fail("short.csv.gz", z.p, z.len, z.len + 100, SQE_ERR_INVALID_DATA,
+                "(gzip) is shorter than its listed size");
+    expect_fail("short.csv", text, strlen(text), 100, SQE_ERR_INVALID_DATA,
+                "shorter than its listed size");
     /* regression (issue 7 item 2): a file longer than its listed size (it
      * grew after the listing) was read up to the listed size, a partial
      * answer; now it fails naming the file */
@@ -397,7 +415,8 @@ static void test_errors(void) {
     s.p[14] ^= 1; /* first chunk's checksum */
     expect_fail("crc.snappy", s.p, s.len, s.len, SQE_ERR_INVALID_DATA, "checksum");
     /* a Hadoop block claiming 1 GiB */
-    expect_fail("huge.snappy", "\x40\x00\x00\x00\x00\x00\x00\x01x", 9, 9, SQE_ERR_INVALID_DATA, "limit");
+    expect_fail("huge.snappy", "\x40\x00\x00\x00\x00\x00\x00\x01x", 9, 9, SQE_ERR_INVALID_DATA,
+                "limit");
     /* brotli followed by more bytes */
     buf b = {0};
     brotli_stream(&b, (const uint8_t *)text, strlen(text));

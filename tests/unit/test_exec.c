@@ -25,23 +25,32 @@ static const sqe_type T_VARCHAR = {SQE_T_VARCHAR, 0, 0, 0, 0};
 
 /* ------------------------------------------------------ hand-made kernels */
 
-static bool valid(const sqe_vector *v, uint32_t r) { return !sqe_vector_is_null(v, r); }
+static bool valid(const sqe_vector *v, uint32_t r) {
+    return !sqe_vector_is_null(v, r);
+}
 
 #define FOR_SEL(i, r) for (uint32_t i = 0, r = 0; i < n && ((r = sel ? sel[i] : i), 1); i++)
 
-static bool k_add(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel, uint32_t n,
-                  sqe_vector *out, sqe_error *err) {
+static bool k_add(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,
+                  uint32_t n, sqe_vector *out, sqe_error *err) {
     FOR_SEL(i, r) {
-        if (!valid(args[0], r) || !valid(args[1], r)) { sqe_vector_set_null(out, r); continue; }
-        SQE_VEC_DATA(out, int64_t)[r] = SQE_VEC_DATA(args[0], int64_t)[r] + SQE_VEC_DATA(args[1], int64_t)[r];
+        if (!valid(args[0], r) || !valid(args[1], r)) {
+            sqe_vector_set_null(out, r);
+            continue;
+        }
+        SQE_VEC_DATA(out, int64_t)
+        [r] = SQE_VEC_DATA(args[0], int64_t)[r] + SQE_VEC_DATA(args[1], int64_t)[r];
     }
     return true;
 }
 
-static bool k_div(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel, uint32_t n,
-                  sqe_vector *out, sqe_error *err) {
+static bool k_div(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,
+                  uint32_t n, sqe_vector *out, sqe_error *err) {
     FOR_SEL(i, r) {
-        if (!valid(args[0], r) || !valid(args[1], r)) { sqe_vector_set_null(out, r); continue; }
+        if (!valid(args[0], r) || !valid(args[1], r)) {
+            sqe_vector_set_null(out, r);
+            continue;
+        }
         int64_t d = SQE_VEC_DATA(args[1], int64_t)[r];
         if (d == 0) return sqe_error_set(err, SQE_ERR_DIVISION_BY_ZERO, "division by zero");
         SQE_VEC_DATA(out, int64_t)[r] = SQE_VEC_DATA(args[0], int64_t)[r] / d;
@@ -49,19 +58,25 @@ static bool k_div(const sqe_func_binding *b, sqe_vector *const *args, const uint
     return true;
 }
 
-#define CMP_KERNEL(name, OP)                                                                            \
-    static bool name(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel, uint32_t n, \
-                     sqe_vector *out, sqe_error *err) {                                                 \
-        FOR_SEL(i, r) {                                                                                 \
-            if (!valid(args[0], r) || !valid(args[1], r)) { sqe_vector_set_null(out, r); continue; }    \
-            SQE_VEC_DATA(out, uint8_t)[r] = SQE_VEC_DATA(args[0], int64_t)[r] OP SQE_VEC_DATA(args[1], int64_t)[r]; \
-        }                                                                                               \
-        return true;                                                                                    \
+#define CMP_KERNEL(name, OP)                                                                       \
+    static bool name(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,      \
+                     uint32_t n, sqe_vector *out, sqe_error *err) {                                \
+        FOR_SEL(i, r) {                                                                            \
+            if (!valid(args[0], r) || !valid(args[1], r)) {                                        \
+                sqe_vector_set_null(out, r);                                                       \
+                continue;                                                                          \
+            }                                                                                      \
+            SQE_VEC_DATA(out, uint8_t)                                                             \
+            [r] = SQE_VEC_DATA(args[0], int64_t)[r] OP SQE_VEC_DATA(args[1], int64_t)[r];          \
+        }                                                                                          \
+        return true;                                                                               \
     }
 CMP_KERNEL(k_gt, >)
 CMP_KERNEL(k_ne, !=)
 
-static sqe_expr *col(int c, sqe_type t, const char *name) { return sqe_expr_column(A, c, t, name); }
+static sqe_expr *col(int c, sqe_type t, const char *name) {
+    return sqe_expr_column(A, c, t, name);
+}
 static sqe_expr *ci(int64_t v) {
     sqe_value x = sqe_value_int(SQE_T_BIGINT, v);
     return sqe_expr_const(A, &x);
@@ -74,7 +89,8 @@ static sqe_expr *cnull(sqe_type t) {
     sqe_value x = sqe_value_null(t);
     return sqe_expr_const(A, &x);
 }
-static sqe_expr *call2(const char *name, sqe_scalar_kernel k, sqe_type ret, sqe_expr *a, sqe_expr *b) {
+static sqe_expr *call2(const char *name, sqe_scalar_kernel k, sqe_type ret, sqe_expr *a,
+                       sqe_expr *b) {
     sqe_expr *args[2] = {a, b};
     sqe_expr *e = sqe_expr_new(A, SQE_EXPR_CALL, ret, 2, args);
     e->fn.name = name;
@@ -83,10 +99,18 @@ static sqe_expr *call2(const char *name, sqe_scalar_kernel k, sqe_type ret, sqe_
     e->fn.n_args = 2;
     return e;
 }
-static sqe_expr *gt(sqe_expr *a, sqe_expr *b) { return call2(">", k_gt, T_BOOL, a, b); }
-static sqe_expr *ne(sqe_expr *a, sqe_expr *b) { return call2("<>", k_ne, T_BOOL, a, b); }
-static sqe_expr *add(sqe_expr *a, sqe_expr *b) { return call2("+", k_add, T_BIGINT, a, b); }
-static sqe_expr *divide(sqe_expr *a, sqe_expr *b) { return call2("/", k_div, T_BIGINT, a, b); }
+static sqe_expr *gt(sqe_expr *a, sqe_expr *b) {
+    return call2(">", k_gt, T_BOOL, a, b);
+}
+static sqe_expr *ne(sqe_expr *a, sqe_expr *b) {
+    return call2("<>", k_ne, T_BOOL, a, b);
+}
+static sqe_expr *add(sqe_expr *a, sqe_expr *b) {
+    return call2("+", k_add, T_BIGINT, a, b);
+}
+static sqe_expr *divide(sqe_expr *a, sqe_expr *b) {
+    return call2("/", k_div, T_BIGINT, a, b);
+}
 static sqe_expr *and2(sqe_expr *a, sqe_expr *b) {
     sqe_expr *args[2] = {a, b};
     return sqe_expr_new(A, SQE_EXPR_AND, T_BOOL, 2, args);
@@ -106,7 +130,9 @@ static sqe_expr *in_list(sqe_expr *arg, int n, const sqe_value *vals, bool negat
 
 /* ------------------------------------------------- hand-made aggregates */
 
-static void st_zero(const sqe_agg_binding *b, void *s) { memset(s, 0, b->state_size); }
+static void st_zero(const sqe_agg_binding *b, void *s) {
+    memset(s, 0, b->state_size);
+}
 
 static bool count_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg,
                          const uint16_t *sel, uint32_t n, sqe_error *err) {
@@ -120,12 +146,16 @@ static bool count_combine(const sqe_agg_binding *b, void *d, void *s, sqe_error 
     *(int64_t *)d += *(int64_t *)s;
     return true;
 }
-static bool count_final(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+static bool count_final(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row,
+                        sqe_error *err) {
     SQE_VEC_DATA(out, int64_t)[row] = *(int64_t *)s;
     return true;
 }
 
-typedef struct { int64_t sum; int64_t any; } sum_state;
+typedef struct {
+    int64_t sum;
+    int64_t any;
+} sum_state;
 static bool sum_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg,
                        const uint16_t *sel, uint32_t n, sqe_error *err) {
     for (uint32_t i = 0; i < n; i++) {
@@ -143,15 +173,20 @@ static bool sum_combine(const sqe_agg_binding *b, void *d_, void *s_, sqe_error 
     d->any |= s->any;
     return true;
 }
-static bool sum_final(const sqe_agg_binding *b, void *s_, sqe_vector *out, uint32_t row, sqe_error *err) {
+static bool sum_final(const sqe_agg_binding *b, void *s_, sqe_vector *out, uint32_t row,
+                      sqe_error *err) {
     sum_state *s = s_;
-    if (!s->any) sqe_vector_set_null(out, row);
-    else SQE_VEC_DATA(out, int64_t)[row] = s->sum;
+    if (!s->any)
+        sqe_vector_set_null(out, row);
+    else
+        SQE_VEC_DATA(out, int64_t)[row] = s->sum;
     return true;
 }
 
 /* A state that owns heap memory, to check destroy/combine ownership. */
-typedef struct { int64_t *box; } boxed_state;
+typedef struct {
+    int64_t *box;
+} boxed_state;
 static int live_boxes;
 static void boxed_init(const sqe_agg_binding *b, void *s) {
     ((boxed_state *)s)->box = sqe_calloc(1, sizeof(int64_t));
@@ -169,7 +204,8 @@ static bool boxed_combine(const sqe_agg_binding *b, void *d, void *s, sqe_error 
     live_boxes--;
     return true;
 }
-static bool boxed_final(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+static bool boxed_final(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row,
+                        sqe_error *err) {
     SQE_VEC_DATA(out, int64_t)[row] = *((boxed_state *)s)->box;
     return true;
 }
@@ -245,10 +281,12 @@ static sqe_plan *values3(int n, const int64_t *keys, const char *const *strs, co
     p->u.values.rows = sqe_arena_alloc(A, (size_t)(n + 1) * sizeof(sqe_value *));
     for (int i = 0; i < n; i++) {
         sqe_value *row = sqe_arena_alloc(A, 3 * sizeof(sqe_value));
-        row[0] = keys[i] == INT64_MIN ? sqe_value_null(T_BIGINT) : sqe_value_int(SQE_T_BIGINT, keys[i]);
+        row[0] =
+            keys[i] == INT64_MIN ? sqe_value_null(T_BIGINT) : sqe_value_int(SQE_T_BIGINT, keys[i]);
         row[1] = strs[i] ? sqe_value_string(sqe_arena_strdup(A, strs[i]), (uint32_t)strlen(strs[i]))
                          : sqe_value_null(T_VARCHAR);
-        row[2] = vals[i] == INT64_MIN ? sqe_value_null(T_BIGINT) : sqe_value_int(SQE_T_BIGINT, vals[i]);
+        row[2] =
+            vals[i] == INT64_MIN ? sqe_value_null(T_BIGINT) : sqe_value_int(SQE_T_BIGINT, vals[i]);
         p->u.values.rows[i] = row;
     }
     return p;
@@ -278,8 +316,8 @@ static sqe_plan *agg_node(sqe_plan *child, int n_groups, sqe_expr **groups, int 
     return p;
 }
 
-static sqe_plan *sort_node(sqe_plan_kind kind, sqe_plan *child, int n_keys, const sqe_sort_key *keys,
-                           uint64_t limit, uint64_t offset) {
+static sqe_plan *sort_node(sqe_plan_kind kind, sqe_plan *child, int n_keys,
+                           const sqe_sort_key *keys, uint64_t limit, uint64_t offset) {
     sqe_plan *p = same_schema(kind, child);
     p->u.sort.n_keys = n_keys;
     p->u.sort.keys = sqe_arena_alloc(A, (size_t)(n_keys + 1) * sizeof *keys);
@@ -289,7 +327,9 @@ static sqe_plan *sort_node(sqe_plan_kind kind, sqe_plan *child, int n_keys, cons
     return p;
 }
 
-static int cmp_lines(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int cmp_lines(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 /* Runs a plan; returns its rows as "a|b\nc|d" (sorted when asked), or the
  * error as "ERROR <class>: <msg>". malloc'd. */
@@ -304,8 +344,10 @@ static char *run_opts(const sqe_plan *p, const sqe_exec_options *opts_in, bool s
     sqe_error_clear(&err);
     sqe_exec_options o;
     memset(&o, 0, sizeof o);
-    if (opts_in) o = *opts_in;
-    else o.threads = 1;
+    if (opts_in)
+        o = *opts_in;
+    else
+        o.threads = 1;
     o.parallel_min_bytes = t_parallel_min ? t_parallel_min : 1;
     o.text_split_bytes = t_split ? t_split : UINT64_MAX;
     const sqe_exec_options *opts = &o;
@@ -341,13 +383,15 @@ static char *run_opts(const sqe_plan *p, const sqe_exec_options *opts_in, bool s
     return s ? s : sqe_strdup("");
 }
 
-static char *run(const sqe_plan *p, bool sorted) { return run_opts(p, NULL, sorted); }
+static char *run(const sqe_plan *p, bool sorted) {
+    return run_opts(p, NULL, sorted);
+}
 
-#define CHECK_RUN(plan, sorted, want)            \
-    do {                                         \
-        char *got_ = run(plan, sorted);          \
-        CHECK_STR(got_, want);                   \
-        sqe_free(got_);                          \
+#define CHECK_RUN(plan, sorted, want)                                                              \
+    do {                                                                                           \
+        char *got_ = run(plan, sorted);                                                            \
+        CHECK_STR(got_, want);                                                                     \
+        sqe_free(got_);                                                                            \
     } while (0)
 
 /* ------------------------------------------------------- expression tests */
@@ -359,10 +403,14 @@ static sqe_batch *bool_batch(void) {
     int vals[3] = {0, 1, -1}; /* -1 = NULL */
     for (int i = 0; i < 9; i++) {
         int x = vals[i / 3], y = vals[i % 3];
-        if (x < 0) sqe_vector_set_null(b->cols[0], (uint32_t)i);
-        else SQE_VEC_DATA(b->cols[0], uint8_t)[i] = (uint8_t)x;
-        if (y < 0) sqe_vector_set_null(b->cols[1], (uint32_t)i);
-        else SQE_VEC_DATA(b->cols[1], uint8_t)[i] = (uint8_t)y;
+        if (x < 0)
+            sqe_vector_set_null(b->cols[0], (uint32_t)i);
+        else
+            SQE_VEC_DATA(b->cols[0], uint8_t)[i] = (uint8_t)x;
+        if (y < 0)
+            sqe_vector_set_null(b->cols[1], (uint32_t)i);
+        else
+            SQE_VEC_DATA(b->cols[1], uint8_t)[i] = (uint8_t)y;
     }
     b->n_rows = 9;
     return b;
@@ -384,7 +432,10 @@ static void test_three_valued(void) {
     sqe_error err;
     sqe_error_clear(&err);
     sqe_expr *x = col(0, T_BOOL, "x"), *y = col(1, T_BOOL, "y");
-    struct { sqe_expr *e; const char *want; } cases[] = {
+    struct {
+        sqe_expr *e;
+        const char *want;
+    } cases[] = {
         /* x: F F F T T T N N N ; y: F T N F T N F T N */
         {and2(x, y), "FFFFTNFNN"},
         {or2(x, y), "FTNTTTNTN"},
@@ -430,8 +481,10 @@ static sqe_batch *int_batch(uint32_t n) {
     sqe_batch *b = sqe_batch_new(2, t);
     for (uint32_t i = 0; i < n; i++) {
         SQE_VEC_DATA(b->cols[0], int64_t)[i] = (int64_t)(i % 4); /* 0 1 2 3 ... */
-        if (i % 4 == 0) SQE_VEC_DATA(b->cols[1], int64_t)[i] = 100 + i;
-        else sqe_vector_set_null(b->cols[1], i);
+        if (i % 4 == 0)
+            SQE_VEC_DATA(b->cols[1], int64_t)[i] = 100 + i;
+        else
+            sqe_vector_set_null(b->cols[1], i);
     }
     b->n_rows = n;
     return b;
@@ -468,8 +521,8 @@ static void test_lazy(void) {
     ce = sqe_expr_new(A, SQE_EXPR_CASE, T_BIGINT, 4, c2);
     st = sqe_expr_state_new(ce);
     v = sqe_expr_eval(st, b, NULL, 4, &err);
-    CHECK(v && sqe_vector_is_null(v, 0) && SQE_VEC_DATA(v, int64_t)[1] == 20 && SQE_VEC_DATA(v, int64_t)[2] == 10 &&
-          SQE_VEC_DATA(v, int64_t)[3] == 10);
+    CHECK(v && sqe_vector_is_null(v, 0) && SQE_VEC_DATA(v, int64_t)[1] == 20 &&
+          SQE_VEC_DATA(v, int64_t)[2] == 10 && SQE_VEC_DATA(v, int64_t)[3] == 10);
     sqe_expr_state_free(st);
 
     /* COALESCE(a, 12 / x): the division runs only where a is NULL (x <> 0). */
@@ -479,7 +532,8 @@ static void test_lazy(void) {
     CHECK(v != NULL);
     if (v) {
         int64_t want[8] = {100, 12, 6, 4, 104, 12, 6, 4};
-        for (int i = 0; i < 8; i++) CHECK(!sqe_vector_is_null(v, (uint32_t)i) && SQE_VEC_DATA(v, int64_t)[i] == want[i]);
+        for (int i = 0; i < 8; i++)
+            CHECK(!sqe_vector_is_null(v, (uint32_t)i) && SQE_VEC_DATA(v, int64_t)[i] == want[i]);
     }
     sqe_expr_state_free(st);
 
@@ -508,7 +562,8 @@ static void test_lazy(void) {
     /* In-place filtering (out_sel == sel). */
     st = sqe_expr_state_new(gt(x, ci(1)));
     uint16_t sel[4] = {1, 2, 3, 6};
-    CHECK(sqe_expr_filter(st, b, sel, 4, sel, &k, &err) && k == 3 && sel[0] == 2 && sel[1] == 3 && sel[2] == 6);
+    CHECK(sqe_expr_filter(st, b, sel, 4, sel, &k, &err) && k == 3 && sel[0] == 2 && sel[1] == 3 &&
+          sel[2] == 6);
     sqe_expr_state_free(st);
     sqe_batch_free(b);
 }
@@ -547,7 +602,8 @@ static void test_in(void) {
     sqe_type t1[1] = {T_VARCHAR};
     sqe_batch *sb = sqe_batch_new(1, t1);
     const char *strs[4] = {"PAID", "a much longer string value", "SHIPPED", "x"};
-    for (int i = 0; i < 4; i++) sqe_vector_set_string(sb->cols[0], (uint32_t)i, strs[i], strlen(strs[i]));
+    for (int i = 0; i < 4; i++)
+        sqe_vector_set_string(sb->cols[0], (uint32_t)i, strs[i], strlen(strs[i]));
     sb->n_rows = 4;
     sqe_expr *s = col(0, T_VARCHAR, "s");
     sqe_value sv[12];
@@ -575,7 +631,8 @@ static void test_const_and_text(void) {
     CHECK(sqe_expr_eval_const(add(ci(2), cnull(T_BIGINT)), A, &out, &err) && out.is_null);
     CHECK(sqe_expr_is_const(add(ci(1), ci(2))));
     CHECK(!sqe_expr_is_const(add(ci(1), col(0, T_BIGINT, "x"))));
-    CHECK(!sqe_expr_eval_const(divide(ci(1), ci(0)), A, &out, &err) && err.cls == SQE_ERR_DIVISION_BY_ZERO);
+    CHECK(!sqe_expr_eval_const(divide(ci(1), ci(0)), A, &out, &err) &&
+          err.cls == SQE_ERR_DIVISION_BY_ZERO);
     /* Constants fill the whole vector once and are reused across batches. */
     sqe_expr_state *st = sqe_expr_state_new(cs("a string longer than twelve"));
     sqe_batch *b = sqe_batch_new_empty(0);
@@ -586,21 +643,24 @@ static void test_const_and_text(void) {
     sqe_batch_free(b);
 
     sqe_expr *x = col(0, T_BIGINT, "x");
-    CHECK_STR(sqe_expr_to_string(A, and2(gt(x, ci(10)), ne(x, cnull(T_BIGINT)))), "((x > 10) AND (x <> NULL))");
+    CHECK_STR(sqe_expr_to_string(A, and2(gt(x, ci(10)), ne(x, cnull(T_BIGINT)))),
+              "((x > 10) AND (x <> NULL))");
     sqe_value iv[2] = {sqe_value_string("a'b", 3), sqe_value_string("c", 1)};
-    CHECK_STR(sqe_expr_to_string(A, in_list(col(1, T_VARCHAR, "s"), 2, iv, true)), "(s NOT IN ('a''b', 'c'))");
+    CHECK_STR(sqe_expr_to_string(A, in_list(col(1, T_VARCHAR, "s"), 2, iv, true)),
+              "(s NOT IN ('a''b', 'c'))");
     sqe_expr *cargs[3] = {gt(x, ci(0)), x, ci(0)};
     sqe_expr *ce = sqe_expr_new(A, SQE_EXPR_CASE, T_BIGINT, 3, cargs);
     ce->has_else = true;
     CHECK_STR(sqe_expr_to_string(A, ce), "CASE WHEN (x > 0) THEN x ELSE 0 END");
-    CHECK_STR(sqe_expr_to_string(A, sqe_expr_cast(A, x, T_VARCHAR, true)), "TRY_CAST(x AS varchar)");
+    CHECK_STR(sqe_expr_to_string(A, sqe_expr_cast(A, x, T_VARCHAR, true)),
+              "TRY_CAST(x AS varchar)");
 }
 
 /* ---------------------------------------------- expression memory (issue 5) */
 
 /* big(x): a string of x bytes ('a' + row % 26) per row, in out's heap. */
-static bool k_big(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel, uint32_t n,
-                  sqe_vector *out, sqe_error *err) {
+static bool k_big(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,
+                  uint32_t n, sqe_vector *out, sqe_error *err) {
     FOR_SEL(i, r) {
         size_t len = (size_t)SQE_VEC_DATA(args[0], int64_t)[r];
         char *p = sqe_vector_heap_alloc(out, len);
@@ -612,8 +672,8 @@ static bool k_big(const sqe_func_binding *b, sqe_vector *const *args, const uint
 }
 
 /* len(s): the byte length when every byte is the same letter, else -1. */
-static bool k_len(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel, uint32_t n,
-                  sqe_vector *out, sqe_error *err) {
+static bool k_len(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,
+                  uint32_t n, sqe_vector *out, sqe_error *err) {
     FOR_SEL(i, r) {
         const sqe_string *x = &SQE_VEC_DATA(args[0], sqe_string)[r];
         const char *d = sqe_string_data(x);
@@ -667,7 +727,8 @@ static void test_expr_memory(void) {
         sqe_vector *v = sqe_expr_eval(st, b, NULL, SQE_BATCH_ROWS, &err);
         CHECK(v != NULL);
         bool all = v != NULL;
-        for (uint32_t r = 0; v && r < SQE_BATCH_ROWS; r++) all &= SQE_VEC_DATA(v, int64_t)[r] == 4096;
+        for (uint32_t r = 0; v && r < SQE_BATCH_ROWS; r++)
+            all &= SQE_VEC_DATA(v, int64_t)[r] == 4096;
         CHECK(all);
         CHECK(atomic_load(&peak) <= acct.limit);
     }
@@ -677,8 +738,7 @@ static void test_expr_memory(void) {
     CHECK(v && SQE_VEC_DATA(v, int64_t)[700] == 4096 && SQE_VEC_DATA(v, int64_t)[2047] == 4096);
 
     /* a filter in place (out_sel == sel) over pieces: rows with x == 4096 */
-    sqe_expr_state *fst =
-        sqe_expr_state_new_acct(gt(len_big, ci(4000)), &acct, "TestExec", &err);
+    sqe_expr_state *fst = sqe_expr_state_new_acct(gt(len_big, ci(4000)), &acct, "TestExec", &err);
     CHECK(fst != NULL);
     for (uint32_t i = 0; i < SQE_BATCH_ROWS; i++)
         SQE_VEC_DATA(b->cols[0], int64_t)[i] = i % 3 ? 4096 : 1;
@@ -751,7 +811,9 @@ static void test_keys(void) {
         CHECK(sqe_key_eq(SQE_KEY_STR, &k[0], &k[1]));
         CHECK(sqe_key_hash(SQE_KEY_STR, &k[0]) == sqe_key_hash(SQE_KEY_STR, &k[1]));
         CHECK(sqe_key_cmp(SQE_KEY_STR, &k[0], &k[1]) == 0);
-        if (len < 12) CHECK(!sqe_key_eq(SQE_KEY_STR, &k[0], &k[2]) && sqe_key_cmp(SQE_KEY_STR, &k[0], &k[2]) < 0);
+        if (len < 12)
+            CHECK(!sqe_key_eq(SQE_KEY_STR, &k[0], &k[2]) &&
+                  sqe_key_cmp(SQE_KEY_STR, &k[0], &k[2]) < 0);
     }
     sqe_batch_free(b);
 
@@ -805,7 +867,9 @@ static void test_values_filter_project_limit(void) {
 
     /* Errors from an expression surface unchanged. */
     sqe_plan *bad = same_schema(SQE_PLAN_FILTER, vals);
-    bad->u.filter.pred = gt(divide(ci(1), sqe_expr_new(A, SQE_EXPR_COALESCE, T_BIGINT, 1, (sqe_expr *[]){ci(0)})), ci(0));
+    bad->u.filter.pred =
+        gt(divide(ci(1), sqe_expr_new(A, SQE_EXPR_COALESCE, T_BIGINT, 1, (sqe_expr *[]){ci(0)})),
+           ci(0));
     CHECK_RUN(bad, false, "ERROR DIVISION_BY_ZERO: division by zero");
 }
 
@@ -832,12 +896,15 @@ static void test_hash_agg(void) {
     sqe_expr *args[3] = {NULL, vc, vc};
 
     /* One bigint key, NULL is its own group. */
-    CHECK_RUN(agg_node(vals, 1, &kc, 3, aggs, args), true, "1|2|4|2\n2|2|2|1\n3|1|7|1\nNULL|2|10|2");
+    CHECK_RUN(agg_node(vals, 1, &kc, 3, aggs, args), true,
+              "1|2|4|2\n2|2|2|1\n3|1|7|1\nNULL|2|10|2");
     /* One varchar key (inline and long strings). */
-    CHECK_RUN(agg_node(vals, 1, &sc, 2, aggs, args), true, "NULL|1|7\nlong string value A|2|10\nx|2|4\ny|2|2");
+    CHECK_RUN(agg_node(vals, 1, &sc, 2, aggs, args), true,
+              "NULL|1|7\nlong string value A|2|10\nx|2|4\ny|2|2");
     /* Two keys. */
     sqe_expr *two[2] = {sc, kc};
-    CHECK_RUN(agg_node(vals, 2, two, 1, aggs, args), true, "NULL|3|1\nlong string value A|NULL|2\nx|1|2\ny|2|2");
+    CHECK_RUN(agg_node(vals, 2, two, 1, aggs, args), true,
+              "NULL|3|1\nlong string value A|NULL|2\nx|1|2\ny|2|2");
     /* DISTINCT: groups, no aggregates. */
     CHECK_RUN(agg_node(vals, 1, &sc, 0, aggs, args), true, "NULL\nlong string value A\nx\ny");
     /* Global aggregate. */
@@ -865,26 +932,30 @@ static void test_hash_agg(void) {
     sqe_expr *k1 = add(kc, ci(1));
     sqe_plan *ag2 = agg_node(big, 1, &k1, 1, aggs, args);
     CHECK_RUN(agg_node(ag2, 0, NULL, 1, aggs, args), false, "5001");
-    CHECK_RUN(agg_node(big, 1, &sc, 1, aggs, args), true, "NULL|6666\na long string that is not inline|6667\nshort|6667");
+    CHECK_RUN(agg_node(big, 1, &sc, 1, aggs, args), true,
+              "NULL|6666\na long string that is not inline|6667\nshort|6667");
 
     /* States that own memory are destroyed at close. */
     sqe_agg_binding boxed = agg_boxed();
     live_boxes = 0;
-    CHECK_RUN(agg_node(big, 1, &sc, 1, &boxed, args), true, "NULL|6666\na long string that is not inline|6667\nshort|6667");
+    CHECK_RUN(agg_node(big, 1, &sc, 1, &boxed, args), true,
+              "NULL|6666\na long string that is not inline|6667\nshort|6667");
     CHECK(live_boxes == 0);
 
     /* Memory limit. */
     sqe_exec_options opts = {.threads = 1, .memory_limit = 4096};
     char *got = run_opts(ag, &opts, false);
-    CHECK_CONTAINS(got, "ERROR RESOURCE_EXHAUSTED: query exceeded the memory limit of 4096 bytes in HashAggregateExec");
+    CHECK_CONTAINS(got, "ERROR RESOURCE_EXHAUSTED: query exceeded the memory limit of 4096 bytes "
+                        "in HashAggregateExec");
     sqe_free(got);
 }
 
 /* Keys of every fixed-width type: DOUBLE (-0.0 = 0.0), DECIMAL, DATE,
  * BOOLEAN, REAL, INTEGER, with NULLs; grouped and sorted. */
 static void test_typed_keys(void) {
-    sqe_type types[6] = {{SQE_T_DOUBLE, 0, 0, 0, 0}, sqe_type_decimal(10, 2), {SQE_T_DATE, 0, 0, 0, 0},
-                         T_BOOL, {SQE_T_REAL, 0, 0, 0, 0}, {SQE_T_INTEGER, 0, 0, 0, 0}};
+    sqe_type types[6] = {{SQE_T_DOUBLE, 0, 0, 0, 0}, sqe_type_decimal(10, 2),
+                         {SQE_T_DATE, 0, 0, 0, 0},   T_BOOL,
+                         {SQE_T_REAL, 0, 0, 0, 0},   {SQE_T_INTEGER, 0, 0, 0, 0}};
     const char *names[6] = {"d", "x", "dt", "b", "r", "i"};
     sqe_plan *p = node(SQE_PLAN_VALUES, NULL, 6, types, names);
     int n = 5;
@@ -909,9 +980,12 @@ static void test_typed_keys(void) {
     sqe_agg_binding cnt = agg_count(true);
     for (int k = 0; k < 6; k++) {
         sqe_expr *g = col(k, types[k], names[k]);
-        static const char *const want[6] = {
-            "0.0|2\n1.5|2\nNULL|1", "-0.25|1\n1.50|3\n1000.00|1", "2022-01-08|3\n2022-01-09|1\nNULL|1",
-            "false|2\ntrue|3", "0.0|2\n1.0|2\nNULL|1", "-7|2\n7|3"};
+        static const char *const want[6] = {"0.0|2\n1.5|2\nNULL|1",
+                                            "-0.25|1\n1.50|3\n1000.00|1",
+                                            "2022-01-08|3\n2022-01-09|1\nNULL|1",
+                                            "false|2\ntrue|3",
+                                            "0.0|2\n1.0|2\nNULL|1",
+                                            "-7|2\n7|3"};
         CHECK_RUN(agg_node(p, 1, &g, 1, &cnt, NULL), true, want[k]);
     }
     sqe_expr *all[6];
@@ -943,7 +1017,8 @@ static void test_sort_topn(void) {
     /* Top-N: stable like the sort, with offset. */
     CHECK_RUN(sort_node(SQE_PLAN_TOPN, vals, 1, &asc, 3, 0), false, "1|a|2\n1|a2|5\n2|b|4");
     CHECK_RUN(sort_node(SQE_PLAN_TOPN, vals, 1, &asc, 2, 3), false, "3|c|1\n3|c2|6");
-    CHECK_RUN(sort_node(SQE_PLAN_TOPN, vals, 1, &desc_nf, 3, 0), false, "NULL|n1|3\nNULL|n2|7\n3|c|1");
+    CHECK_RUN(sort_node(SQE_PLAN_TOPN, vals, 1, &desc_nf, 3, 0), false,
+              "NULL|n1|3\nNULL|n2|7\n3|c|1");
     CHECK_RUN(sort_node(SQE_PLAN_TOPN, vals, 1, &asc, 0, 0), false, "");
     CHECK_RUN(sort_node(SQE_PLAN_TOPN, vals, 1, &asc, 100, 6), false, "NULL|n2|7");
 
@@ -967,7 +1042,8 @@ static void test_sort_topn(void) {
     int64_t prev = -1;
     bool sorted = true, nulls = false;
     for (char *line = all; line && *line;) {
-        if (strncmp(line, "NULL", 4) == 0) nulls = true;
+        if (strncmp(line, "NULL", 4) == 0)
+            nulls = true;
         else {
             int64_t kk = strtoll(line, NULL, 10);
             if (nulls || kk < prev) sorted = false;
@@ -981,7 +1057,9 @@ static void test_sort_topn(void) {
 
     sqe_exec_options opts = {.threads = 1, .memory_limit = 10000};
     char *got = run_opts(srt, &opts, false);
-    CHECK_STR(got, "ERROR RESOURCE_EXHAUSTED: query exceeded the memory limit of 10000 bytes in SortExec");
+    CHECK_STR(
+        got,
+        "ERROR RESOURCE_EXHAUSTED: query exceeded the memory limit of 10000 bytes in SortExec");
     sqe_free(got);
 }
 
@@ -1047,8 +1125,10 @@ static void write_orders(void) {
                 sqe_strbuf_printf(&sb, "%lld,%lld,%s\n", (long long)id, (long long)(id * 31 % 997),
                                   STATUS[id % 3]);
             char rel[128];
-            if (p == 5) snprintf(rel, sizeof rel, "orders/dt=__HIVE_DEFAULT_PARTITION__/part-%d.csv", f);
-            else snprintf(rel, sizeof rel, "orders/dt=2024-01-0%d/part-%d.csv", p + 1, f);
+            if (p == 5)
+                snprintf(rel, sizeof rel, "orders/dt=__HIVE_DEFAULT_PARTITION__/part-%d.csv", f);
+            else
+                snprintf(rel, sizeof rel, "orders/dt=2024-01-0%d/part-%d.csv", p + 1, f);
             write_file(rel, sb.data);
             sqe_strbuf_free(&sb);
         }
@@ -1059,10 +1139,11 @@ static void write_orders(void) {
 static sqe_hive_table *make_table(sqe_hive_catalog *cat, const char *name, const char *loc) {
     sqe_error err;
     sqe_error_clear(&err);
-    char *sql = sqe_asprintf("CREATE EXTERNAL TABLE lake.default.%s (id BIGINT, cust BIGINT, status STRING) "
-                             "PARTITIONED BY (dt STRING) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' "
-                             "STORED AS TEXTFILE LOCATION '%s/%s'",
-                             name, tmpdir, loc);
+    char *sql = sqe_asprintf(
+        "CREATE EXTERNAL TABLE lake.default.%s (id BIGINT, cust BIGINT, status STRING) "
+        "PARTITIONED BY (dt STRING) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' "
+        "STORED AS TEXTFILE LOCATION '%s/%s'",
+        name, tmpdir, loc);
     sqe_ast_stmt *st = sqe_sql_parse(A, sql, &err);
     sqe_free(sql);
     CHECK(st != NULL);
@@ -1149,7 +1230,8 @@ static void test_scan(void) {
     lim->u.limit.has_limit = true;
     lim->u.limit.limit = 2;
     CHECK_RUN(lim, false, "1|31|SHIPPED|2024-01-01\n2|62|PENDING|2024-01-01");
-    sqe_expr *dt = col(3, T_VARCHAR, "dt"), *st = col(2, T_VARCHAR, "status"), *idc = col(0, T_BIGINT, "id");
+    sqe_expr *dt = col(3, T_VARCHAR, "dt"), *st = col(2, T_VARCHAR, "status"),
+             *idc = col(0, T_BIGINT, "id");
     sqe_expr *args[2] = {NULL, idc};
     check_both(agg_node(s4, 1, &dt, 2, aggs, args), pool, true,
                "2024-01-01|4500|10127250\n2024-01-02|4500|30377250\n2024-01-03|4500|50627250\n"
@@ -1167,7 +1249,8 @@ static void test_scan(void) {
     sf->u.scan.partition_filter = in_list(col(0, T_VARCHAR, "dt"), 2, pv, false);
     sf->u.scan.filter = gt(col(0, T_BIGINT, "id"), ci(6000));
     sqe_expr *dt2 = col(1, T_VARCHAR, "dt");
-    check_both(agg_node(sf, 1, &dt2, 2, aggs, args), pool, true, "2024-01-02|3000|22501500\n2024-01-04|4500|70877250");
+    check_both(agg_node(sf, 1, &dt2, 2, aggs, args), pool, true,
+               "2024-01-02|3000|22501500\n2024-01-04|4500|70877250");
 
     /* Filter + project pipeline under the aggregate, in parallel. */
     sqe_plan *fl = same_schema(SQE_PLAN_FILTER, s4);
@@ -1196,14 +1279,16 @@ static void test_scan(void) {
     sqe_sort_key by_status = {2, false, false};
     check_both(sort_node(SQE_PLAN_SORT, s4, 1, &by_status, 0, 0), pool, false, NULL);
     check_both(sort_node(SQE_PLAN_TOPN, s4, 1, &by_status, 4, 8998), pool, false,
-               "26997|424|PAID|NULL\n27000|517|PAID|NULL\n2|62|PENDING|2024-01-01\n5|155|PENDING|2024-01-01");
+               "26997|424|PAID|NULL\n27000|517|PAID|NULL\n2|62|PENDING|2024-01-01\n5|155|PENDING|"
+               "2024-01-01");
 
     /* EXPLAIN of a scan. */
     sqe_strbuf sb;
     sqe_strbuf_init(&sb);
     sqe_exec_explain(sf, &sb);
-    CHECK_STR(sb.data, "HiveScanExec: table=lake.default.orders, format=TEXTFILE, columns=[id, dt], "
-                       "partition_filter=(dt IN ('2024-01-02', '2024-01-04')), filter=(id > 6000)\n");
+    CHECK_STR(sb.data,
+              "HiveScanExec: table=lake.default.orders, format=TEXTFILE, columns=[id, dt], "
+              "partition_filter=(dt IN ('2024-01-02', '2024-01-04')), filter=(id > 6000)\n");
     sqe_strbuf_free(&sb);
 
     /* The default partition is NULL for partition filters too. */
@@ -1214,7 +1299,8 @@ static void test_scan(void) {
 
     /* A partition filter that keeps nothing reads nothing. */
     sqe_plan *se = scan_node(t, 2, cols2);
-    se->u.scan.partition_filter = in_list(col(0, T_VARCHAR, "dt"), 1, (sqe_value[]){sqe_value_string("x", 1)}, false);
+    se->u.scan.partition_filter =
+        in_list(col(0, T_VARCHAR, "dt"), 1, (sqe_value[]){sqe_value_string("x", 1)}, false);
     check_both(agg_node(se, 0, NULL, 1, aggs, NULL), pool, false, "0");
 
     /* A bad value fails the statement with the reader's error, also when
@@ -1269,7 +1355,8 @@ static void test_scan(void) {
         CHECK(sqe_exec_run(lp, &opts, &rs, &lerr));
         CHECK(rs && rs->n_rows == 5000);
         if (rs) /* batches stay full except the last */
-            for (size_t i = 0; i + 1 < rs->batches.len; i++) CHECK(rs->batches.items[i]->n_rows == SQE_BATCH_ROWS);
+            for (size_t i = 0; i + 1 < rs->batches.len; i++)
+                CHECK(rs->batches.items[i]->n_rows == SQE_BATCH_ROWS);
         sqe_resultset_free(rs);
         lp->u.limit.offset = 26963; /* 26973 rows (cust != 0): fewer than the limit remain */
         CHECK(sqe_exec_run(lp, &opts, &rs, &lerr));

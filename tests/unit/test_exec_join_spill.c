@@ -44,51 +44,61 @@ static const sqe_type T_VARCHAR = {SQE_T_VARCHAR, 0, 0, 0, 0};
 
 /* ------------------------------------------------------ hand-made kernels */
 
-static bool valid(const sqe_vector *v, uint32_t r) { return !sqe_vector_is_null(v, r); }
+static bool valid(const sqe_vector *v, uint32_t r) {
+    return !sqe_vector_is_null(v, r);
+}
 
 #define FOR_SEL(i, r) for (uint32_t i = 0, r = 0; i < n && ((r = sel ? sel[i] : i), 1); i++)
 
-static bool k_add(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel, uint32_t n,
-                  sqe_vector *out, sqe_error *err) {
+static bool k_add(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,
+                  uint32_t n, sqe_vector *out, sqe_error *err) {
     FOR_SEL(i, r) {
         if (!valid(args[0], r) || !valid(args[1], r)) {
             sqe_vector_set_null(out, r);
             continue;
         }
-        SQE_VEC_DATA(out, int64_t)[r] = SQE_VEC_DATA(args[0], int64_t)[r] + SQE_VEC_DATA(args[1], int64_t)[r];
+        SQE_VEC_DATA(out, int64_t)
+        [r] = SQE_VEC_DATA(args[0], int64_t)[r] + SQE_VEC_DATA(args[1], int64_t)[r];
     }
     return true;
 }
-static bool k_mod(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel, uint32_t n,
-                  sqe_vector *out, sqe_error *err) {
+static bool k_mod(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,
+                  uint32_t n, sqe_vector *out, sqe_error *err) {
     FOR_SEL(i, r) {
         if (!valid(args[0], r) || !valid(args[1], r)) {
             sqe_vector_set_null(out, r);
             continue;
         }
-        SQE_VEC_DATA(out, int64_t)[r] = SQE_VEC_DATA(args[0], int64_t)[r] % SQE_VEC_DATA(args[1], int64_t)[r];
+        SQE_VEC_DATA(out, int64_t)
+        [r] = SQE_VEC_DATA(args[0], int64_t)[r] % SQE_VEC_DATA(args[1], int64_t)[r];
     }
     return true;
 }
-static bool k_ne(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel, uint32_t n,
-                 sqe_vector *out, sqe_error *err) {
+static bool k_ne(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,
+                 uint32_t n, sqe_vector *out, sqe_error *err) {
     FOR_SEL(i, r) {
         if (!valid(args[0], r) || !valid(args[1], r)) {
             sqe_vector_set_null(out, r);
             continue;
         }
-        SQE_VEC_DATA(out, uint8_t)[r] = SQE_VEC_DATA(args[0], int64_t)[r] != SQE_VEC_DATA(args[1], int64_t)[r];
+        SQE_VEC_DATA(out, uint8_t)
+        [r] = SQE_VEC_DATA(args[0], int64_t)[r] != SQE_VEC_DATA(args[1], int64_t)[r];
     }
     return true;
 }
 
-static sqe_expr *col(int c, sqe_type t) { return sqe_expr_column(A, c, t, sqe_arena_sprintf(A, "c%d", c)); }
-static sqe_expr *bcol(int c) { return col(c, T_BIGINT); }
+static sqe_expr *col(int c, sqe_type t) {
+    return sqe_expr_column(A, c, t, sqe_arena_sprintf(A, "c%d", c));
+}
+static sqe_expr *bcol(int c) {
+    return col(c, T_BIGINT);
+}
 static sqe_expr *ci(int64_t v) {
     sqe_value x = sqe_value_int(SQE_T_BIGINT, v);
     return sqe_expr_const(A, &x);
 }
-static sqe_expr *call2(const char *name, sqe_scalar_kernel k, sqe_type ret, sqe_expr *a, sqe_expr *b) {
+static sqe_expr *call2(const char *name, sqe_scalar_kernel k, sqe_type ret, sqe_expr *a,
+                       sqe_expr *b) {
     sqe_expr *args[2] = {a, b};
     sqe_expr *e = sqe_expr_new(A, SQE_EXPR_CALL, ret, 2, args);
     e->fn.name = name;
@@ -97,9 +107,15 @@ static sqe_expr *call2(const char *name, sqe_scalar_kernel k, sqe_type ret, sqe_
     e->fn.n_args = 2;
     return e;
 }
-static sqe_expr *add(sqe_expr *a, sqe_expr *b) { return call2("+", k_add, T_BIGINT, a, b); }
-static sqe_expr *mod(sqe_expr *a, sqe_expr *b) { return call2("%", k_mod, T_BIGINT, a, b); }
-static sqe_expr *ne(sqe_expr *a, sqe_expr *b) { return call2("<>", k_ne, T_BOOL, a, b); }
+static sqe_expr *add(sqe_expr *a, sqe_expr *b) {
+    return call2("+", k_add, T_BIGINT, a, b);
+}
+static sqe_expr *mod(sqe_expr *a, sqe_expr *b) {
+    return call2("%", k_mod, T_BIGINT, a, b);
+}
+static sqe_expr *ne(sqe_expr *a, sqe_expr *b) {
+    return call2("<>", k_ne, T_BOOL, a, b);
+}
 
 /* ------------------------------------------------------------ plans */
 
@@ -120,8 +136,8 @@ static sqe_plan *node(sqe_plan_kind kind, int n_children, int n_out, const sqe_t
     return p;
 }
 
-static sqe_plan *join(sqe_join_type jt, sqe_plan *l, sqe_plan *r, int n_keys, const int *lc, const int *rc,
-                      sqe_expr *residual) {
+static sqe_plan *join(sqe_join_type jt, sqe_plan *l, sqe_plan *r, int n_keys, const int *lc,
+                      const int *rc, sqe_expr *residual) {
     sqe_type types[32];
     int n = 0;
     for (int c = 0; c < l->n_out; c++) types[n++] = l->out_types[c];
@@ -171,9 +187,10 @@ static void write_file(const char *rel, const char *text) {
 static sqe_hive_table *make_table(sqe_hive_catalog *cat, const char *name) {
     sqe_error err;
     sqe_error_clear(&err);
-    char *sql = sqe_asprintf("CREATE EXTERNAL TABLE lake.default.%s (a BIGINT, b BIGINT, s STRING) "
-                             "ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' STORED AS TEXTFILE LOCATION '%s/%s'",
-                             name, tmpdir, name);
+    char *sql = sqe_asprintf(
+        "CREATE EXTERNAL TABLE lake.default.%s (a BIGINT, b BIGINT, s STRING) "
+        "ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' STORED AS TEXTFILE LOCATION '%s/%s'",
+        name, tmpdir, name);
     sqe_ast_stmt *st = sqe_sql_parse(A, sql, &err);
     sqe_free(sql);
     CHECK(st != NULL);
@@ -249,10 +266,14 @@ static void build_row(int i, sqe_strbuf *sb) {
 }
 
 /* unique (k, v, s): k = i, no NULLs (scalar subquery build sides). */
-static void unique_row(int i, sqe_strbuf *sb) { sqe_strbuf_printf(sb, "%d,%d,unique value number %d\n", i, i, i); }
+static void unique_row(int i, sqe_strbuf *sb) {
+    sqe_strbuf_printf(sb, "%d,%d,unique value number %d\n", i, i, i);
+}
 
 /* one (k, v, s): every row has key 7. */
-static void one_key_row(int i, sqe_strbuf *sb) { sqe_strbuf_printf(sb, "7,%d,the same key on every row %d\n", i, i); }
+static void one_key_row(int i, sqe_strbuf *sb) {
+    sqe_strbuf_printf(sb, "7,%d,the same key on every row %d\n", i, i);
+}
 
 /* ------------------------------------------------------------ running */
 
@@ -352,8 +373,9 @@ static void check_spilled(const char *what, const sqe_plan *p, sqe_threadpool *p
         digest d = run_digest(p, threads[i], pool, limit);
         bool same = !d.error && d.rows == ref.rows && d.sum == ref.sum;
         if (!same)
-            fprintf(stderr, "%s, %d threads: %s rows=%llu (want %llu)\n", what, threads[i], d.error ? d.error : "",
-                    (unsigned long long)d.rows, (unsigned long long)ref.rows);
+            fprintf(stderr, "%s, %d threads: %s rows=%llu (want %llu)\n", what, threads[i],
+                    d.error ? d.error : "", (unsigned long long)d.rows,
+                    (unsigned long long)ref.rows);
         CHECK(same);
         sqe_free(d.error);
     }
@@ -399,7 +421,8 @@ static void test_every_type(void) {
  * come from the inner join, partitions of the inner one included; copies
  * that end early wait at both levels. */
 static void test_stacked(void) {
-    sqe_plan *pr = scan3(t_probe, "probe"), *bu = scan3(t_build, "build"), *un = scan3(t_unique, "unique");
+    sqe_plan *pr = scan3(t_probe, "probe"), *bu = scan3(t_build, "build"),
+             *un = scan3(t_unique, "unique");
     sqe_plan *inner = join1(SQE_JT_LEFT, pr, bu, 1, 0, NULL);
     /* (probe LEFT build) FULL unique ON build.v = unique.k */
     sqe_plan *p = join1(SQE_JT_FULL, inner, un, 4, 0, NULL);
@@ -438,7 +461,8 @@ static void test_null_aware(void) {
         p->u.join.null_aware = true;
         check_spilled("null-aware correlated", p, pool, LIMIT);
         /* correlated with a residual */
-        p = join((sqe_join_type)jt, pr, bu, 2, lc, rc, ne(mod(add(bcol(0), bcol(4)), ci(2)), ci(0)));
+        p = join((sqe_join_type)jt, pr, bu, 2, lc, rc,
+                 ne(mod(add(bcol(0), bcol(4)), ci(2)), ci(0)));
         p->u.join.null_aware = true;
         check_spilled("null-aware correlated with a residual", p, pool, LIMIT);
     }
@@ -453,8 +477,9 @@ static void test_null_aware(void) {
     p = join1(SQE_JT_ANTI, pr, bu, 1, 0, ne(bcol(0), bcol(4)));
     p->u.join.null_aware = true;
     digest d = run_digest(p, 2, pool, LIMIT);
-    CHECK(d.error && strstr(d.error, "RESOURCE_EXHAUSTED: query exceeded the memory limit of 4194304 bytes "
-                                     "in HashJoinExec"));
+    CHECK(d.error &&
+          strstr(d.error, "RESOURCE_EXHAUSTED: query exceeded the memory limit of 4194304 bytes "
+                          "in HashJoinExec"));
     sqe_free(d.error);
 }
 
@@ -471,7 +496,8 @@ static void test_single_match(void) {
         size_t limits[2] = {0, LIMIT};
         for (int i = 0; i < 2; i++) {
             digest d = run_digest(p, th, pool, limits[i]);
-            CHECK_STR(d.error, "ERROR INVALID_ARGUMENT: Scalar sub-query has returned multiple rows");
+            CHECK_STR(d.error,
+                      "ERROR INVALID_ARGUMENT: Scalar sub-query has returned multiple rows");
             sqe_free(d.error);
         }
     }
@@ -487,7 +513,8 @@ static void test_repartition(void) {
     CHECK(files > 2 * SQE_JOIN_SPILL_PARTS); /* more than one level of files */
     check_spilled("re-partitioned INNER", inner, pool, limit);
     check_spilled("re-partitioned FULL", join1(SQE_JT_FULL, pr, big, 1, 0, NULL), pool, limit);
-    if (!UNDER_SAN) check_spilled("re-partitioned ANTI", join1(SQE_JT_ANTI, pr, big, 1, 0, NULL), pool, limit);
+    if (!UNDER_SAN)
+        check_spilled("re-partitioned ANTI", join1(SQE_JT_ANTI, pr, big, 1, 0, NULL), pool, limit);
     check_spill_dir_empty();
 }
 
@@ -496,8 +523,10 @@ static void test_one_key_too_big(void) {
     sqe_plan *pr = scan3(t_probe, "probe"), *one = scan3(t_one, "one");
     for (int th = 1; th <= 4; th *= UNDER_SAN ? 4 : 2) {
         digest d = run_digest(join1(SQE_JT_INNER, pr, one, 1, 0, NULL), th, pool, (size_t)3 << 20);
-        CHECK(d.error && strstr(d.error, "RESOURCE_EXHAUSTED: query exceeded the memory limit of 3145728 bytes in "
-                                         "HashJoinExec: ") &&
+        CHECK(d.error &&
+              strstr(d.error,
+                     "RESOURCE_EXHAUSTED: query exceeded the memory limit of 3145728 bytes in "
+                     "HashJoinExec: ") &&
               strstr(d.error, "build rows share one join key value and do not fit"));
         if (d.error && !strstr(d.error, "share one join key")) fprintf(stderr, "%s\n", d.error);
         sqe_free(d.error);
@@ -506,14 +535,18 @@ static void test_one_key_too_big(void) {
      * hardly a partition: an error that says to raise the limit. */
     digest tiny = run_digest(join1(SQE_JT_INNER, pr, scan3(t_build, "build"), 1, 0, NULL), 4, pool,
                              (size_t)1900000);
-    CHECK(tiny.error && strstr(tiny.error, "RESOURCE_EXHAUSTED: query exceeded the memory limit of 1900000 bytes "
-                                           "in HashJoinExec") &&
+    CHECK(tiny.error &&
+          strstr(tiny.error, "RESOURCE_EXHAUSTED: query exceeded the memory limit of 1900000 bytes "
+                             "in HashJoinExec") &&
           strstr(tiny.error, "raise the memory limit"));
-    if (tiny.error && !strstr(tiny.error, "raise the memory limit")) fprintf(stderr, "%s\n", tiny.error);
+    if (tiny.error && !strstr(tiny.error, "raise the memory limit"))
+        fprintf(stderr, "%s\n", tiny.error);
     sqe_free(tiny.error);
     /* A limit below what the spill itself needs: the plain memory error. */
-    digest d = run_digest(join1(SQE_JT_INNER, pr, scan3(t_build, "build"), 1, 0, NULL), 1, pool, 200000);
-    CHECK_STR(d.error, "ERROR RESOURCE_EXHAUSTED: query exceeded the memory limit of 200000 bytes in HashJoinExec");
+    digest d =
+        run_digest(join1(SQE_JT_INNER, pr, scan3(t_build, "build"), 1, 0, NULL), 1, pool, 200000);
+    CHECK_STR(d.error, "ERROR RESOURCE_EXHAUSTED: query exceeded the memory limit of 200000 bytes "
+                       "in HashJoinExec");
     sqe_free(d.error);
     check_spill_dir_empty();
 }
@@ -564,9 +597,10 @@ static void test_bad_temp_dir(void) {
     snprintf(saved, sizeof saved, "%s", spilldir);
     snprintf(spilldir, sizeof spilldir, "%s/no/such/folder", tmpdir);
     digest d = run_digest(p, 2, pool, LIMIT);
-    char *want = sqe_asprintf("ERROR STORAGE: could not create temporary file in '%s' for HashJoinExec: No such "
-                              "file or directory",
-                              spilldir);
+    char *want = sqe_asprintf(
+        "ERROR STORAGE: could not create temporary file in '%s' for HashJoinExec: No such "
+        "file or directory",
+        spilldir);
     CHECK_STR(d.error, want);
     sqe_free(want);
     sqe_free(d.error);

@@ -608,7 +608,8 @@ static void test_create_forms(void) {
         CHECK(spec.json.case_sensitive && spec.json.dots_in_keys && !spec.json.ignore_malformed);
         CHECK(spec.json.n_mappings == 2);
         for (int i = 0; i < spec.json.n_mappings && i < 2; i++) {
-            if (!strcmp(spec.json.mapping_cols[i], "ts")) CHECK_STR(spec.json.mapping_keys[i], "time");
+            if (!strcmp(spec.json.mapping_cols[i], "ts"))
+                CHECK_STR(spec.json.mapping_keys[i], "time");
             else {
                 CHECK_STR(spec.json.mapping_cols[i], "user_name");
                 CHECK_STR(spec.json.mapping_keys[i], "User Name");

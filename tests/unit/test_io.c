@@ -43,12 +43,14 @@ static void test_check_url(void) {
     check_url_err("", SQE_ERR_INVALID_ARGUMENT, NULL);
     check_url_err(NULL, SQE_ERR_INVALID_ARGUMENT, NULL);
     check_url_err("s3://", SQE_ERR_INVALID_ARGUMENT, "invalid S3 URL 's3://': missing bucket");
-    check_url_err("s3:///key", SQE_ERR_INVALID_ARGUMENT, "invalid S3 URL 's3:///key': missing bucket");
+    check_url_err("s3:///key", SQE_ERR_INVALID_ARGUMENT,
+                  "invalid S3 URL 's3:///key': missing bucket");
     check_url_err("file://relative", SQE_ERR_INVALID_ARGUMENT, NULL);
     check_url_err("gs://x", SQE_ERR_NOT_SUPPORTED,
                   "unsupported URL scheme 'gs' in 'gs://x'; use s3://, file:// or a local path");
-    check_url_err("http://host/x", SQE_ERR_NOT_SUPPORTED,
-                  "unsupported URL scheme 'http' in 'http://host/x'; use s3://, file:// or a local path");
+    check_url_err(
+        "http://host/x", SQE_ERR_NOT_SUPPORTED,
+        "unsupported URL scheme 'http' in 'http://host/x'; use s3://, file:// or a local path");
     check_url_err("hdfs://nn:8020/warehouse", SQE_ERR_NOT_SUPPORTED, NULL);
     check_url_err("s3a://bucket/x", SQE_ERR_NOT_SUPPORTED, NULL);
 }
@@ -59,13 +61,15 @@ static void test_store_for_url(void) {
     sqe_store *s = sqe_io_store_for_url("s3://bucket/prefix", &err);
     CHECK(s == NULL);
     CHECK(err.cls == SQE_ERR_NOT_SUPPORTED);
-    CHECK_STR(err.msg, "S3 storage is not supported yet (URL 's3://bucket/prefix'); use a local path or file:// URL");
+    CHECK_STR(err.msg, "S3 storage is not supported yet (URL 's3://bucket/prefix'); use a local "
+                       "path or file:// URL");
 
     s = sqe_io_store_for_url("s3://", &err);
     CHECK(s == NULL && err.cls == SQE_ERR_INVALID_ARGUMENT);
     s = sqe_io_store_for_url("gs://x", &err);
     CHECK(s == NULL && err.cls == SQE_ERR_NOT_SUPPORTED);
-    CHECK_STR(err.msg, "unsupported URL scheme 'gs' in 'gs://x'; use s3://, file:// or a local path");
+    CHECK_STR(err.msg,
+              "unsupported URL scheme 'gs' in 'gs://x'; use s3://, file:// or a local path");
     s = sqe_io_store_for_url("", &err);
     CHECK(s == NULL && err.cls == SQE_ERR_INVALID_ARGUMENT);
 
@@ -461,7 +465,6 @@ static void test_local_conformance(void) {
     rm_rf(dir);
 }
 
-
 /* Regression (issue 7, item 1): a FIFO named like a manifest or a data file
  * blocked the reader forever (open waited for a writer). head, get_range
  * and read_all now refuse anything that is not a regular file, naming the
@@ -551,9 +554,9 @@ static void test_symlink_identity(void) {
     char tbl[300];
     snprintf(tbl, sizeof tbl, "%s/x/tbl", dir);
     static const char *const links[][2] = {
-        {".", "self"},       {"..", "up"},           {"../sib", "sib"},      {"../sib", "sib2"},
-        {"sub", "in"},       {"a.csv", "copy.csv"},  {"../../x", "grandup"}, {"sub/..", "self2"},
-        {"../sib/b.csv", "b_link.csv"},
+        {".", "self"},          {"..", "up"},        {"../sib", "sib"},
+        {"../sib", "sib2"},     {"sub", "in"},       {"a.csv", "copy.csv"},
+        {"../../x", "grandup"}, {"sub/..", "self2"}, {"../sib/b.csv", "b_link.csv"},
     };
     for (size_t i = 0; i < SQE_ARRAY_LEN(links); i++) {
         char l[400];

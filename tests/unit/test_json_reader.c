@@ -23,7 +23,8 @@ static sqe_json_options g_opts;
 static char *write_file(const char *name, const char *data, size_t len) {
     char *path = sqe_asprintf("%s/%s", g_dir, name);
     sqe_error err;
-    if (!g_store->vt->put(g_store, path, data, len, &err)) fprintf(stderr, "write %s: %s\n", path, err.msg);
+    if (!g_store->vt->put(g_store, path, data, len, &err))
+        fprintf(stderr, "write %s: %s\n", path, err.msg);
     return path;
 }
 
@@ -34,13 +35,27 @@ static void render_value(const sqe_vector *v, uint32_t row, sqe_strbuf *sb) {
     }
     char buf[64];
     switch (v->type.id) {
-    case SQE_T_BOOLEAN: sqe_strbuf_puts(sb, SQE_VEC_DATA(v, uint8_t)[row] ? "true" : "false"); break;
-    case SQE_T_TINYINT: sqe_strbuf_printf(sb, "%d", SQE_VEC_DATA(v, int8_t)[row]); break;
-    case SQE_T_SMALLINT: sqe_strbuf_printf(sb, "%d", SQE_VEC_DATA(v, int16_t)[row]); break;
-    case SQE_T_INTEGER: sqe_strbuf_printf(sb, "%d", SQE_VEC_DATA(v, int32_t)[row]); break;
-    case SQE_T_BIGINT: sqe_strbuf_printf(sb, "%lld", (long long)SQE_VEC_DATA(v, int64_t)[row]); break;
-    case SQE_T_REAL: sqe_strbuf_printf(sb, "%g", (double)SQE_VEC_DATA(v, float)[row]); break;
-    case SQE_T_DOUBLE: sqe_strbuf_printf(sb, "%.17g", SQE_VEC_DATA(v, double)[row]); break;
+    case SQE_T_BOOLEAN:
+        sqe_strbuf_puts(sb, SQE_VEC_DATA(v, uint8_t)[row] ? "true" : "false");
+        break;
+    case SQE_T_TINYINT:
+        sqe_strbuf_printf(sb, "%d", SQE_VEC_DATA(v, int8_t)[row]);
+        break;
+    case SQE_T_SMALLINT:
+        sqe_strbuf_printf(sb, "%d", SQE_VEC_DATA(v, int16_t)[row]);
+        break;
+    case SQE_T_INTEGER:
+        sqe_strbuf_printf(sb, "%d", SQE_VEC_DATA(v, int32_t)[row]);
+        break;
+    case SQE_T_BIGINT:
+        sqe_strbuf_printf(sb, "%lld", (long long)SQE_VEC_DATA(v, int64_t)[row]);
+        break;
+    case SQE_T_REAL:
+        sqe_strbuf_printf(sb, "%g", (double)SQE_VEC_DATA(v, float)[row]);
+        break;
+    case SQE_T_DOUBLE:
+        sqe_strbuf_printf(sb, "%.17g", SQE_VEC_DATA(v, double)[row]);
+        break;
     case SQE_T_DECIMAL:
         sqe_decimal_format(SQE_VEC_DATA(v, sqe_i128)[row], v->type.scale, buf, sizeof buf);
         sqe_strbuf_puts(sb, buf);
@@ -49,7 +64,9 @@ static void render_value(const sqe_vector *v, uint32_t row, sqe_strbuf *sb) {
         sqe_date_format(SQE_VEC_DATA(v, int32_t)[row], buf, sizeof buf);
         sqe_strbuf_puts(sb, buf);
         break;
-    case SQE_T_TIMESTAMP: sqe_strbuf_printf(sb, "ts:%lld", (long long)SQE_VEC_DATA(v, int64_t)[row]); break;
+    case SQE_T_TIMESTAMP:
+        sqe_strbuf_printf(sb, "ts:%lld", (long long)SQE_VEC_DATA(v, int64_t)[row]);
+        break;
     case SQE_T_VARCHAR:
     case SQE_T_VARBINARY: {
         const sqe_string *s = &SQE_VEC_DATA(v, sqe_string)[row];
@@ -58,7 +75,9 @@ static void render_value(const sqe_vector *v, uint32_t row, sqe_strbuf *sb) {
         sqe_strbuf_putc(sb, ']');
         break;
     }
-    default: sqe_strbuf_puts(sb, "?"); break;
+    default:
+        sqe_strbuf_puts(sb, "?");
+        break;
     }
 }
 
@@ -80,12 +99,14 @@ static scan_result scan_ranges(const char *path, uint64_t size, const char *cols
     sqe_type types[32];
     int n_cols = 0;
     char *decl = sqe_strdup(cols);
-    for (char *save = NULL, *tok = strtok_r(decl, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+    for (char *save = NULL, *tok = strtok_r(decl, ";", &save); tok;
+         tok = strtok_r(NULL, ";", &save)) {
         while (*tok == ' ') tok++;
         char *sp = strchr(tok, ' ');
         names[n_cols] = sqe_strndup(tok, (size_t)(sp - tok));
         sqe_error terr;
-        if (!sqe_type_parse(sp + 1, &types[n_cols], &terr)) fprintf(stderr, "type %s: %s\n", sp + 1, terr.msg);
+        if (!sqe_type_parse(sp + 1, &types[n_cols], &terr))
+            fprintf(stderr, "type %s: %s\n", sp + 1, terr.msg);
         n_cols++;
     }
     sqe_free(decl);
@@ -119,7 +140,8 @@ static scan_result scan_ranges(const char *path, uint64_t size, const char *cols
         if (n_cuts == 0) {
             rd = vt->open(g_store, path, size, &spec, &res.err);
         } else {
-            uint64_t start = range == 0 ? 0 : cuts[range - 1], end = range == n_cuts ? size : cuts[range];
+            uint64_t start = range == 0 ? 0 : cuts[range - 1],
+                     end = range == n_cuts ? size : cuts[range];
             rd = sqe_format_open_range(vt, g_store, path, size, start, end, &spec, &res.err);
         }
         if (!rd) {
@@ -162,8 +184,8 @@ static scan_result scan(const char *path, const char *cols, const char *proj) {
 
 /* Checks the rendering of `data` read whole, in chunks of 1..17 bytes, and
  * (uncompressed) as two byte ranges cut at every offset. */
-static void expect_rows_named(const char *name, const char *data, size_t len, const char *cols, const char *proj,
-                              const char *want) {
+static void expect_rows_named(const char *name, const char *data, size_t len, const char *cols,
+                              const char *proj, const char *want) {
     char *path = write_file(name, data, len);
     size_t saved = sqe_text_reader_chunk_size;
     for (size_t chunk = 0; chunk <= 17; chunk++) {
@@ -177,7 +199,8 @@ static void expect_rows_named(const char *name, const char *data, size_t len, co
     if (!strstr(name, ".gz")) {
         for (uint64_t cut = 0; cut <= len; cut++) {
             scan_result r = scan_ranges(path, len, cols, proj, &cut, 1);
-            if (!r.text || strcmp(r.text, want) != 0) fprintf(stderr, "  split at %llu\n", (unsigned long long)cut);
+            if (!r.text || strcmp(r.text, want) != 0)
+                fprintf(stderr, "  split at %llu\n", (unsigned long long)cut);
             CHECK_STR(r.text, want);
             sqe_free(r.text);
         }
@@ -212,9 +235,11 @@ static void expect_error(const char *data, const char *cols, const char *proj, s
 
 static void test_basics(void) {
     const char *cols = "id bigint; name string; v double";
-    expect_rows("{\"id\":1,\"name\":\"a\",\"v\":1.5}\n{\"v\":2,\"id\":2}\n", cols, NULL, "1|[a]|1.5\n2|NULL|2\n");
+    expect_rows("{\"id\":1,\"name\":\"a\",\"v\":1.5}\n{\"v\":2,\"id\":2}\n", cols, NULL,
+                "1|[a]|1.5\n2|NULL|2\n");
     /* no final newline; \r\n endings; whitespace everywhere */
-    expect_rows("{ \"id\" : 1 , \"name\" : \"a\" }\r\n\t{\"id\":2}", cols, NULL, "1|[a]|NULL\n2|NULL|NULL\n");
+    expect_rows("{ \"id\" : 1 , \"name\" : \"a\" }\r\n\t{\"id\":2}", cols, NULL,
+                "1|[a]|NULL\n2|NULL|NULL\n");
     /* blank lines skipped, an empty file has no rows */
     expect_rows("\n\n{\"id\":1}\n \n\r\n{\"id\":2}\n\n", cols, "0", "1\n2\n");
     expect_rows("", cols, NULL, "");
@@ -223,7 +248,8 @@ static void test_basics(void) {
     expect_rows("{\"id\":1,\"name\":\"a\",\"v\":1.5}\n", cols, "2,0,0", "1.5|1|1\n");
     expect_rows("{\"id\":1}\n{\"id\":2}\n", cols, "", "\n\n");
     /* case-insensitive binding by default; unknown keys skipped */
-    expect_rows("{\"ID\":1,\"NaMe\":\"x\",\"other\":{\"id\":99,\"a\":[1,{\"b\":[]}]}}\n", cols, "0,1", "1|[x]\n");
+    expect_rows("{\"ID\":1,\"NaMe\":\"x\",\"other\":{\"id\":99,\"a\":[1,{\"b\":[]}]}}\n", cols,
+                "0,1", "1|[x]\n");
     /* a later duplicate key wins */
     expect_rows("{\"id\":1,\"Id\":2,\"id\":null}\n{\"id\":3,\"id\":4}\n", cols, "0", "NULL\n4\n");
     /* a byte order mark before the first line (only there: ranges too) */
@@ -236,27 +262,33 @@ static void test_basics(void) {
 static void test_types(void) {
     const char *cols = "b boolean; t tinyint; s smallint; i int; l bigint; r real; d double; "
                        "m decimal(6,2); dt date; ts timestamp; v varchar(3); c char(2); x string";
-    expect_rows("{\"b\":true,\"t\":-128,\"s\":32767,\"i\":-2147483648,\"l\":9223372036854775807,\"r\":0.5,"
-                "\"d\":-1.25e2,\"m\":1234.565,\"dt\":\"2024-02-29\",\"ts\":\"1970-01-01 00:00:01.5\","
-                "\"v\":\"\xc3\xa9t\xc3\xa9s\",\"c\":\"abc\",\"x\":[1, {\"a\": \"}\"}]}\n",
-                cols, NULL,
-                "true|-128|32767|-2147483648|9223372036854775807|0.5|-125|1234.57|2024-02-29|ts:1500000|[\xc3\xa9t\xc3\xa9]|[ab]|[[1, "
-                "{\"a\": \"}\"}]]\n");
+    expect_rows(
+        "{\"b\":true,\"t\":-128,\"s\":32767,\"i\":-2147483648,\"l\":9223372036854775807,\"r\":0.5,"
+        "\"d\":-1.25e2,\"m\":1234.565,\"dt\":\"2024-02-29\",\"ts\":\"1970-01-01 00:00:01.5\","
+        "\"v\":\"\xc3\xa9t\xc3\xa9s\",\"c\":\"abc\",\"x\":[1, {\"a\": \"}\"}]}\n",
+        cols, NULL,
+        "true|-128|32767|-2147483648|9223372036854775807|0.5|-125|1234.57|2024-02-29|ts:1500000|["
+        "\xc3\xa9t\xc3\xa9]|[ab]|[[1, "
+        "{\"a\": \"}\"}]]\n");
     /* strings holding numbers and booleans; numbers and booleans into strings */
-    expect_rows("{\"b\":\"false\",\"t\":\"1\",\"s\":\"-2\",\"i\":\"3\",\"l\":\"4\",\"r\":\"5\",\"d\":\"6.5\",\"m\":\"7\","
+    expect_rows("{\"b\":\"false\",\"t\":\"1\",\"s\":\"-2\",\"i\":\"3\",\"l\":\"4\",\"r\":\"5\","
+                "\"d\":\"6.5\",\"m\":\"7\","
                 "\"v\":12345,\"c\":true,\"x\":-0.0e-1}\n",
                 cols, NULL, "false|1|-2|3|4|5|6.5|7.00|NULL|NULL|[123]|[tr]|[-0.0e-1]\n");
     /* null and empty strings: NULL except for string columns */
-    expect_rows("{\"b\":null,\"i\":\"\",\"d\":\"\",\"dt\":\"\",\"x\":\"\",\"v\":null}\n", "b boolean; i int; d double; dt date; x string; v string",
-                NULL, "NULL|NULL|NULL|NULL|[]|NULL\n");
+    expect_rows("{\"b\":null,\"i\":\"\",\"d\":\"\",\"dt\":\"\",\"x\":\"\",\"v\":null}\n",
+                "b boolean; i int; d double; dt date; x string; v string", NULL,
+                "NULL|NULL|NULL|NULL|[]|NULL\n");
     /* nested values in string columns are their JSON text as written */
-    expect_rows("{\"x\":{},\"y\":[ ],\"z\":{\"k\":[true,false,null,\"s\\\"\"]}}\n", "x string; y string; z string", NULL,
+    expect_rows("{\"x\":{},\"y\":[ ],\"z\":{\"k\":[true,false,null,\"s\\\"\"]}}\n",
+                "x string; y string; z string", NULL,
                 "[{}]|[[ ]]|[{\"k\":[true,false,null,\"s\\\"\"]}]\n");
 }
 
 static void test_strings(void) {
     const char *cols = "s string";
-    expect_rows("{\"s\":\"a\\\"b\\\\c\\/d\\be\\ff\\ng\\rh\\ti\"}\n", cols, NULL, "[a\"b\\c/d\be\ff\ng\rh\ti]\n");
+    expect_rows("{\"s\":\"a\\\"b\\\\c\\/d\\be\\ff\\ng\\rh\\ti\"}\n", cols, NULL,
+                "[a\"b\\c/d\be\ff\ng\rh\ti]\n");
     expect_rows("{\"s\":\"\\u0041\\u00e9\\u20ac\\uD83D\\uDE00\\ud834\\udd1e\"}\n", cols, NULL,
                 "[A\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xf0\x9d\x84\x9e]\n");
     expect_rows("{\"s\":\"raw \xe2\x82\xac bytes\"}\n", cols, NULL, "[raw \xe2\x82\xac bytes]\n");
@@ -274,16 +306,19 @@ static void test_options(void) {
     g_opts.dots_in_keys = true;
     expect_rows(data, cols, NULL, "1|[a]\n2|[b]\n");
     /* an exact key beats a dotted one in either order; dotted ones: last wins */
-    expect_rows("{\"user_id\":2,\"user.id\":3}\n{\"user.id\":4,\"user_id\":5,\"user.id\":6}\n{\"user.id\":7,\"USER.ID\":8}\n",
+    expect_rows("{\"user_id\":2,\"user.id\":3}\n{\"user.id\":4,\"user_id\":5,\"user.id\":6}\n{"
+                "\"user.id\":7,\"USER.ID\":8}\n",
                 cols, "0", "2\n5\n8\n");
     g_opts.dots_in_keys = false;
     const char *mcols[] = {"name", "user_id"}, *mkeys[] = {"Full Name", "uid"};
     g_opts.n_mappings = 2;
     g_opts.mapping_cols = mcols;
     g_opts.mapping_keys = mkeys;
-    expect_rows("{\"full name\":\"x\",\"UID\":5,\"name\":\"no\",\"user_id\":6}\n", cols, NULL, "5|[x]\n");
+    expect_rows("{\"full name\":\"x\",\"UID\":5,\"name\":\"no\",\"user_id\":6}\n", cols, NULL,
+                "5|[x]\n");
     g_opts.case_sensitive = true;
-    expect_rows("{\"full name\":\"x\",\"UID\":5,\"Full Name\":\"y\",\"uid\":7}\n", cols, NULL, "7|[y]\n");
+    expect_rows("{\"full name\":\"x\",\"UID\":5,\"Full Name\":\"y\",\"uid\":7}\n", cols, NULL,
+                "7|[y]\n");
     /* two columns bound to one key both get it */
     const char *mcols2[] = {"name"}, *mkeys2[] = {"user_id"};
     g_opts.case_sensitive = false;
@@ -294,8 +329,8 @@ static void test_options(void) {
     memset(&g_opts, 0, sizeof g_opts);
     /* ignore_malformed: malformed lines are all-NULL rows */
     g_opts.ignore_malformed = true;
-    expect_rows("{\"user_id\":1}\n{\"user_id\":\n[1]\nnope\n{\"user_id\":2} x\n{\"user_id\":3}\n", cols, NULL,
-                "1|NULL\nNULL|NULL\nNULL|NULL\nNULL|NULL\nNULL|NULL\n3|NULL\n");
+    expect_rows("{\"user_id\":1}\n{\"user_id\":\n[1]\nnope\n{\"user_id\":2} x\n{\"user_id\":3}\n",
+                cols, NULL, "1|NULL\nNULL|NULL\nNULL|NULL\nNULL|NULL\nNULL|NULL\n3|NULL\n");
     memset(&g_opts, 0, sizeof g_opts);
 }
 
@@ -308,22 +343,50 @@ static void test_errors(void) {
     expect_error("{\"id\":false}\n", cols, NULL, SQE_ERR_INVALID_DATA,
                  "cannot parse 'false' as integer in file '%s' line 1, column 'id'");
     expect_error("{\"id\":[1]}\n", cols, NULL, SQE_ERR_INVALID_DATA,
-                 "cannot read a JSON array as integer in file '%s' line 1, column 'id': only string columns take nested "
+                 "cannot read a JSON array as integer in file '%s' line 1, column 'id': only "
+                 "string columns take nested "
                  "JSON (as its text)");
     expect_error("{\"id\":1}\n{\"id\":1 \"s\":2}\n", cols, NULL, SQE_ERR_INVALID_DATA,
                  "malformed JSON in file '%s' line 2 at character 9: expected ',' or '}'");
     g_opts.serde = SQE_JSON_SERDE_OPENX;
     expect_error("{\"s\":\"\\x\"}\n", cols, NULL, SQE_ERR_INVALID_DATA,
-                 "malformed JSON in file '%s' line 1 at character 7: invalid escape in string (SERDEPROPERTIES "
+                 "malformed JSON in file '%s' line 1 at character 7: invalid escape in string "
+                 "(SERDEPROPERTIES "
                  "'ignore.malformed.json'='true' reads malformed lines as rows of NULLs)");
     memset(&g_opts, 0, sizeof g_opts);
     /* malformed everywhere, also when nothing is projected */
     static const char *const bad[] = {
-        "{", "}", "{\"a\"}", "{\"a\":}", "{\"a\":1,}", "{,}", "{\"a\":1}}", "{\"a\":[1,]}", "{\"a\":[1 2]}",
-        "{\"a\":{\"b\":1,}}", "{\"a\":{1:2}}", "{\"a\":nul}", "{\"a\":+1}", "{\"a\":1e}", "{\"a\":.5}", "{\"a\":0x1}",
-        "{\"a\":\"\\u12g4\"}", "{\"a\":\"\\ud800\\u0041\"}", "{\"a\":\"\\udc00\"}", "{\"a\":\"x\x01\"}", "[]", "1",
-        "\"s\"", "null", "{\"a\":1}{\"b\":2}", "{\"a\":'x'}", "{\"a\":NaN}", "{\"a\"::1}", "{\"a\" 1}",
-        "{\"a\":\"unterminated}", "{\"a\":[[[[[[[[[[",
+        "{",
+        "}",
+        "{\"a\"}",
+        "{\"a\":}",
+        "{\"a\":1,}",
+        "{,}",
+        "{\"a\":1}}",
+        "{\"a\":[1,]}",
+        "{\"a\":[1 2]}",
+        "{\"a\":{\"b\":1,}}",
+        "{\"a\":{1:2}}",
+        "{\"a\":nul}",
+        "{\"a\":+1}",
+        "{\"a\":1e}",
+        "{\"a\":.5}",
+        "{\"a\":0x1}",
+        "{\"a\":\"\\u12g4\"}",
+        "{\"a\":\"\\ud800\\u0041\"}",
+        "{\"a\":\"\\udc00\"}",
+        "{\"a\":\"x\x01\"}",
+        "[]",
+        "1",
+        "\"s\"",
+        "null",
+        "{\"a\":1}{\"b\":2}",
+        "{\"a\":'x'}",
+        "{\"a\":NaN}",
+        "{\"a\"::1}",
+        "{\"a\" 1}",
+        "{\"a\":\"unterminated}",
+        "{\"a\":[[[[[[[[[[",
     };
     for (size_t i = 0; i < SQE_ARRAY_LEN(bad); i++) {
         char *path = write_file("bad.json", bad[i], strlen(bad[i]));
@@ -349,8 +412,10 @@ static void test_errors(void) {
         sqe_strbuf_puts(&sb, ",\"id\":1}\n");
         char *path = write_file("deep.json", sb.data, sb.len);
         scan_result r = scan(path, cols, "0");
-        if (depth == 256) CHECK_STR(r.text, "1\n");
-        else CHECK_CONTAINS(r.err.msg, "at character 262: nesting deeper than 256 levels");
+        if (depth == 256)
+            CHECK_STR(r.text, "1\n");
+        else
+            CHECK_CONTAINS(r.err.msg, "at character 262: nesting deeper than 256 levels");
         sqe_free(r.text);
         sqe_free(path);
     }
@@ -390,10 +455,11 @@ static void test_long_lines(void) {
     size_t saved = sqe_text_reader_max_line;
     sqe_text_reader_max_line = 32;
     expect_rows("{\"id\":1,\"pad\":\"xxxxxxxxxxxxxxx\"}\n", "id int", NULL, "1\n"); /* exactly 32 */
-    expect_error("{\"id\":1}\n{\"id\":1,\"pad\":\"xxxxxxxxxxxxxxxx\"}\n", "id int", NULL, SQE_ERR_INVALID_DATA,
-                 "line 2 in file '%s' is longer than the limit of 32 bytes");
-    expect_error("{\"id\":1}\n{\"id\":1,\"pad\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "id int", NULL,
+    expect_error("{\"id\":1}\n{\"id\":1,\"pad\":\"xxxxxxxxxxxxxxxx\"}\n", "id int", NULL,
                  SQE_ERR_INVALID_DATA, "line 2 in file '%s' is longer than the limit of 32 bytes");
+    expect_error("{\"id\":1}\n{\"id\":1,\"pad\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+                 "id int", NULL, SQE_ERR_INVALID_DATA,
+                 "line 2 in file '%s' is longer than the limit of 32 bytes");
     sqe_text_reader_max_line = saved;
 }
 
@@ -417,7 +483,8 @@ static void test_ranges(void) {
     path = write_file("r.json", data, strlen(data));
     uint64_t cut = 5;
     scan_result r = scan_ranges(path, strlen(data), "id int", NULL, &cut, 1);
-    char *want = sqe_asprintf("cannot parse 'x' as integer in file '%s' at byte offset 9, column 'id'", path);
+    char *want = sqe_asprintf(
+        "cannot parse 'x' as integer in file '%s' at byte offset 9, column 'id'", path);
     CHECK_STR(r.err.msg, want);
     sqe_free(want);
     /* a compressed file cannot be read in ranges */
@@ -426,7 +493,8 @@ static void test_ranges(void) {
     spec.format = SQE_FORMAT_JSON;
     CHECK(sqe_format_splittable(&spec, path));
     CHECK(!sqe_format_splittable(&spec, "/a/b.json.gz"));
-    CHECK(sqe_json_reader_vtable.open_range(g_store, "/a/b.json.gz", 10, 0, 5, &spec, &r.err) == NULL);
+    CHECK(sqe_json_reader_vtable.open_range(g_store, "/a/b.json.gz", 10, 0, 5, &spec, &r.err) ==
+          NULL);
     CHECK(r.err.cls == SQE_ERR_INTERNAL);
     sqe_free(path);
 }
@@ -447,7 +515,8 @@ static void test_compressed(void) {
         n = sizeof gz - z.avail_out;
         deflateEnd(&z);
     }
-    expect_rows_named("t.json.gz", (const char *)gz, n, "id int; s string", NULL, "1|[a]\n2|NULL\n1|[a]\n2|NULL\n");
+    expect_rows_named("t.json.gz", (const char *)gz, n, "id int; s string", NULL,
+                      "1|[a]\n2|NULL\n1|[a]\n2|NULL\n");
     char *path = write_file("t.json.gz", (const char *)gz, n - 3);
     scan_result r = scan(path, "id int", NULL);
     CHECK(r.text == NULL && r.err.cls == SQE_ERR_INVALID_DATA);

@@ -34,13 +34,16 @@ static bool find_shared(void) {
         snprintf(probe, sizeof probe, "%s/parquet-testing", env);
         return realpath(probe, g_shared) != NULL;
     }
-    static const char *const k_try[] = {"../shared/parquet-testing", "../../shared/parquet-testing"};
+    static const char *const k_try[] = {"../shared/parquet-testing",
+                                        "../../shared/parquet-testing"};
     for (size_t i = 0; i < SQE_ARRAY_LEN(k_try); i++)
         if (realpath(k_try[i], g_shared)) return true;
     return false;
 }
 
-static char *shared_path(const char *name) { return sqe_asprintf("%s/%s", g_shared, name); }
+static char *shared_path(const char *name) {
+    return sqe_asprintf("%s/%s", g_shared, name);
+}
 
 static uint64_t file_size(const char *path) {
     sqe_io_entry e;
@@ -121,7 +124,9 @@ static char *read_shared(const char *name, const sqe_reader_spec *spec, sqe_read
 /* sort_columns.parquet: two row groups of (a bigint, b string):
  * (NULL,a) (2,b) (1,c); stats a: 1..2 with 1 NULL, b: a..c. */
 static const table_def k_sort = {
-    3, {"a", "b", "c"}, {{SQE_T_BIGINT, 0, 0, 0, 0}, {SQE_T_VARCHAR, 0, 0, 0, 0}, {SQE_T_INTEGER, 0, 0, 0, 0}}};
+    3,
+    {"a", "b", "c"},
+    {{SQE_T_BIGINT, 0, 0, 0, 0}, {SQE_T_VARCHAR, 0, 0, 0, 0}, {SQE_T_INTEGER, 0, 0, 0, 0}}};
 
 /* ------------------------------------------------------------- tests */
 
@@ -182,15 +187,23 @@ static void test_pruning(void) {
         sqe_fpred_term t;
         bool pruned;
     } cases[] = {
-        {{0, SQE_FPRED_EQ, 1, &v5}, true},  {{0, SQE_FPRED_EQ, 1, &v2}, false},
-        {{0, SQE_FPRED_GT, 1, &v2}, true},  {{0, SQE_FPRED_GE, 1, &v2}, false},
-        {{0, SQE_FPRED_LT, 1, &v1}, true},  {{0, SQE_FPRED_LE, 1, &v1}, false},
-        {{0, SQE_FPRED_LT, 1, &v0}, true},  {{0, SQE_FPRED_NE, 1, &v5}, false},
-        {{1, SQE_FPRED_GT, 1, &sc}, true},  {{1, SQE_FPRED_GE, 1, &sc}, false},
-        {{1, SQE_FPRED_EQ, 1, &sd}, true},  {{0, SQE_FPRED_IS_NULL, 0, NULL}, false},
-        {{0, SQE_FPRED_IS_NOT_NULL, 0, NULL}, false}, {{1, SQE_FPRED_IS_NULL, 0, NULL}, true},
+        {{0, SQE_FPRED_EQ, 1, &v5}, true},
+        {{0, SQE_FPRED_EQ, 1, &v2}, false},
+        {{0, SQE_FPRED_GT, 1, &v2}, true},
+        {{0, SQE_FPRED_GE, 1, &v2}, false},
+        {{0, SQE_FPRED_LT, 1, &v1}, true},
+        {{0, SQE_FPRED_LE, 1, &v1}, false},
+        {{0, SQE_FPRED_LT, 1, &v0}, true},
+        {{0, SQE_FPRED_NE, 1, &v5}, false},
+        {{1, SQE_FPRED_GT, 1, &sc}, true},
+        {{1, SQE_FPRED_GE, 1, &sc}, false},
+        {{1, SQE_FPRED_EQ, 1, &sd}, true},
+        {{0, SQE_FPRED_IS_NULL, 0, NULL}, false},
+        {{0, SQE_FPRED_IS_NOT_NULL, 0, NULL}, false},
+        {{1, SQE_FPRED_IS_NULL, 0, NULL}, true},
         /* c is missing from the file: all NULL */
-        {{2, SQE_FPRED_IS_NULL, 0, NULL}, false},     {{2, SQE_FPRED_IS_NOT_NULL, 0, NULL}, true},
+        {{2, SQE_FPRED_IS_NULL, 0, NULL}, false},
+        {{2, SQE_FPRED_IS_NOT_NULL, 0, NULL}, true},
     };
     for (size_t i = 0; i < SQE_ARRAY_LEN(cases); i++) {
         char *got = read_pred(cases[i].t, &st);
@@ -201,8 +214,10 @@ static void test_pruning(void) {
                     (unsigned long long)st.row_groups_pruned);
             CHECK(false);
         }
-        if (cases[i].pruned) CHECK_STR(got, "");
-        else CHECK(got && strlen(got) == 60); /* all six rows: the filter runs above */
+        if (cases[i].pruned)
+            CHECK_STR(got, "");
+        else
+            CHECK(got && strlen(got) == 60); /* all six rows: the filter runs above */
         sqe_free(got);
     }
     /* IN: pruned when no value falls in [min, max] */
@@ -269,7 +284,8 @@ static void test_morsels(void) {
 
 static void test_binding(void) {
     /* FRUIT in the file, fruit in the table; a missing column reads NULL */
-    table_def t = {2, {"missing", "fruit"}, {{SQE_T_INTEGER, 0, 0, 0, 0}, {SQE_T_VARCHAR, 0, 0, 0, 0}}};
+    table_def t = {
+        2, {"missing", "fruit"}, {{SQE_T_INTEGER, 0, 0, 0, 0}, {SQE_T_VARCHAR, 0, 0, 0, 0}}};
     int proj[] = {1, 0};
     sqe_reader_spec spec = make_spec(&t, proj, 2, NULL);
     sqe_error err;
@@ -322,7 +338,8 @@ static void test_binding(void) {
 static char *write_file(const char *name, const void *data, size_t len) {
     char *path = sqe_asprintf("%s/%s", g_dir, name);
     sqe_error err;
-    if (!g_store->vt->put(g_store, path, data, len, &err)) fprintf(stderr, "write %s: %s\n", path, err.msg);
+    if (!g_store->vt->put(g_store, path, data, len, &err))
+        fprintf(stderr, "write %s: %s\n", path, err.msg);
     return path;
 }
 
@@ -334,7 +351,8 @@ static void check_open_error(const char *name, const void *data, size_t len, sqe
     sqe_error err;
     sqe_reader *r = pq_vt()->open(g_store, path, len, &spec, &err);
     CHECK(r == NULL);
-    if (r) pq_vt()->close(r);
+    if (r)
+        pq_vt()->close(r);
     else {
         CHECK(err.cls == cls);
         CHECK_CONTAINS(err.msg, part);
@@ -570,7 +588,8 @@ static void test_explain_counters(void) {
         {"a + 1 = 100", "row_groups=2, row_groups_pruned=0"},
     };
     for (size_t i = 0; i < SQE_ARRAY_LEN(cases); i++) {
-        snprintf(sql, sizeof sql, "EXPLAIN ANALYZE SELECT count(b) FROM sc WHERE %s", cases[i].where);
+        snprintf(sql, sizeof sql, "EXPLAIN ANALYZE SELECT count(b) FROM sc WHERE %s",
+                 cases[i].where);
         r = sqe_session_execute(s, sql);
         const char *msg = r ? sqe_result_error(r) : "no result";
         CHECK(msg == NULL);

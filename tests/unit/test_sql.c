@@ -1674,9 +1674,8 @@ static void test_ddl_errors(void) {
 }
 
 static void test_table_functions(void) {
-    sqe_ast_query *q =
-        q_of("SELECT * FROM read_csv('x.csv', a => 1, b = 'y', c := true, "
-             "columns => {'k': 'INT', 'v': 'VARCHAR'}) AS t");
+    sqe_ast_query *q = q_of("SELECT * FROM read_csv('x.csv', a => 1, b = 'y', c := true, "
+                            "columns => {'k': 'INT', 'v': 'VARCHAR'}) AS t");
     CHECK(q && q->from && q->from->kind == SQE_FROM_FUNCTION);
     if (q && q->from && q->from->kind == SQE_FROM_FUNCTION) {
         const sqe_ast_from *f = q->from;
@@ -1871,7 +1870,6 @@ static void test_is_complete(void) {
     CHECK(sqe_sql_is_complete("SELECT 'a\\';"));
     CHECK(!sqe_sql_is_complete(""));
 }
-
 
 /* Regression (issue 7, item 4): a NUL byte silently ended a script
  * (`SELECT 1;\nSELECT 2; -- \0\nSELECT 3;` never ran SELECT 3). Scripts

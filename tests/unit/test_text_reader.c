@@ -18,7 +18,7 @@
 
 static char g_dir[64];
 static sqe_store *g_store;
-static bool g_render = true; /* false: time the scan alone (throughput test) */
+static bool g_render = true;                /* false: time the scan alone (throughput test) */
 static uint64_t g_range_start, g_range_end; /* g_range_end > 0: scan only this byte range */
 
 /* ------------------------------------------------------------ helpers */
@@ -26,7 +26,8 @@ static uint64_t g_range_start, g_range_end; /* g_range_end > 0: scan only this b
 static char *write_file(const char *name, const char *data, size_t len) {
     char *path = sqe_asprintf("%s/%s", g_dir, name);
     sqe_error err;
-    if (!g_store->vt->put(g_store, path, data, len, &err)) fprintf(stderr, "write %s: %s\n", path, err.msg);
+    if (!g_store->vt->put(g_store, path, data, len, &err))
+        fprintf(stderr, "write %s: %s\n", path, err.msg);
     return path;
 }
 
@@ -58,13 +59,27 @@ static void render_value(const sqe_vector *v, uint32_t row, sqe_strbuf *sb) {
     }
     char buf[64];
     switch (v->type.id) {
-    case SQE_T_BOOLEAN: sqe_strbuf_puts(sb, SQE_VEC_DATA(v, uint8_t)[row] ? "true" : "false"); break;
-    case SQE_T_TINYINT: sqe_strbuf_printf(sb, "%d", SQE_VEC_DATA(v, int8_t)[row]); break;
-    case SQE_T_SMALLINT: sqe_strbuf_printf(sb, "%d", SQE_VEC_DATA(v, int16_t)[row]); break;
-    case SQE_T_INTEGER: sqe_strbuf_printf(sb, "%d", SQE_VEC_DATA(v, int32_t)[row]); break;
-    case SQE_T_BIGINT: sqe_strbuf_printf(sb, "%lld", (long long)SQE_VEC_DATA(v, int64_t)[row]); break;
-    case SQE_T_REAL: sqe_strbuf_printf(sb, "%g", (double)SQE_VEC_DATA(v, float)[row]); break;
-    case SQE_T_DOUBLE: sqe_strbuf_printf(sb, "%.17g", SQE_VEC_DATA(v, double)[row]); break;
+    case SQE_T_BOOLEAN:
+        sqe_strbuf_puts(sb, SQE_VEC_DATA(v, uint8_t)[row] ? "true" : "false");
+        break;
+    case SQE_T_TINYINT:
+        sqe_strbuf_printf(sb, "%d", SQE_VEC_DATA(v, int8_t)[row]);
+        break;
+    case SQE_T_SMALLINT:
+        sqe_strbuf_printf(sb, "%d", SQE_VEC_DATA(v, int16_t)[row]);
+        break;
+    case SQE_T_INTEGER:
+        sqe_strbuf_printf(sb, "%d", SQE_VEC_DATA(v, int32_t)[row]);
+        break;
+    case SQE_T_BIGINT:
+        sqe_strbuf_printf(sb, "%lld", (long long)SQE_VEC_DATA(v, int64_t)[row]);
+        break;
+    case SQE_T_REAL:
+        sqe_strbuf_printf(sb, "%g", (double)SQE_VEC_DATA(v, float)[row]);
+        break;
+    case SQE_T_DOUBLE:
+        sqe_strbuf_printf(sb, "%.17g", SQE_VEC_DATA(v, double)[row]);
+        break;
     case SQE_T_DECIMAL:
         sqe_decimal_format(SQE_VEC_DATA(v, sqe_i128)[row], v->type.scale, buf, sizeof buf);
         sqe_strbuf_puts(sb, buf);
@@ -82,27 +97,35 @@ static void render_value(const sqe_vector *v, uint32_t row, sqe_strbuf *sb) {
         const char *p = sqe_string_data(s);
         sqe_strbuf_putc(sb, '[');
         for (uint32_t i = 0; i < s->len; i++) {
-            if (p[i] == '\n') sqe_strbuf_puts(sb, "\\n");
-            else if (p[i] == '\r') sqe_strbuf_puts(sb, "\\r");
-            else if (p[i] == '\001') sqe_strbuf_puts(sb, "\\001");
-            else sqe_strbuf_putc(sb, p[i]);
+            if (p[i] == '\n')
+                sqe_strbuf_puts(sb, "\\n");
+            else if (p[i] == '\r')
+                sqe_strbuf_puts(sb, "\\r");
+            else if (p[i] == '\001')
+                sqe_strbuf_puts(sb, "\\001");
+            else
+                sqe_strbuf_putc(sb, p[i]);
         }
         sqe_strbuf_putc(sb, ']');
         break;
     }
-    default: sqe_strbuf_puts(sb, "?"); break;
+    default:
+        sqe_strbuf_puts(sb, "?");
+        break;
     }
 }
 
 typedef struct scan_result {
-    char *text;          /* rendered rows (malloc'd), NULL on error */
-    uint64_t n_rows;     /* rows returned */
+    char *text;      /* rendered rows (malloc'd), NULL on error */
+    uint64_t n_rows; /* rows returned */
     int n_batches;
     sqe_reader_stats stats;
     sqe_error err;
 } scan_result;
 
-static void scan_free(scan_result *r) { sqe_free(r->text); }
+static void scan_free(scan_result *r) {
+    sqe_free(r->text);
+}
 
 /* Scans `path` as a table with columns `cols` ("a bigint; b varchar(3)")
  * projecting `proj` ("2,0"; NULL = every column in order; "" = none). */
@@ -114,12 +137,14 @@ static scan_result scan_size(const char *path, uint64_t size, const char *cols, 
     sqe_type types[32];
     int n_cols = 0;
     char *decl = sqe_strdup(cols);
-    for (char *save = NULL, *tok = strtok_r(decl, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+    for (char *save = NULL, *tok = strtok_r(decl, ";", &save); tok;
+         tok = strtok_r(NULL, ";", &save)) {
         while (*tok == ' ') tok++;
         char *sp = strchr(tok, ' ');
         names[n_cols] = sqe_strndup(tok, (size_t)(sp - tok));
         sqe_error terr;
-        if (!sqe_type_parse(sp + 1, &types[n_cols], &terr)) fprintf(stderr, "type %s: %s\n", sp + 1, terr.msg);
+        if (!sqe_type_parse(sp + 1, &types[n_cols], &terr))
+            fprintf(stderr, "type %s: %s\n", sp + 1, terr.msg);
         n_cols++;
     }
     sqe_free(decl);
@@ -146,9 +171,9 @@ static scan_result scan_size(const char *path, uint64_t size, const char *cols, 
     spec.text = *opt;
 
     const sqe_reader_vtable *vt = sqe_format_reader_for(SQE_FORMAT_TEXT, &res.err);
-    sqe_reader *rd = !vt ? NULL
-                     : g_range_end ? sqe_format_open_range(vt, g_store, path, size, g_range_start, g_range_end, &spec,
-                                                           &res.err)
+    sqe_reader *rd = !vt           ? NULL
+                     : g_range_end ? sqe_format_open_range(vt, g_store, path, size, g_range_start,
+                                                           g_range_end, &spec, &res.err)
                                    : vt->open(g_store, path, size, &spec, &res.err);
     if (rd) {
         sqe_batch *b = sqe_batch_new(n_proj, proj_types);
@@ -180,7 +205,8 @@ static scan_result scan_size(const char *path, uint64_t size, const char *cols, 
     return res;
 }
 
-static scan_result scan(const char *path, const char *cols, const char *proj, const sqe_text_options *opt) {
+static scan_result scan(const char *path, const char *cols, const char *proj,
+                        const sqe_text_options *opt) {
     sqe_io_entry e;
     sqe_error err;
     uint64_t size = g_store->vt->head(g_store, path, &e, &err) ? e.size : 0;
@@ -189,8 +215,8 @@ static scan_result scan(const char *path, const char *cols, const char *proj, co
 
 /* Writes `data` to a file and checks the rendering of a scan of it, with
  * the default chunk size and with every chunk size from 1 to 17 bytes. */
-static void expect_rows(const char *data, const char *cols, const char *proj, const sqe_text_options *opt,
-                        const char *want) {
+static void expect_rows(const char *data, const char *cols, const char *proj,
+                        const sqe_text_options *opt, const char *want) {
     char *path = write_file("t.txt", data, strlen(data));
     size_t saved = sqe_text_reader_chunk_size;
     for (size_t chunk = 0; chunk <= 17; chunk++) {
@@ -205,8 +231,8 @@ static void expect_rows(const char *data, const char *cols, const char *proj, co
 }
 
 /* Expects the scan to fail with `cls` and exactly `msg` (%s = file path). */
-static void expect_error(const char *data, const char *cols, const char *proj, const sqe_text_options *opt,
-                         sqe_error_class cls, const char *msg_fmt) {
+static void expect_error(const char *data, const char *cols, const char *proj,
+                         const sqe_text_options *opt, sqe_error_class cls, const char *msg_fmt) {
     char *path = write_file("bad.txt", data, strlen(data));
     char *want = sqe_asprintf(msg_fmt, path);
     size_t saved = sqe_text_reader_chunk_size;
@@ -232,14 +258,17 @@ static void test_registry(void) {
     CHECK(sqe_format_reader_for(SQE_FORMAT_PARQUET, &err) == &sqe_parquet_reader_vtable);
     CHECK(sqe_format_reader_for(SQE_FORMAT_ORC, &err) == NULL);
     CHECK(err.cls == SQE_ERR_NOT_SUPPORTED);
-    CHECK_STR(err.msg, "cannot read ORC table: format ORC (org.apache.hadoop.hive.ql.io.orc.OrcInputFormat) is not "
+    CHECK_STR(err.msg, "cannot read ORC table: format ORC "
+                       "(org.apache.hadoop.hive.ql.io.orc.OrcInputFormat) is not "
                        "readable by sqe");
     CHECK(sqe_format_reader_for(SQE_FORMAT_AVRO, &err) == NULL);
     CHECK_CONTAINS(err.msg, "org.apache.hadoop.hive.ql.io.avro.AvroContainerInputFormat");
     CHECK(sqe_format_reader_for(SQE_FORMAT_SEQUENCEFILE, &err) == NULL);
     CHECK_CONTAINS(err.msg, "org.apache.hadoop.mapred.SequenceFileInputFormat");
     CHECK(sqe_format_reader_for(SQE_FORMAT_RCFILE, &err) == NULL);
-    CHECK_CONTAINS(err.msg, "cannot read RCFILE table: format RCFILE (org.apache.hadoop.hive.ql.io.RCFileInputFormat)");
+    CHECK_CONTAINS(
+        err.msg,
+        "cannot read RCFILE table: format RCFILE (org.apache.hadoop.hive.ql.io.RCFileInputFormat)");
     CHECK_STR(sqe_format_name(SQE_FORMAT_TEXT), "TEXTFILE");
     CHECK_STR(sqe_format_name(SQE_FORMAT_PARQUET), "PARQUET");
     CHECK_STR(sqe_format_name(SQE_FORMAT_ORC), "ORC");
@@ -251,7 +280,8 @@ static void test_registry(void) {
 static void test_delimiters(void) {
     const char *cols = "id bigint; name string; price double";
     sqe_text_options o = lazy_opts('\001');
-    expect_rows("1\001apple\0012.5\n2\001pear\001-0.25\n", cols, NULL, &o, "1|[apple]|2.5\n2|[pear]|-0.25\n");
+    expect_rows("1\001apple\0012.5\n2\001pear\001-0.25\n", cols, NULL, &o,
+                "1|[apple]|2.5\n2|[pear]|-0.25\n");
     o = lazy_opts(0); /* 0 means the default \001 */
     expect_rows("1\001a\0011\n", cols, NULL, &o, "1|[a]|1\n");
     o = lazy_opts('\t');
@@ -272,7 +302,8 @@ static void test_null_format(void) {
     const char *cols = "a int; s string; d double";
     sqe_text_options o = lazy_opts(',');
     /* default \N: NULL for every type; empty: NULL except strings */
-    expect_rows("\\N,\\N,\\N\n,,\n1,x,2\n", cols, NULL, &o, "NULL|NULL|NULL\nNULL|[]|NULL\n1|[x]|2\n");
+    expect_rows("\\N,\\N,\\N\n,,\n1,x,2\n", cols, NULL, &o,
+                "NULL|NULL|NULL\nNULL|[]|NULL\n1|[x]|2\n");
     /* \N only matches whole fields */
     expect_rows("1,\\Nx,2\n", cols, NULL, &o, "1|[\\Nx]|2\n");
     o.null_format = "NULL";
@@ -351,24 +382,30 @@ static void test_lines(void) {
     const char *cols = "a int; b string";
     sqe_text_options o = lazy_opts(',');
     expect_rows("1,x\r\n2,y\r\n", cols, NULL, &o, "1|[x]\n2|[y]\n");
-    expect_rows("1,x\n2,y", cols, NULL, &o, "1|[x]\n2|[y]\n");           /* no final newline */
-    expect_rows("1,x\r\n2,y\r", cols, NULL, &o, "1|[x]\n2|[y]\n");       /* final CR stripped */
-    expect_rows("1,x\n\n2,y\n", cols, NULL, &o, "1|[x]\nNULL|NULL\n2|[y]\n"); /* empty line is a row */
+    expect_rows("1,x\n2,y", cols, NULL, &o, "1|[x]\n2|[y]\n");     /* no final newline */
+    expect_rows("1,x\r\n2,y\r", cols, NULL, &o, "1|[x]\n2|[y]\n"); /* final CR stripped */
+    expect_rows("1,x\n\n2,y\n", cols, NULL, &o,
+                "1|[x]\nNULL|NULL\n2|[y]\n"); /* empty line is a row */
     expect_rows("1,x\n\r\n", cols, NULL, &o, "1|[x]\nNULL|NULL\n");
     /* regression (issue 7 item 7): CR-only line ends gave one row "1,a\r2"...;
      * Hadoop's LineReader ends lines at LF, CR or CRLF */
     expect_rows("1,a\r2,b\r3,c\r", cols, NULL, &o, "1|[a]\n2|[b]\n3|[c]\n");
     expect_rows("1,a\r2,b\r3,c", cols, NULL, &o, "1|[a]\n2|[b]\n3|[c]\n");
-    expect_rows("1,a\r\r2,b\r\n3,c\n4,d", cols, NULL, &o, "1|[a]\nNULL|NULL\n2|[b]\n3|[c]\n4|[d]\n");
-    expect_rows("1,a\n\r2,b\r", cols, NULL, &o, "1|[a]\nNULL|NULL\n2|[b]\n"); /* LF then CR: two ends */
+    expect_rows("1,a\r\r2,b\r\n3,c\n4,d", cols, NULL, &o,
+                "1|[a]\nNULL|NULL\n2|[b]\n3|[c]\n4|[d]\n");
+    expect_rows("1,a\n\r2,b\r", cols, NULL, &o,
+                "1|[a]\nNULL|NULL\n2|[b]\n"); /* LF then CR: two ends */
     expect_rows("1,x\r\n2,y\r\r\n", cols, NULL, &o, "1|[x]\n2|[y]\nNULL|NULL\n");
     /* a parse error names the physical line, CR lines counted */
     expect_error("1,a\r2,b\rx,c\r", cols, NULL, &o, SQE_ERR_INVALID_DATA,
                  "cannot parse 'x' as integer in file '%s' line 3, column 'a' (field 1)");
     /* a UTF-8 BOM at the start of the file is skipped (leftover of item 11) */
-    expect_rows("\xEF\xBB\xBF" "1,x\n2,y\n", cols, NULL, &o, "1|[x]\n2|[y]\n");
+    expect_rows("\xEF\xBB\xBF"
+                "1,x\n2,y\n",
+                cols, NULL, &o, "1|[x]\n2|[y]\n");
     expect_rows("\xEF\xBB\xBF", cols, NULL, &o, "");
-    expect_rows("1,\xEF\xBB\xBF\n", cols, NULL, &o, "1|[\xEF\xBB\xBF]\n"); /* elsewhere it is data */
+    expect_rows("1,\xEF\xBB\xBF\n", cols, NULL, &o,
+                "1|[\xEF\xBB\xBF]\n"); /* elsewhere it is data */
     expect_rows("", cols, NULL, &o, "");
     expect_rows("\n", cols, NULL, &o, "NULL|NULL\n");
     /* an empty line gives an empty string for a first string column */
@@ -385,35 +422,42 @@ static void test_fields(void) {
 
 static void test_types(void) {
     sqe_text_options o = lazy_opts('|');
-    expect_rows("true|FALSE|True\n", "a boolean; b boolean; c boolean", NULL, &o, "true|false|true\n");
-    expect_rows("127|-128|32767|-32768|2147483647|-2147483648|9223372036854775807|-9223372036854775808\n",
-                "a tinyint; b tinyint; c smallint; d smallint; e int; f int; g bigint; h bigint", NULL, &o,
-                "127|-128|32767|-32768|2147483647|-2147483648|9223372036854775807|-9223372036854775808\n");
+    expect_rows("true|FALSE|True\n", "a boolean; b boolean; c boolean", NULL, &o,
+                "true|false|true\n");
+    expect_rows(
+        "127|-128|32767|-32768|2147483647|-2147483648|9223372036854775807|-9223372036854775808\n",
+        "a tinyint; b tinyint; c smallint; d smallint; e int; f int; g bigint; h bigint", NULL, &o,
+        "127|-128|32767|-32768|2147483647|-2147483648|9223372036854775807|-9223372036854775808\n");
     expect_rows("+5|007\n", "a int; b bigint", NULL, &o, "5|7\n");
-    expect_rows("1.5|-2.25|1e3|NaN|Infinity\n", "a float; b double; c double; d double; e double", NULL, &o,
-                "1.5|-2.25|1000|nan|inf\n");
-    expect_rows("123.45|-0.5|7|1.005\n", "a decimal(10,2); b decimal(10,2); c decimal(5,0); d decimal(10,2)",
-                NULL, &o, "123.45|-0.50|7|1.01\n");
+    expect_rows("1.5|-2.25|1e3|NaN|Infinity\n", "a float; b double; c double; d double; e double",
+                NULL, &o, "1.5|-2.25|1000|nan|inf\n");
+    expect_rows("123.45|-0.5|7|1.005\n",
+                "a decimal(10,2); b decimal(10,2); c decimal(5,0); d decimal(10,2)", NULL, &o,
+                "123.45|-0.50|7|1.01\n");
     expect_rows("2024-01-05|1970-01-01|2024-1-5\n", "a date; b date; c date", NULL, &o,
                 "2024-01-05|1970-01-01|2024-01-05\n");
-    expect_rows("1970-01-01 00:00:01|1970-01-01 00:00:00.5|1970-01-02\n", "a timestamp; b timestamp; c timestamp",
-                NULL, &o, "ts:1000000|ts:500000|ts:86400000000\n");
+    expect_rows("1970-01-01 00:00:01|1970-01-01 00:00:00.5|1970-01-02\n",
+                "a timestamp; b timestamp; c timestamp", NULL, &o,
+                "ts:1000000|ts:500000|ts:86400000000\n");
     /* VARCHAR(n)/CHAR(n) keep n characters (UTF-8 aware); CHAR(n) is padded
      * to n characters as CAST pads it (issue 7 item 15: it was not) */
-    expect_rows("abcdef|ab|h\xc3\xa9llo|x\n", "a varchar(3); b char(3); c varchar(2); d char(1)", NULL, &o,
-                "[abc]|[ab ]|[h\xc3\xa9]|[x]\n");
+    expect_rows("abcdef|ab|h\xc3\xa9llo|x\n", "a varchar(3); b char(3); c varchar(2); d char(1)",
+                NULL, &o, "[abc]|[ab ]|[h\xc3\xa9]|[x]\n");
     expect_rows("\xc3\xa9|||a long value past the inline view\n",
                 "a char(3); b char(2); c varchar(2); d char(20)", NULL, &o,
                 "[\xc3\xa9  ]|[  ]|[]|[a long value past th]\n");
-    expect_rows("ab|\n", "a char(16); b char(16)", NULL, &o, "[ab              ]|[                ]\n");
+    expect_rows("ab|\n", "a char(16); b char(16)", NULL, &o,
+                "[ab              ]|[                ]\n");
     /* long strings (beyond the 12-byte inline view) */
     expect_rows("a string that is longer than twelve bytes|z\n", "a string; b varchar(5)", NULL, &o,
                 "[a string that is longer than twelve bytes]|[z]\n");
     /* BINARY: raw bytes */
     expect_rows("\x01\x02\xff|\n", "a binary; b binary", NULL, &o, "[\\001\x02\xff]|[]\n");
     /* empty fields: NULL for every non-string type */
-    expect_rows("|||||||\n", "a boolean; b int; c bigint; d double; e decimal(5,2); f date; g timestamp; h string",
-                NULL, &o, "NULL|NULL|NULL|NULL|NULL|NULL|NULL|[]\n");
+    expect_rows(
+        "|||||||\n",
+        "a boolean; b int; c bigint; d double; e decimal(5,2); f date; g timestamp; h string", NULL,
+        &o, "NULL|NULL|NULL|NULL|NULL|NULL|NULL|[]\n");
 }
 
 static void test_projection(void) {
@@ -486,10 +530,11 @@ static void test_batches_and_stats(void) {
         sqe_text_reader_chunk_size = chunk;
         r = scan_size(path, sb.len + 100, "a int; b string", "0", &o);
         CHECK(r.text == NULL);
-        want = sqe_asprintf("file '%s' is shorter than its listed size of %zu bytes: it ends at byte "
-                            "%zu (was it truncated or overwritten while being read?); run the query "
-                            "again",
-                            path, sb.len + 100, sb.len);
+        want =
+            sqe_asprintf("file '%s' is shorter than its listed size of %zu bytes: it ends at byte "
+                         "%zu (was it truncated or overwritten while being read?); run the query "
+                         "again",
+                         path, sb.len + 100, sb.len);
         CHECK_STR(r.err.msg, want);
         sqe_free(want);
         scan_free(&r);
@@ -521,7 +566,8 @@ static void test_opencsv(void) {
     /* quoted numbers are cast to the declared type */
     expect_rows("a,b,\"42\"\n", cols, NULL, &o, "[a]|[b]|42\n");
     /* embedded newline: the record continues on the next line */
-    expect_rows("\"line1\nline2\",b,4\nnext,r,5\n", cols, NULL, &o, "[line1\\nline2]|[b]|4\n[next]|[r]|5\n");
+    expect_rows("\"line1\nline2\",b,4\nnext,r,5\n", cols, NULL, &o,
+                "[line1\\nline2]|[b]|4\n[next]|[r]|5\n");
     /* CRLF outside and inside quotes */
     expect_rows("\"a\r\nb\",c,6\r\nd,e,7\r\n", cols, NULL, &o, "[a\\nb]|[c]|6\n[d]|[e]|7\n");
     /* CR-only: ends records outside quotes, one '\n' inside (issue 7 item 7) */
@@ -556,7 +602,8 @@ static void test_opencsv(void) {
     o = csv_opts();
     o.skip_header_lines = 1;
     o.skip_footer_lines = 1;
-    expect_rows("a,b,c\n\"m\nn\",x,1\ny,z,2\ntotal,,\n", cols, NULL, &o, "[m\\nn]|[x]|1\n[y]|[z]|2\n");
+    expect_rows("a,b,c\n\"m\nn\",x,1\ny,z,2\ntotal,,\n", cols, NULL, &o,
+                "[m\\nn]|[x]|1\n[y]|[z]|2\n");
     /* projection in a different order over a multi-line record */
     o = csv_opts();
     expect_rows("\"a\nb\",\"c,d\",3\n", cols, "2,1", &o, "3|[c,d]\n");
@@ -566,8 +613,10 @@ static void test_opencsv(void) {
 
 static void test_errors(void) {
     sqe_text_options o = lazy_opts(',');
-    const char *cols = "id int; qty int; price double; d date; ok boolean; t tinyint; amt decimal(4,1)";
-    expect_error("1,2,3,2024-01-01,true,1,1\n1,abc,3,2024-01-01,true,1,1\n", cols, NULL, &o, SQE_ERR_INVALID_DATA,
+    const char *cols =
+        "id int; qty int; price double; d date; ok boolean; t tinyint; amt decimal(4,1)";
+    expect_error("1,2,3,2024-01-01,true,1,1\n1,abc,3,2024-01-01,true,1,1\n", cols, NULL, &o,
+                 SQE_ERR_INVALID_DATA,
                  "cannot parse 'abc' as integer in file '%s' line 2, column 'qty' (field 2)");
     /* line numbers count header lines */
     o.skip_header_lines = 2;
@@ -582,24 +631,29 @@ static void test_errors(void) {
                  "cannot parse '1' as boolean in file '%s' line 1, column 'ok' (field 5)");
     expect_error("1,2,3,2024-01-01,true,300,1\n", cols, NULL, &o, SQE_ERR_INVALID_DATA,
                  "cannot parse '300' as tinyint in file '%s' line 1, column 't' (field 6)");
-    expect_error("1,2,3,2024-01-01,true,1,12345\n", cols, NULL, &o, SQE_ERR_INVALID_DATA,
-                 "cannot parse '12345' as decimal(4,1) in file '%s' line 1, column 'amt' (field 7)");
+    expect_error(
+        "1,2,3,2024-01-01,true,1,12345\n", cols, NULL, &o, SQE_ERR_INVALID_DATA,
+        "cannot parse '12345' as decimal(4,1) in file '%s' line 1, column 'amt' (field 7)");
     expect_error("2147483648\n", cols, NULL, &o, SQE_ERR_INVALID_DATA,
                  "cannot parse '2147483648' as integer in file '%s' line 1, column 'id' (field 1)");
     expect_error(" 1\n", cols, NULL, &o, SQE_ERR_INVALID_DATA,
                  "cannot parse ' 1' as integer in file '%s' line 1, column 'id' (field 1)");
     expect_error("1\n\n\n1.5\n", "x bigint", NULL, &o, SQE_ERR_INVALID_DATA,
                  "cannot parse '1.5' as bigint in file '%s' line 4, column 'x' (field 1)");
-    expect_error("99999999999999999999\n", "x bigint", NULL, &o, SQE_ERR_INVALID_DATA,
-                 "cannot parse '99999999999999999999' as bigint in file '%s' line 1, column 'x' (field 1)");
-    expect_error("x,2024-01-01 25:00:00\n", "a string; ts timestamp", NULL, &o, SQE_ERR_INVALID_DATA,
-                 "cannot parse '2024-01-01 25:00:00' as timestamp in file '%s' line 1, column 'ts' (field 2)");
+    expect_error(
+        "99999999999999999999\n", "x bigint", NULL, &o, SQE_ERR_INVALID_DATA,
+        "cannot parse '99999999999999999999' as bigint in file '%s' line 1, column 'x' (field 1)");
+    expect_error("x,2024-01-01 25:00:00\n", "a string; ts timestamp", NULL, &o,
+                 SQE_ERR_INVALID_DATA,
+                 "cannot parse '2024-01-01 25:00:00' as timestamp in file '%s' line 1, column 'ts' "
+                 "(field 2)");
     expect_error("x,1,-40000\n", "a string; b real; c smallint", NULL, &o, SQE_ERR_INVALID_DATA,
                  "cannot parse '-40000' as smallint in file '%s' line 1, column 'c' (field 3)");
     /* long values are cut at 64 bytes */
-    expect_error("0123456789012345678901234567890123456789012345678901234567890123456789\n", "x int", NULL, &o,
-                 SQE_ERR_INVALID_DATA,
-                 "cannot parse '0123456789012345678901234567890123456789012345678901234567890123...' as integer "
+    expect_error("0123456789012345678901234567890123456789012345678901234567890123456789\n",
+                 "x int", NULL, &o, SQE_ERR_INVALID_DATA,
+                 "cannot parse "
+                 "'0123456789012345678901234567890123456789012345678901234567890123...' as integer "
                  "in file '%s' line 1, column 'x' (field 1)");
     /* the error comes from the projected column even when others are skipped */
     expect_error("a,b,c,zz\n", "a int; b int; c int; d int", "3", &o, SQE_ERR_INVALID_DATA,
@@ -611,7 +665,8 @@ static void test_errors(void) {
                  "cannot parse 'x' as integer in file '%s' line 3, column 'n' (field 2)");
     expect_error("a,1\n\"open,2\nmore\n", "s string; n int", NULL, &c, SQE_ERR_INVALID_DATA,
                  "unterminated quoted field in file '%s' line 2");
-    expect_error("\"", "s string", NULL, &c, SQE_ERR_INVALID_DATA, "unterminated quoted field in file '%s' line 1");
+    expect_error("\"", "s string", NULL, &c, SQE_ERR_INVALID_DATA,
+                 "unterminated quoted field in file '%s' line 1");
 
     /* unsupported line delimiter */
     sqe_text_options bad = lazy_opts(',');
@@ -722,7 +777,8 @@ static void test_chunk_boundaries(void) {
     for (int k = 0; k < 2; k++) {
         o[k].skip_header_lines = 1;
         o[k].skip_footer_lines = 1;
-        const char *cols = k == 0 ? "n string; s string; t string; u string" : "n int; s string; d double";
+        const char *cols =
+            k == 0 ? "n string; s string; t string; u string" : "n int; s string; d double";
         scan_result ref = scan(path, cols, NULL, &o[k]);
         CHECK(ref.text != NULL);
         size_t saved = sqe_text_reader_chunk_size;
@@ -739,12 +795,16 @@ static void test_chunk_boundaries(void) {
         sqe_text_reader_chunk_size = saved;
         CHECK(mismatches == 0);
         if (k == 0)
-            CHECK_STR(ref.text, "[1]|[alpha]|[1.5]|NULL\n[22]|[\"quoted]|[ with]|NULL\n[newline\"]|[2.25]|NULL|NULL\n"
-                                "[]|NULL|NULL|NULL\n[333]|NULL|[3]|NULL\n[4444]|[a much longer string value than "
-                                "the chunk]|[4e1]|NULL\n[5]|[x]|[5]|NULL\n");
+            CHECK_STR(
+                ref.text,
+                "[1]|[alpha]|[1.5]|NULL\n[22]|[\"quoted]|[ "
+                "with]|NULL\n[newline\"]|[2.25]|NULL|NULL\n"
+                "[]|NULL|NULL|NULL\n[333]|NULL|[3]|NULL\n[4444]|[a much longer string value than "
+                "the chunk]|[4e1]|NULL\n[5]|[x]|[5]|NULL\n");
         else
-            CHECK_STR(ref.text, "1|[alpha]|1.5\n22|[quoted, with\\nnewline]|2.25\nNULL|NULL|NULL\n333|[N]|3\n"
-                                "4444|[a much longer string value than the chunk]|40\n5|[x]|5\n");
+            CHECK_STR(ref.text,
+                      "1|[alpha]|1.5\n22|[quoted, with\\nnewline]|2.25\nNULL|NULL|NULL\n333|[N]|3\n"
+                      "4444|[a much longer string value than the chunk]|40\n5|[x]|5\n");
         scan_free(&ref);
     }
     sqe_free(path);
@@ -753,8 +813,8 @@ static void test_chunk_boundaries(void) {
 /* ------------------------------------------------------ byte ranges */
 
 /* Scans [start, end) of path (end == 0 is rejected: use scan()). */
-static scan_result scan_range(const char *path, uint64_t size, uint64_t start, uint64_t end, const char *cols,
-                              const sqe_text_options *opt) {
+static scan_result scan_range(const char *path, uint64_t size, uint64_t start, uint64_t end,
+                              const char *cols, const sqe_text_options *opt) {
     g_range_start = start;
     g_range_end = end;
     scan_result r = scan_size(path, size, cols, NULL, opt);
@@ -775,8 +835,8 @@ static bool ranges_match(const char *path, uint64_t size, uint64_t len, const ui
         if (end == 0) continue; /* end 0 would mean the whole file */
         scan_result r = scan_range(path, size, start, end, cols, opt);
         if (!r.text) {
-            fprintf(stderr, "  range [%llu, %llu): %s\n", (unsigned long long)start, (unsigned long long)end,
-                    r.err.msg);
+            fprintf(stderr, "  range [%llu, %llu): %s\n", (unsigned long long)start,
+                    (unsigned long long)end, r.err.msg);
             ok = false;
         } else {
             sqe_strbuf_puts(&sb, r.text);
@@ -821,7 +881,8 @@ static void test_compressed(void) {
         scan_free(&r);
         r = scan(path, "id bigint; name bigint", NULL, &o);
         CHECK(r.text == NULL);
-        char *want = sqe_asprintf("cannot parse 'apple' as bigint in file '%s' line 1, column 'name' (field 2)", path);
+        char *want = sqe_asprintf(
+            "cannot parse 'apple' as bigint in file '%s' line 1, column 'name' (field 2)", path);
         CHECK_STR(r.err.msg, want);
         sqe_free(want);
         scan_free(&r);
@@ -941,7 +1002,8 @@ static void test_byte_ranges(void) {
     /* Errors in a range name the line's byte offset. */
     data = "1,a\n2,b\nxy,c\n4,d\n";
     path = write_file("ranges_bad.txt", data, strlen(data));
-    char *want = sqe_asprintf("cannot parse 'xy' as bigint in file '%s' at byte offset 8, column 'n' (field 1)", path);
+    char *want = sqe_asprintf(
+        "cannot parse 'xy' as bigint in file '%s' at byte offset 8, column 'n' (field 1)", path);
     for (size_t chunk = 0; chunk <= 5; chunk++) {
         sqe_text_reader_chunk_size = chunk ? chunk : saved;
         r = scan_range(path, strlen(data), 2, 9, cols, &o);
@@ -987,8 +1049,8 @@ static void test_throughput(void) {
         x = x * 6364136223846793005ULL + 1442695040888963407ULL;
         sqe_strbuf_printf(&sb, "%d,%u,%u.%02u,%s,%012llx,%u\n", i, (unsigned)(x >> 40) % 100000,
                           (unsigned)(x >> 20) % 10000, (unsigned)(x >> 8) % 100,
-                          (x >> 60) & 1 ? "SHIPPED" : "PENDING", (unsigned long long)(x & 0xffffffffffffULL),
-                          (unsigned)(x >> 33) % 50);
+                          (x >> 60) & 1 ? "SHIPPED" : "PENDING",
+                          (unsigned long long)(x & 0xffffffffffffULL), (unsigned)(x >> 33) % 50);
     }
     char *path = write_file("bench.csv", sb.data, sb.len);
     const char *cols = "id bigint; qty bigint; price double; status string; hash string; n int";
@@ -1002,7 +1064,8 @@ static void test_throughput(void) {
     CHECK(rows == (uint64_t)n_lines);
     double e = scan_mb_s(path, sb.len, cols, NULL, &csv, &rows);
     fprintf(stderr,
-            "text reader throughput on %.1f MB (%d lines): lazy bigint+double %.0f MB/s, lazy all %.0f MB/s, "
+            "text reader throughput on %.1f MB (%d lines): lazy bigint+double %.0f MB/s, lazy all "
+            "%.0f MB/s, "
             "lazy count %.0f MB/s, csv bigint+double %.0f MB/s, csv all %.0f MB/s\n",
             (double)sb.len / (1024.0 * 1024.0), n_lines, a, b, c, d, e);
     sqe_strbuf_free(&sb);

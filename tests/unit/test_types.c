@@ -16,7 +16,8 @@
 static sqe_type T(const char *name) {
     sqe_type t = sqe_type_make(SQE_T_NULL);
     sqe_error err;
-    if (!sqe_type_parse(name, &t, &err)) fprintf(stderr, "bad type in test: %s (%s)\n", name, err.msg);
+    if (!sqe_type_parse(name, &t, &err))
+        fprintf(stderr, "bad type in test: %s (%s)\n", name, err.msg);
     return t;
 }
 
@@ -74,9 +75,13 @@ static const char *cast(sqe_value in, const char *type_text, bool try_) {
     return out;
 }
 
-static sqe_value str(const char *s) { return sqe_value_string(s, (uint32_t)strlen(s)); }
+static sqe_value str(const char *s) {
+    return sqe_value_string(s, (uint32_t)strlen(s));
+}
 
-static sqe_value dec(long long unscaled, int p, int s) { return sqe_value_decimal(unscaled, p, s); }
+static sqe_value dec(long long unscaled, int p, int s) {
+    return sqe_value_decimal(unscaled, p, s);
+}
 
 static const char *type_err(const char *name) {
     static char buf[SQE_ERROR_MSG_MAX + 32];
@@ -139,15 +144,19 @@ static void test_type_names(void) {
 static void test_type_parse_errors(void) {
     CHECK_STR(type_err("decimal(40,2)"),
               "INVALID_ARGUMENT: decimal precision 40 out of range 1..38 in 'decimal(40,2)'");
-    CHECK_STR(type_err("decimal(0)"), "INVALID_ARGUMENT: decimal precision 0 out of range 1..38 in 'decimal(0)'");
-    CHECK_STR(type_err("decimal(3,5)"), "INVALID_ARGUMENT: decimal scale 5 exceeds precision 3 in 'decimal(3,5)'");
+    CHECK_STR(type_err("decimal(0)"),
+              "INVALID_ARGUMENT: decimal precision 0 out of range 1..38 in 'decimal(0)'");
+    CHECK_STR(type_err("decimal(3,5)"),
+              "INVALID_ARGUMENT: decimal scale 5 exceeds precision 3 in 'decimal(3,5)'");
     CHECK_STR(type_err("foo"), "NOT_SUPPORTED: unknown type 'foo'");
     CHECK_STR(type_err(""), "NOT_SUPPORTED: unknown type ''");
     CHECK_STR(type_err("array<int>"), "NOT_SUPPORTED: unknown type 'array<int>'");
-    CHECK_STR(type_err("varchar(0)"), "INVALID_ARGUMENT: varchar length 0 out of range 1..65535 in 'varchar(0)'");
+    CHECK_STR(type_err("varchar(0)"),
+              "INVALID_ARGUMENT: varchar length 0 out of range 1..65535 in 'varchar(0)'");
     CHECK_STR(type_err("varchar(65536)"),
               "INVALID_ARGUMENT: varchar length 65536 out of range 1..65535 in 'varchar(65536)'");
-    CHECK_STR(type_err("char(256)"), "INVALID_ARGUMENT: char length 256 out of range 1..255 in 'char(256)'");
+    CHECK_STR(type_err("char(256)"),
+              "INVALID_ARGUMENT: char length 256 out of range 1..255 in 'char(256)'");
     CHECK_CONTAINS(type_err("int(11)"), "INVALID_ARGUMENT: type int takes no parameters");
     CHECK_CONTAINS(type_err("decimal(10,"), "malformed type 'decimal(10,'");
     CHECK_CONTAINS(type_err("decimal(1,2,3)"), "malformed");
@@ -161,19 +170,26 @@ static void test_type_common(void) {
     sqe_type c;
     CHECK(sqe_type_common(T("tinyint"), T("integer"), &c) && c.id == SQE_T_INTEGER);
     CHECK(sqe_type_common(T("bigint"), T("smallint"), &c) && c.id == SQE_T_BIGINT);
-    CHECK(sqe_type_common(T("integer"), T("decimal(5,2)"), &c) && sqe_type_equal(c, sqe_type_decimal(12, 2)));
-    CHECK(sqe_type_common(T("bigint"), T("decimal(5,2)"), &c) && sqe_type_equal(c, sqe_type_decimal(21, 2)));
-    CHECK(sqe_type_common(T("tinyint"), T("decimal(2,1)"), &c) && sqe_type_equal(c, sqe_type_decimal(4, 1)));
-    CHECK(sqe_type_common(T("decimal(10,2)"), T("decimal(5,4)"), &c) && sqe_type_equal(c, sqe_type_decimal(12, 4)));
-    CHECK(sqe_type_common(T("decimal(38,0)"), T("decimal(38,10)"), &c) && sqe_type_equal(c, sqe_type_decimal(38, 10)));
+    CHECK(sqe_type_common(T("integer"), T("decimal(5,2)"), &c) &&
+          sqe_type_equal(c, sqe_type_decimal(12, 2)));
+    CHECK(sqe_type_common(T("bigint"), T("decimal(5,2)"), &c) &&
+          sqe_type_equal(c, sqe_type_decimal(21, 2)));
+    CHECK(sqe_type_common(T("tinyint"), T("decimal(2,1)"), &c) &&
+          sqe_type_equal(c, sqe_type_decimal(4, 1)));
+    CHECK(sqe_type_common(T("decimal(10,2)"), T("decimal(5,4)"), &c) &&
+          sqe_type_equal(c, sqe_type_decimal(12, 4)));
+    CHECK(sqe_type_common(T("decimal(38,0)"), T("decimal(38,10)"), &c) &&
+          sqe_type_equal(c, sqe_type_decimal(38, 10)));
     CHECK(sqe_type_common(T("real"), T("integer"), &c) && c.id == SQE_T_REAL);
     CHECK(sqe_type_common(T("decimal(10,2)"), T("real"), &c) && c.id == SQE_T_REAL);
     CHECK(sqe_type_common(T("real"), T("double"), &c) && c.id == SQE_T_DOUBLE);
     CHECK(sqe_type_common(T("decimal(10,2)"), T("double"), &c) && c.id == SQE_T_DOUBLE);
     CHECK(sqe_type_common(T("bigint"), T("double"), &c) && c.id == SQE_T_DOUBLE);
     CHECK(sqe_type_common(sqe_type_make(SQE_T_NULL), T("date"), &c) && c.id == SQE_T_DATE);
-    CHECK(sqe_type_common(T("varchar(3)"), sqe_type_make(SQE_T_NULL), &c) && sqe_type_equal(c, T("varchar(3)")));
-    CHECK(sqe_type_common(T("varchar(3)"), T("varchar(3)"), &c) && sqe_type_equal(c, T("varchar(3)")));
+    CHECK(sqe_type_common(T("varchar(3)"), sqe_type_make(SQE_T_NULL), &c) &&
+          sqe_type_equal(c, T("varchar(3)")));
+    CHECK(sqe_type_common(T("varchar(3)"), T("varchar(3)"), &c) &&
+          sqe_type_equal(c, T("varchar(3)")));
     /* a CHAR on either side: CHAR of the longer bounded length (issue 7 item 15) */
     CHECK(sqe_type_common(T("varchar(3)"), T("char(5)"), &c) && sqe_type_equal(c, T("char(5)")));
     CHECK(sqe_type_common(T("varchar(7)"), T("char(5)"), &c) && sqe_type_equal(c, T("char(7)")));
@@ -291,7 +307,9 @@ static void test_parse_bool(void) {
     CHECK(sqe_parse_bool("falsehood", 5, &b) && !b); /* slice */
 }
 
-static bool pd(const char *s, double *d) { return sqe_parse_double(s, strlen(s), d); }
+static bool pd(const char *s, double *d) {
+    return sqe_parse_double(s, strlen(s), d);
+}
 
 static void test_parse_double(void) {
     double d = 0;
@@ -342,9 +360,17 @@ static void test_parse_double(void) {
     for (int i = 0; i < 20000; i++) {
         char buf[64];
         switch (i % 3) {
-        case 0: snprintf(buf, sizeof buf, "%d.%0*d", rand() % 100000, 1 + rand() % 9, rand() % 1000000000); break;
-        case 1: snprintf(buf, sizeof buf, "%.17g", (double)rand() / RAND_MAX * pow(10, rand() % 40 - 20)); break;
-        default: snprintf(buf, sizeof buf, "%de%d", rand() % 100000, rand() % 60 - 30); break;
+        case 0:
+            snprintf(buf, sizeof buf, "%d.%0*d", rand() % 100000, 1 + rand() % 9,
+                     rand() % 1000000000);
+            break;
+        case 1:
+            snprintf(buf, sizeof buf, "%.17g",
+                     (double)rand() / RAND_MAX * pow(10, rand() % 40 - 20));
+            break;
+        default:
+            snprintf(buf, sizeof buf, "%de%d", rand() % 100000, rand() % 60 - 30);
+            break;
         }
         double want = strtod(buf, NULL), got;
         if (!pd(buf, &got) || got != want) mismatches++;
@@ -577,7 +603,9 @@ static void test_format(void) {
         double d, back;
         memcpy(&d, &bits, sizeof d);
         const char *text = fmt_double(d);
-        if (!sqe_parse_double(text, strlen(text), &back) || (memcmp(&back, &d, sizeof d) != 0 && !isnan(d))) bad++;
+        if (!sqe_parse_double(text, strlen(text), &back) ||
+            (memcmp(&back, &d, sizeof d) != 0 && !isnan(d)))
+            bad++;
     }
     CHECK(bad == 0);
 
@@ -604,10 +632,12 @@ static void test_format(void) {
 static void test_value_cmp(void) {
     sqe_value a = sqe_value_int(SQE_T_INTEGER, 1), b = sqe_value_int(SQE_T_INTEGER, 2);
     CHECK(sqe_value_cmp(&a, &b) < 0 && sqe_value_cmp(&b, &a) > 0 && sqe_value_cmp(&a, &a) == 0);
-    sqe_value n = sqe_value_double(NAN), one = sqe_value_double(1), inf = sqe_value_double(INFINITY);
+    sqe_value n = sqe_value_double(NAN), one = sqe_value_double(1),
+              inf = sqe_value_double(INFINITY);
     CHECK(sqe_value_cmp(&n, &inf) > 0 && sqe_value_cmp(&one, &n) < 0 && sqe_value_cmp(&n, &n) == 0);
     sqe_value d1 = dec(150, 5, 2), d2 = dec(15, 5, 1), d3 = dec(151, 5, 2);
-    CHECK(sqe_value_cmp(&d1, &d2) == 0 && sqe_value_cmp(&d1, &d3) < 0 && sqe_value_cmp(&d3, &d2) > 0);
+    CHECK(sqe_value_cmp(&d1, &d2) == 0 && sqe_value_cmp(&d1, &d3) < 0 &&
+          sqe_value_cmp(&d3, &d2) > 0);
     sqe_value s1 = str("abc"), s2 = str("abd"), s3 = str("ab");
     CHECK(sqe_value_cmp(&s1, &s2) < 0 && sqe_value_cmp(&s3, &s1) < 0);
 }
@@ -625,7 +655,8 @@ static void test_cast_numbers(void) {
     CHECK_STR(cast(sqe_value_double(127.4), "tinyint", false), "127");
     CHECK_STR(cast(sqe_value_double(1e20), "bigint", false),
               "ERR NUMERIC_VALUE_OUT_OF_RANGE: value 1.0E20 out of range for bigint");
-    CHECK_STR(cast(sqe_value_double(NAN), "integer", false), "ERR INVALID_DATA: cannot cast NaN to integer");
+    CHECK_STR(cast(sqe_value_double(NAN), "integer", false),
+              "ERR INVALID_DATA: cannot cast NaN to integer");
     CHECK_STR(cast(sqe_value_double(INFINITY), "integer", false),
               "ERR NUMERIC_VALUE_OUT_OF_RANGE: value Infinity out of range for integer");
     CHECK_STR(cast(sqe_value_int(SQE_T_BIGINT, 40000), "smallint", false),
@@ -668,7 +699,8 @@ static void test_cast_decimals(void) {
     CHECK_STR(cast(str(" 12.345 "), "decimal(10,2)", false), "12.35");
     CHECK_STR(cast(str("1e400"), "decimal(10,2)", false),
               "ERR NUMERIC_VALUE_OUT_OF_RANGE: value 1e400 out of range for decimal(10,2)");
-    CHECK_STR(cast(str("x1"), "decimal(10,2)", false), "ERR INVALID_DATA: cannot cast 'x1' to decimal(10,2)");
+    CHECK_STR(cast(str("x1"), "decimal(10,2)", false),
+              "ERR INVALID_DATA: cannot cast 'x1' to decimal(10,2)");
     CHECK_STR(cast(sqe_value_bool(true), "decimal(3,2)", false), "1.00");
 }
 
@@ -707,26 +739,32 @@ static void test_cast_strings(void) {
 
     sqe_value in = sqe_value_int(SQE_T_INTEGER, 1), out;
     sqe_error err;
-    CHECK(!sqe_value_cast(&in, T("varchar"), false, NULL, &out, &err) && err.cls == SQE_ERR_INTERNAL);
+    CHECK(!sqe_value_cast(&in, T("varchar"), false, NULL, &out, &err) &&
+          err.cls == SQE_ERR_INTERNAL);
     in = str("same");
-    CHECK(sqe_value_cast(&in, T("varchar(10)"), false, NULL, &out, &err) && out.v.s.ptr == in.v.s.ptr &&
-          out.type.length == 10);
+    CHECK(sqe_value_cast(&in, T("varchar(10)"), false, NULL, &out, &err) &&
+          out.v.s.ptr == in.v.s.ptr && out.type.length == 10);
 }
 
 static void test_cast_datetime(void) {
     CHECK_STR(cast(str("2024-01-05"), "date", false), "2024-01-05");
     CHECK_STR(cast(str(" 2024-1-5 "), "date", false), "2024-01-05");
-    CHECK_STR(cast(str("2024-02-30"), "date", false), "ERR INVALID_DATA: cannot cast '2024-02-30' to date");
+    CHECK_STR(cast(str("2024-02-30"), "date", false),
+              "ERR INVALID_DATA: cannot cast '2024-02-30' to date");
     CHECK_STR(cast(str("2024-01-05 10:00:00"), "timestamp", false), "2024-01-05 10:00:00.000");
     CHECK_STR(cast(str("2024-01-05 25:00"), "timestamp", false),
               "ERR INVALID_DATA: cannot cast '2024-01-05 25:00' to timestamp");
-    CHECK_STR(cast(sqe_value_int(SQE_T_DATE, 19727), "timestamp", false), "2024-01-05 00:00:00.000");
+    CHECK_STR(cast(sqe_value_int(SQE_T_DATE, 19727), "timestamp", false),
+              "2024-01-05 00:00:00.000");
     CHECK_STR(cast(sqe_value_int(SQE_T_TIMESTAMP, -1), "date", false), "1969-12-31");
-    CHECK_STR(cast(sqe_value_int(SQE_T_TIMESTAMP, 1704448800000000LL), "date", false), "2024-01-05");
+    CHECK_STR(cast(sqe_value_int(SQE_T_TIMESTAMP, 1704448800000000LL), "date", false),
+              "2024-01-05");
     CHECK_STR(cast(sqe_value_int(SQE_T_TIMESTAMP, 1704448800000000LL), "varchar", false),
               "2024-01-05 10:00:00.000");
-    CHECK_STR(cast(sqe_value_int(SQE_T_DATE, 1), "boolean", false), "ERR TYPE_MISMATCH: cannot cast date to boolean");
-    CHECK_STR(cast(sqe_value_int(SQE_T_INTEGER, 1), "date", false), "ERR TYPE_MISMATCH: cannot cast integer to date");
+    CHECK_STR(cast(sqe_value_int(SQE_T_DATE, 1), "boolean", false),
+              "ERR TYPE_MISMATCH: cannot cast date to boolean");
+    CHECK_STR(cast(sqe_value_int(SQE_T_INTEGER, 1), "date", false),
+              "ERR TYPE_MISMATCH: cannot cast integer to date");
 }
 
 static void test_try_cast(void) {
@@ -741,14 +779,15 @@ static void test_try_cast(void) {
 
     sqe_value in = str("7"), out;
     sqe_error err;
-    CHECK(sqe_value_cast(&in, T("bigint"), true, NULL, &out, &err) && !out.is_null && out.v.i == 7 &&
-          out.type.id == SQE_T_BIGINT);
+    CHECK(sqe_value_cast(&in, T("bigint"), true, NULL, &out, &err) && !out.is_null &&
+          out.v.i == 7 && out.type.id == SQE_T_BIGINT);
     in = str("x");
     CHECK(sqe_value_cast(&in, T("decimal(5,2)"), true, NULL, &out, &err) && out.is_null &&
           sqe_type_equal(out.type, T("decimal(5,2)")));
     /* out may alias in */
     in = sqe_value_int(SQE_T_INTEGER, 9);
-    CHECK(sqe_value_cast(&in, T("bigint"), false, NULL, &in, &err) && in.type.id == SQE_T_BIGINT && in.v.i == 9);
+    CHECK(sqe_value_cast(&in, T("bigint"), false, NULL, &in, &err) && in.type.id == SQE_T_BIGINT &&
+          in.v.i == 9);
 }
 
 int main(void) {

@@ -10,7 +10,9 @@
 
 #include <math.h>
 
-static sqe_type TY(sqe_type_id id) { return sqe_type_make(id); }
+static sqe_type TY(sqe_type_id id) {
+    return sqe_type_make(id);
+}
 
 /* The bytes of the string at row as a NUL-terminated copy (static buffer). */
 static const char *str_at(const sqe_vector *v, uint32_t row) {
@@ -86,13 +88,16 @@ static void test_strings(void) {
     char buf[128];
     const char *first_ptr = sqe_string_data(&s[2]);
     for (uint32_t row = 0; row < SQE_BATCH_ROWS; row++) {
-        int n = snprintf(buf, sizeof buf, "row %u padded out to be long enough %0*u", row, (int)(row % 60), row);
+        int n = snprintf(buf, sizeof buf, "row %u padded out to be long enough %0*u", row,
+                         (int)(row % 60), row);
         sqe_vector_set_string(v, row, buf, (size_t)n);
     }
     int bad = 0;
     for (uint32_t row = 0; row < SQE_BATCH_ROWS; row++) {
-        int n = snprintf(buf, sizeof buf, "row %u padded out to be long enough %0*u", row, (int)(row % 60), row);
-        if (s[row].len != (uint32_t)n || memcmp(sqe_string_data(&s[row]), buf, (size_t)n) != 0) bad++;
+        int n = snprintf(buf, sizeof buf, "row %u padded out to be long enough %0*u", row,
+                         (int)(row % 60), row);
+        if (s[row].len != (uint32_t)n || memcmp(sqe_string_data(&s[row]), buf, (size_t)n) != 0)
+            bad++;
     }
     CHECK(bad == 0);
 
@@ -144,14 +149,18 @@ static void test_values(void) {
     cases[n].type = TY(SQE_T_BOOLEAN), cases[n++].val = sqe_value_bool(true);
     cases[n].type = TY(SQE_T_TINYINT), cases[n++].val = sqe_value_int(SQE_T_TINYINT, -128);
     cases[n].type = TY(SQE_T_SMALLINT), cases[n++].val = sqe_value_int(SQE_T_SMALLINT, 32767);
-    cases[n].type = TY(SQE_T_INTEGER), cases[n++].val = sqe_value_int(SQE_T_INTEGER, -2147483647 - 1);
+    cases[n].type = TY(SQE_T_INTEGER),
+    cases[n++].val = sqe_value_int(SQE_T_INTEGER, -2147483647 - 1);
     cases[n].type = TY(SQE_T_BIGINT), cases[n++].val = sqe_value_int(SQE_T_BIGINT, INT64_MAX);
     cases[n].type = TY(SQE_T_DOUBLE), cases[n++].val = sqe_value_double(-1.5);
-    cases[n].type = sqe_type_decimal(38, 2), cases[n++].val = sqe_value_decimal(-(sqe_pow10_i128[38] - 1), 38, 2);
-    cases[n].type = TY(SQE_T_VARCHAR), cases[n++].val = sqe_value_string("a string over twelve", 20);
+    cases[n].type = sqe_type_decimal(38, 2),
+    cases[n++].val = sqe_value_decimal(-(sqe_pow10_i128[38] - 1), 38, 2);
+    cases[n].type = TY(SQE_T_VARCHAR),
+    cases[n++].val = sqe_value_string("a string over twelve", 20);
     cases[n].type = TY(SQE_T_VARCHAR), cases[n++].val = sqe_value_string("short", 5);
     cases[n].type = TY(SQE_T_DATE), cases[n++].val = sqe_value_int(SQE_T_DATE, -719162);
-    cases[n].type = TY(SQE_T_TIMESTAMP), cases[n++].val = sqe_value_int(SQE_T_TIMESTAMP, 1704448800123456LL);
+    cases[n].type = TY(SQE_T_TIMESTAMP),
+    cases[n++].val = sqe_value_int(SQE_T_TIMESTAMP, 1704448800123456LL);
     cases[n].type = TY(SQE_T_REAL);
     cases[n].val = sqe_value_null(TY(SQE_T_REAL));
     cases[n].val.is_null = false;
@@ -163,7 +172,8 @@ static void test_values(void) {
         sqe_value out;
         sqe_vector_set_value(v, 7, &cases[i].val);
         sqe_vector_get_value(v, 7, &out);
-        if (out.is_null || out.type.id != cases[i].type.id || sqe_value_cmp(&out, &cases[i].val) != 0) {
+        if (out.is_null || out.type.id != cases[i].type.id ||
+            sqe_value_cmp(&out, &cases[i].val) != 0) {
             fprintf(stderr, "value round trip failed for case %d\n", i);
             bad++;
         }
@@ -206,7 +216,8 @@ static void test_copy_row(void) {
     sqe_vector_copy_row(dst, 7, src, 2);
     CHECK_STR(str_at(dst, 5), "short");
     CHECK_STR(str_at(dst, 6), "a long string that lives in the heap");
-    CHECK(sqe_string_data(&SQE_VEC_DATA(dst, sqe_string)[6]) != sqe_string_data(&SQE_VEC_DATA(src, sqe_string)[1]));
+    CHECK(sqe_string_data(&SQE_VEC_DATA(dst, sqe_string)[6]) !=
+          sqe_string_data(&SQE_VEC_DATA(src, sqe_string)[1]));
     CHECK(sqe_vector_is_null(dst, 7) && !sqe_vector_is_null(dst, 6));
     /* Copying a valid row over a NULL one clears the NULL. */
     sqe_vector_copy_row(dst, 7, src, 0);
@@ -283,7 +294,8 @@ static void fill(sqe_batch *b, uint32_t n, int base) {
         if ((base + (int)r) % 5 == 0) {
             sqe_vector_set_null(b->cols[1], r);
         } else {
-            int len = snprintf(buf, sizeof buf, (r & 1) ? "v%d" : "value number %d, long", base + (int)r);
+            int len =
+                snprintf(buf, sizeof buf, (r & 1) ? "v%d" : "value number %d, long", base + (int)r);
             sqe_vector_set_string(b->cols[1], r, buf, (size_t)len);
         }
     }
@@ -309,9 +321,11 @@ static int verify(const sqe_resultset *rs, const int *expected, uint64_t n) {
                 /* the string's form depends on its row in the source batch; accept both */
                 const sqe_string *s = &SQE_VEC_DATA(b->cols[1], sqe_string)[r];
                 int l1 = snprintf(buf, sizeof buf, "v%d", x);
-                bool ok = s->len == (uint32_t)l1 && memcmp(sqe_string_data(s), buf, (size_t)l1) == 0;
+                bool ok =
+                    s->len == (uint32_t)l1 && memcmp(sqe_string_data(s), buf, (size_t)l1) == 0;
                 int l2 = snprintf(buf, sizeof buf, "value number %d, long", x);
-                ok = ok || (s->len == (uint32_t)l2 && memcmp(sqe_string_data(s), buf, (size_t)l2) == 0);
+                ok = ok ||
+                     (s->len == (uint32_t)l2 && memcmp(sqe_string_data(s), buf, (size_t)l2) == 0);
                 if (!ok || sqe_vector_is_null(b->cols[1], r)) bad++;
             }
         }
@@ -349,7 +363,8 @@ static void test_resultset(void) {
     sqe_resultset_append(rs, b);
     CHECK(rs->n_rows == 1500 + 683);
     CHECK(rs->batches.len == 2);
-    CHECK(rs->batches.items[0]->n_rows == SQE_BATCH_ROWS && rs->batches.items[1]->n_rows == 1500 + 683 - 2048);
+    CHECK(rs->batches.items[0]->n_rows == SQE_BATCH_ROWS &&
+          rs->batches.items[1]->n_rows == 1500 + 683 - 2048);
 
     /* 3. a selection that keeps nothing */
     b->n_sel = 0;
@@ -407,7 +422,8 @@ static void test_resultset_text_rows(void) {
     /* Many rows roll over into new batches. */
     for (int i = 0; i < 3000; i++) sqe_resultset_add_text_row(rs, r1);
     CHECK(rs->n_rows == 3003 && rs->batches.len == 2);
-    CHECK(rs->batches.items[0]->n_rows == SQE_BATCH_ROWS && rs->batches.items[1]->n_rows == 3003 - SQE_BATCH_ROWS);
+    CHECK(rs->batches.items[0]->n_rows == SQE_BATCH_ROWS &&
+          rs->batches.items[1]->n_rows == 3003 - SQE_BATCH_ROWS);
     sqe_resultset_free(rs);
 
     /* Zero columns (a statement with no result columns) and NULL names. */
@@ -426,7 +442,8 @@ static void test_resultset_text_rows(void) {
 
 static void test_resultset_types(void) {
     /* Every fixed-width type, dense and selected, with NULLs. */
-    sqe_type types[4] = {TY(SQE_T_BOOLEAN), sqe_type_decimal(20, 3), TY(SQE_T_TIMESTAMP), TY(SQE_T_NULL)};
+    sqe_type types[4] = {TY(SQE_T_BOOLEAN), sqe_type_decimal(20, 3), TY(SQE_T_TIMESTAMP),
+                         TY(SQE_T_NULL)};
     const char *names[4] = {"b", "d", "t", "n"};
     sqe_resultset *rs = sqe_resultset_new(4, names, types);
     sqe_batch *b = sqe_batch_new(4, types);
@@ -453,7 +470,8 @@ static void test_resultset_types(void) {
     CHECK(sqe_vector_is_null(o->cols[1], 10) && sqe_vector_is_null(o->cols[1], 100));
     CHECK(!sqe_vector_is_null(o->cols[1], 101));
     CHECK(SQE_VEC_DATA(o->cols[2], int64_t)[101] == 99000000);
-    CHECK(SQE_VEC_DATA(o->cols[0], uint8_t)[101] == 1 && SQE_VEC_DATA(o->cols[0], uint8_t)[100] == 0);
+    CHECK(SQE_VEC_DATA(o->cols[0], uint8_t)[101] == 1 &&
+          SQE_VEC_DATA(o->cols[0], uint8_t)[100] == 0);
     CHECK(sqe_vector_is_null(o->cols[3], 0) && sqe_vector_is_null(o->cols[3], 101));
     sqe_resultset_free(rs);
 }
