@@ -81,21 +81,12 @@ typedef struct adhoc_list_ctx {
     SQE_ARRAY(sqe_hive_file) files;
 } adhoc_list_ctx;
 
-static bool adhoc_hidden(const char *rel) {
-    for (const char *p = rel;;) {
-        if (*p == '_' || *p == '.') return true;
-        const char *slash = strchr(p, '/');
-        if (!slash) return false;
-        p = slash + 1;
-    }
-}
-
 static bool adhoc_list_cb(const sqe_io_entry *e, void *ctx) {
     adhoc_list_ctx *c = ctx;
     if (e->is_dir || strncmp(e->path, c->base, c->base_len) != 0) return true;
     const char *rel = e->path + c->base_len;
     while (*rel == '/') rel++;
-    if (adhoc_hidden(rel) || (c->pat && !adhoc_match(c->pat, rel))) return true;
+    if (hive_path_hidden(rel) || (c->pat && !adhoc_match(c->pat, rel))) return true;
     sqe_hive_file f = {sqe_arena_strdup(c->arena, e->path), e->size};
     SQE_ARRAY_PUSH(c->arena, c->files, f);
     return true;

@@ -213,6 +213,10 @@ void hive_escape_path_value(sqe_strbuf *sb, const char *s, size_t n);
 /* Decodes %XX in place-ish: writes to a new arena string. */
 char *hive_unescape_path_value(sqe_arena *a, const char *s, size_t n, size_t *out_len);
 
+/* partitions.c: a path (relative to a table folder) with a segment starting
+ * with '_' or '.' (Hive's hidden files and folders). */
+bool hive_path_hidden(const char *rel);
+
 /* adhoc.c: the partitions of a read_csv & co table (files known), and its
  * release (from sqe_hive_table_free). */
 typedef struct hive_adhoc hive_adhoc;

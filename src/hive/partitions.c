@@ -266,7 +266,7 @@ typedef struct file_ctx {
     const char *special_kind;       /* "FIFO", "socket", ... */
 } file_ctx;
 
-static bool hidden_below(const char *rel) {
+bool hive_path_hidden(const char *rel) {
     const char *p = rel;
     for (;;) {
         if (*p == '_' || *p == '.') return true;
@@ -282,7 +282,7 @@ static bool file_cb(const sqe_io_entry *e, void *ctx) {
     const char *rel =
         strncmp(e->path, f->prefix, f->prefix_len) == 0 ? e->path + f->prefix_len : e->name;
     while (*rel == '/') rel++;
-    if (hidden_below(rel)) return true;
+    if (hive_path_hidden(rel)) return true;
     if (e->special) {
         /* a FIFO (or socket, device) among the data: reading it would block
          * or never end, and skipping it would drop its rows silently */

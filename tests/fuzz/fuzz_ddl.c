@@ -34,14 +34,16 @@ static void check_round_trip(sqe_hive_catalog *cat, mem_store *ms, const char *i
     if (!o) fuzz_fail("CREATE TABLE wrote other than one object", input);
     /* /w/<db>/<t>.manifest.json: names are [a-z0-9_]+ */
     const char *p = o->path;
-    if (strncmp(p, FUZZ_ROOT_URL "/", strlen(FUZZ_ROOT_URL "/")) != 0) fuzz_fail("manifest outside the root", p);
+    if (strncmp(p, FUZZ_ROOT_URL "/", strlen(FUZZ_ROOT_URL "/")) != 0)
+        fuzz_fail("manifest outside the root", p);
     p += strlen(FUZZ_ROOT_URL "/");
     const char *slash = strchr(p, '/');
     const char *suffix = strstr(p, ".manifest.json");
     if (!slash || !suffix || suffix < slash) fuzz_fail("manifest path shape", o->path);
     char *db = sqe_strndup(p, (size_t)(slash - p));
     char *tbl = sqe_strndup(slash + 1, (size_t)(suffix - slash - 1));
-    char *qname = sqe_asprintf("\"" FUZZ_ROOT "\".\"%s\".\"%s\"", db, tbl); /* names may start with a digit */
+    char *qname =
+        sqe_asprintf("\"" FUZZ_ROOT "\".\"%s\".\"%s\"", db, tbl); /* names may start with a digit */
     char *path = sqe_strdup(o->path);
     char *json1 = sqe_strndup(o->data, o->len);
     size_t json1_len = o->len;
@@ -49,14 +51,16 @@ static void check_round_trip(sqe_hive_catalog *cat, mem_store *ms, const char *i
     sqe_error err;
     sqe_error_clear(&err);
     char *ddl = fuzz_show_create(cat, qname, &err);
-    if (!ddl) fuzz_fail("SHOW CREATE TABLE of a created table fails", fail_detail(input, NULL, err.msg));
+    if (!ddl)
+        fuzz_fail("SHOW CREATE TABLE of a created table fails", fail_detail(input, NULL, err.msg));
     drop(cat, ms, qname);
 
     if (!fuzz_exec(cat, ddl, NULL, &err))
         fuzz_fail("rendered DDL does not parse or run", fail_detail(input, ddl, err.msg));
     o = fuzz_only_object(ms);
     if (!o || strcmp(o->path, path) != 0)
-        fuzz_fail("rendered DDL creates another table", fail_detail(input, ddl, o ? o->path : NULL));
+        fuzz_fail("rendered DDL creates another table",
+                  fail_detail(input, ddl, o ? o->path : NULL));
     if (o->len != json1_len || memcmp(o->data, json1, json1_len) != 0) {
         char *json2 = sqe_strndup(o->data, o->len);
         char *more = sqe_asprintf("first manifest:\n%s\nsecond manifest:\n%s", json1, json2);

@@ -45,8 +45,10 @@ static FUZZ_UNUSED bool fuzz_exec(sqe_hive_catalog *cat, const char *sql, sqe_re
     if (ok && !status) fuzz_fail("sqe_hive_execute succeeded without a status", sql);
     if (!ok && (err->cls == SQE_OK || !err->msg[0]))
         fuzz_fail("statement failed without an error message", sql);
-    if (out) *out = rs;
-    else sqe_resultset_free(rs);
+    if (out)
+        *out = rs;
+    else
+        sqe_resultset_free(rs);
     sqe_strbuf_free(&notices);
     sqe_arena_free(a);
     return ok;
@@ -65,7 +67,8 @@ static FUZZ_UNUSED char *fuzz_result_text(const sqe_resultset *rs) {
 }
 
 /* SHOW CREATE TABLE <qname> as a malloc'd string, or NULL with err. */
-static FUZZ_UNUSED char *fuzz_show_create(sqe_hive_catalog *cat, const char *qname, sqe_error *err) {
+static FUZZ_UNUSED char *fuzz_show_create(sqe_hive_catalog *cat, const char *qname,
+                                          sqe_error *err) {
     char *sql = sqe_asprintf("SHOW CREATE TABLE %s", qname);
     sqe_resultset *rs = NULL;
     char *text = NULL;

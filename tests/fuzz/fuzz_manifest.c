@@ -73,7 +73,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
 
     sqe_resultset *rs = NULL;
-    if (!fuzz_exec(cat, "DESCRIBE " QNAME, &rs, &err)) fuzz_fail("DESCRIBE of a loadable table", err.msg);
+    if (!fuzz_exec(cat, "DESCRIBE " QNAME, &rs, &err))
+        fuzz_fail("DESCRIBE of a loadable table", err.msg);
     sqe_resultset_free(rs);
     if (!fuzz_exec(cat, "SHOW COLUMNS IN " QNAME, &rs, &err)) fuzz_fail("SHOW COLUMNS", err.msg);
     sqe_resultset_free(rs);

@@ -84,8 +84,8 @@ static char *paths_of(const sqe_hive_partition *ps, size_t n) {
     return sqe_strbuf_detach(&sb);
 }
 
-static void check_pruned(mem_store *ms, const sqe_hive_table *t, const sqe_hive_partition *all, size_t n,
-                         const sqe_hive_prune *pr) {
+static void check_pruned(mem_store *ms, const sqe_hive_table *t, const sqe_hive_partition *all,
+                         size_t n, const sqe_hive_prune *pr) {
     sqe_arena *a = sqe_arena_new(0);
     sqe_error err;
     sqe_error_clear(&err);
@@ -120,7 +120,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     sqe_hive_catalog *cat = fuzz_catalog_new(&ms);
     sqe_error err;
     sqe_error_clear(&err);
-    if (!fuzz_exec(cat, ddl.data, NULL, &err)) fuzz_fail("CREATE of the partitioned table", err.msg);
+    if (!fuzz_exec(cat, ddl.data, NULL, &err))
+        fuzz_fail("CREATE of the partitioned table", err.msg);
     static const char *const parts[3] = {FUZZ_ROOT, "db", "p"};
     sqe_hive_table *t = sqe_hive_resolve_table(cat, 3, parts, &err);
     if (!t) fuzz_fail("resolve of the partitioned table", err.msg);
@@ -131,13 +132,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t n;
     if (sqe_hive_list_partitions(&ms->base, t, NULL, a, &ps, &n, &err)) {
         for (size_t i = 0; i < n; i++) {
-            if (strncmp(ps[i].path, "/d/p/", 5) != 0) fuzz_fail("partition outside the location", ps[i].path);
+            if (strncmp(ps[i].path, "/d/p/", 5) != 0)
+                fuzz_fail("partition outside the location", ps[i].path);
             if (i > 0) {
                 /* sorted by values, NULLs last */
                 for (int k = 0; k < n_keys; k++) {
                     const sqe_value *x = &ps[i - 1].values[k], *y = &ps[i].values[k];
                     if (x->is_null != y->is_null) {
-                        if (x->is_null) fuzz_fail("NULL partition value sorted before a value", ps[i].path);
+                        if (x->is_null)
+                            fuzz_fail("NULL partition value sorted before a value", ps[i].path);
                         break;
                     }
                     if (x->is_null) continue;

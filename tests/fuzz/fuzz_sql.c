@@ -49,7 +49,9 @@ static void walk_expr(sqe_arena *a, const sqe_ast_expr *e, int depth) {
     char *s = sqe_sql_expr_to_string(a, e);
     if (!s) fuzz_fail("sqe_sql_expr_to_string returned NULL", NULL);
     switch (e->kind) {
-    case SQE_AST_UNARY: walk_expr(a, e->u.unary.arg, depth + 1); break;
+    case SQE_AST_UNARY:
+        walk_expr(a, e->u.unary.arg, depth + 1);
+        break;
     case SQE_AST_BINARY:
         walk_expr(a, e->u.binary.left, depth + 1);
         walk_expr(a, e->u.binary.right, depth + 1);
@@ -57,8 +59,7 @@ static void walk_expr(sqe_arena *a, const sqe_ast_expr *e, int depth) {
     case SQE_AST_FUNCTION:
         for (int i = 0; i < e->u.func.n_args; i++) walk_expr(a, e->u.func.args[i], depth + 1);
         walk_expr(a, e->u.func.filter, depth + 1);
-        if (e->u.func.ignore_nulls && !e->u.func.over)
-            fuzz_fail("IGNORE NULLS without OVER", NULL);
+        if (e->u.func.ignore_nulls && !e->u.func.over) fuzz_fail("IGNORE NULLS without OVER", NULL);
         if (e->u.func.over) walk_window(a, e->u.func.over, depth + 1);
         break;
     case SQE_AST_CASE:
@@ -69,10 +70,13 @@ static void walk_expr(sqe_arena *a, const sqe_ast_expr *e, int depth) {
         }
         walk_expr(a, e->u.case_.else_, depth + 1);
         break;
-    case SQE_AST_CAST: walk_expr(a, e->u.cast.arg, depth + 1); break;
+    case SQE_AST_CAST:
+        walk_expr(a, e->u.cast.arg, depth + 1);
+        break;
     case SQE_AST_IN_LIST:
         walk_expr(a, e->u.in_list.arg, depth + 1);
-        for (int i = 0; i < e->u.in_list.n_items; i++) walk_expr(a, e->u.in_list.items[i], depth + 1);
+        for (int i = 0; i < e->u.in_list.n_items; i++)
+            walk_expr(a, e->u.in_list.items[i], depth + 1);
         break;
     case SQE_AST_BETWEEN:
         walk_expr(a, e->u.between.arg, depth + 1);
@@ -84,18 +88,23 @@ static void walk_expr(sqe_arena *a, const sqe_ast_expr *e, int depth) {
         walk_expr(a, e->u.like.pattern, depth + 1);
         walk_expr(a, e->u.like.escape, depth + 1);
         break;
-    case SQE_AST_IS_NULL: walk_expr(a, e->u.is_null.arg, depth + 1); break;
+    case SQE_AST_IS_NULL:
+        walk_expr(a, e->u.is_null.arg, depth + 1);
+        break;
     case SQE_AST_IS_DISTINCT:
         walk_expr(a, e->u.is_distinct.left, depth + 1);
         walk_expr(a, e->u.is_distinct.right, depth + 1);
         break;
     case SQE_AST_SUBQUERY:
-    case SQE_AST_EXISTS: walk_query(a, e->u.subquery.query, depth + 1); break;
+    case SQE_AST_EXISTS:
+        walk_query(a, e->u.subquery.query, depth + 1);
+        break;
     case SQE_AST_IN_SUBQUERY:
         walk_expr(a, e->u.in_subquery.arg, depth + 1);
         walk_query(a, e->u.in_subquery.query, depth + 1);
         break;
-    default: break;
+    default:
+        break;
     }
 }
 
@@ -104,13 +113,16 @@ static void walk_from(sqe_arena *a, const sqe_ast_from *f, int depth) {
     if (f->n_alias_cols && (!f->alias || !f->alias_cols))
         fuzz_fail("column alias list without an alias", NULL);
     switch (f->kind) {
-    case SQE_FROM_SUBQUERY: walk_query(a, f->u.subquery, depth + 1); break;
+    case SQE_FROM_SUBQUERY:
+        walk_query(a, f->u.subquery, depth + 1);
+        break;
     case SQE_FROM_JOIN:
         walk_from(a, f->u.join.left, depth + 1);
         walk_from(a, f->u.join.right, depth + 1);
         walk_expr(a, f->u.join.on, depth + 1);
         break;
-    default: break;
+    default:
+        break;
     }
 }
 
@@ -155,10 +167,17 @@ static void walk_stmt(sqe_arena *a, const sqe_ast_stmt *st) {
     for (int depth = 0; st && depth < 50; depth++) {
         if (!st->text) fuzz_fail("parsed statement without text", NULL);
         switch (st->kind) {
-        case SQE_STMT_SELECT: walk_query(a, st->u.query, 0); return;
-        case SQE_STMT_CREATE_TABLE: walk_query(a, st->u.create_table.as_select, 0); return;
-        case SQE_STMT_EXPLAIN: st = st->u.explain.stmt; break;
-        default: return;
+        case SQE_STMT_SELECT:
+            walk_query(a, st->u.query, 0);
+            return;
+        case SQE_STMT_CREATE_TABLE:
+            walk_query(a, st->u.create_table.as_select, 0);
+            return;
+        case SQE_STMT_EXPLAIN:
+            st = st->u.explain.stmt;
+            break;
+        default:
+            return;
         }
     }
 }

@@ -34,7 +34,8 @@
 #define MAX_COLS 9
 
 static const char *const k_types[N_TYPES] = {
-    "bigint", "int", "double", "decimal(10,2)", "date", "timestamp", "boolean", "varchar(5)", "string",
+    "bigint",    "int",     "double",     "decimal(10,2)", "date",
+    "timestamp", "boolean", "varchar(5)", "string",
 };
 
 static const char *const k_names[MAX_COLS] = {"c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8"};
@@ -58,12 +59,22 @@ static void render_batch(const sqe_batch *b, int n_proj, sqe_strbuf *sb) {
                 continue;
             }
             switch (v->type.id) {
-            case SQE_T_BOOLEAN: sqe_strbuf_printf(sb, "%d", SQE_VEC_DATA(v, uint8_t)[r]); break;
-            case SQE_T_INTEGER: sqe_strbuf_printf(sb, "%d", SQE_VEC_DATA(v, int32_t)[r]); break;
+            case SQE_T_BOOLEAN:
+                sqe_strbuf_printf(sb, "%d", SQE_VEC_DATA(v, uint8_t)[r]);
+                break;
+            case SQE_T_INTEGER:
+                sqe_strbuf_printf(sb, "%d", SQE_VEC_DATA(v, int32_t)[r]);
+                break;
             case SQE_T_BIGINT:
-            case SQE_T_TIMESTAMP: sqe_strbuf_printf(sb, "%lld", (long long)SQE_VEC_DATA(v, int64_t)[r]); break;
-            case SQE_T_DATE: sqe_strbuf_printf(sb, "%d", SQE_VEC_DATA(v, int32_t)[r]); break;
-            case SQE_T_DOUBLE: sqe_strbuf_printf(sb, "%.17g", SQE_VEC_DATA(v, double)[r]); break;
+            case SQE_T_TIMESTAMP:
+                sqe_strbuf_printf(sb, "%lld", (long long)SQE_VEC_DATA(v, int64_t)[r]);
+                break;
+            case SQE_T_DATE:
+                sqe_strbuf_printf(sb, "%d", SQE_VEC_DATA(v, int32_t)[r]);
+                break;
+            case SQE_T_DOUBLE:
+                sqe_strbuf_printf(sb, "%.17g", SQE_VEC_DATA(v, double)[r]);
+                break;
             case SQE_T_DECIMAL:
                 sqe_decimal_format(SQE_VEC_DATA(v, sqe_i128)[r], v->type.scale, buf, sizeof buf);
                 sqe_strbuf_puts(sb, buf);
@@ -74,8 +85,10 @@ static void render_batch(const sqe_batch *b, int n_proj, sqe_strbuf *sb) {
                 sqe_strbuf_printf(sb, "[%u:", str->len);
                 for (uint32_t i = 0; i < str->len; i++) { /* no NUL in the rendering */
                     uint8_t ch = (uint8_t)p[i];
-                    if (ch < 0x20 || ch >= 0x7f || ch == '\\') sqe_strbuf_printf(sb, "\\x%02x", ch);
-                    else sqe_strbuf_putc(sb, (char)ch);
+                    if (ch < 0x20 || ch >= 0x7f || ch == '\\')
+                        sqe_strbuf_printf(sb, "\\x%02x", ch);
+                    else
+                        sqe_strbuf_putc(sb, (char)ch);
                 }
                 sqe_strbuf_putc(sb, ']');
                 if (v->type.length && v->type.str_kind != SQE_STRKIND_STRING &&
@@ -83,7 +96,8 @@ static void render_batch(const sqe_batch *b, int n_proj, sqe_strbuf *sb) {
                     fuzz_fail("VARCHAR(n) value longer than n characters", NULL);
                 break;
             }
-            default: fuzz_fail("unexpected vector type", NULL);
+            default:
+                fuzz_fail("unexpected vector type", NULL);
             }
         }
     }
@@ -91,8 +105,8 @@ static void render_batch(const sqe_batch *b, int n_proj, sqe_strbuf *sb) {
 
 /* Scans the file (or, with `range`, the byte range [start, end) of it)
  * with the given chunk size and max line, rendering every row and the
- * final error (if any; with class_only only its class); returns the rendering (malloc'd) and the row count
- * in *n_rows. */
+ * final error (if any; with class_only only its class); returns the rendering (malloc'd) and the
+ * row count in *n_rows. */
 static char *scan(sqe_store *store, uint64_t size, size_t file_len, const sqe_reader_spec *spec,
                   const sqe_type *proj_types, size_t chunk, size_t max_line, uint64_t *n_rows,
                   bool range, uint64_t start, uint64_t end, bool class_only) {
@@ -106,8 +120,9 @@ static char *scan(sqe_store *store, uint64_t size, size_t file_len, const sqe_re
     size_t saved_chunk = sqe_text_reader_chunk_size, saved_max = sqe_text_reader_max_line;
     sqe_text_reader_chunk_size = chunk;
     sqe_text_reader_max_line = max_line;
-    sqe_reader *r = range ? sqe_format_open_range(vt, store, "/t/part-0.csv", file_len, start, end, spec, &err)
-                          : vt->open(store, "/t/part-0.csv", size, spec, &err);
+    sqe_reader *r =
+        range ? sqe_format_open_range(vt, store, "/t/part-0.csv", file_len, start, end, spec, &err)
+              : vt->open(store, "/t/part-0.csv", size, spec, &err);
     sqe_text_reader_chunk_size = saved_chunk;
     sqe_text_reader_max_line = saved_max;
     if (!r) {
@@ -158,9 +173,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memset(&opt, 0, sizeof opt);
     opt.line_delim = '\n';
     switch (o0 & 3) {
-    case 0: opt.serde = SQE_SERDE_LAZY_SIMPLE; opt.field_delim = ','; break;
-    case 1: opt.serde = SQE_SERDE_LAZY_SIMPLE; opt.field_delim = '\001'; break;
-    case 2: opt.serde = SQE_SERDE_LAZY_SIMPLE; opt.field_delim = ','; opt.escape_char = '\\'; break;
+    case 0:
+        opt.serde = SQE_SERDE_LAZY_SIMPLE;
+        opt.field_delim = ',';
+        break;
+    case 1:
+        opt.serde = SQE_SERDE_LAZY_SIMPLE;
+        opt.field_delim = '\001';
+        break;
+    case 2:
+        opt.serde = SQE_SERDE_LAZY_SIMPLE;
+        opt.field_delim = ',';
+        opt.escape_char = '\\';
+        break;
     default: {
         static const char quotes[4] = {'"', '\'', 0, '"'};
         static const char escapes[4] = {'\\', 0, '"', '\\'};
@@ -215,8 +240,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
      * (a multi-line record's length is known only once it is decoded); the
      * class is the same, so only the class is compared there. */
     bool class_only = opt.serde == SQE_SERDE_OPEN_CSV && max_line <= file_len;
-    char *got = scan(&ms->base, read_size, file_len, &spec, proj_types, chunk, max_line, &rows, false, 0, 0,
-                     class_only);
+    char *got = scan(&ms->base, read_size, file_len, &spec, proj_types, chunk, max_line, &rows,
+                     false, 0, 0, class_only);
     /* one row per line at most (lines = newlines + 1) */
     uint64_t lines = 1;
     for (size_t i = 0; i < file_len; i++) lines += file[i] == '\n';
@@ -226,8 +251,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
      * than the limit. (Except the footer lookahead, whose size a refill
      * bounds, so one big chunk never trips it.) */
     if (max_line > file_len || opt.skip_footer_lines == 0) {
-        char *ref = scan(&ms->base, file_len, file_len, &spec, proj_types, (size_t)1 << 20, max_line,
-                         &ref_rows, false, 0, 0, class_only);
+        char *ref = scan(&ms->base, file_len, file_len, &spec, proj_types, (size_t)1 << 20,
+                         max_line, &ref_rows, false, 0, 0, class_only);
         if (strcmp(got, ref) != 0) {
             char *detail = sqe_asprintf("chunk %zu, size %llu:%s\n-- one chunk:%s", chunk,
                                         (unsigned long long)read_size, got, ref);
@@ -246,11 +271,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         bool failed = false;
         uint64_t prev = 0, range_rows = 0;
         for (int i = 1; i <= n_ranges && !failed; i++) {
-            int64_t cut = i == n_ranges ? (int64_t)file_len : (int64_t)(file_len * (size_t)i / (size_t)n_ranges) + jitter * i;
-            uint64_t end = cut < (int64_t)prev ? prev : cut > (int64_t)file_len ? file_len : (uint64_t)cut;
+            int64_t cut = i == n_ranges
+                              ? (int64_t)file_len
+                              : (int64_t)(file_len * (size_t)i / (size_t)n_ranges) + jitter * i;
+            uint64_t end = cut < (int64_t)prev       ? prev
+                           : cut > (int64_t)file_len ? file_len
+                                                     : (uint64_t)cut;
             uint64_t nr;
-            char *part = scan(&ms->base, file_len, file_len, &spec, proj_types, chunk, max_line, &nr, true, prev, end,
-                              false);
+            char *part = scan(&ms->base, file_len, file_len, &spec, proj_types, chunk, max_line,
+                              &nr, true, prev, end, false);
             failed = strstr(part, "\nerror ") != NULL || strstr(part, "\nopen error") != NULL;
             if (!failed) sqe_strbuf_puts(&all, part);
             range_rows += nr;
@@ -259,8 +288,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         bool whole_failed = strstr(got, "\nerror ") != NULL;
         if (failed != whole_failed || (!failed && strcmp(all.data ? all.data : "", got) != 0)) {
-            char *detail = sqe_asprintf("%d ranges, jitter %d, chunk %zu:%s\n-- one reader:%s", n_ranges, jitter,
-                                        chunk, all.data ? all.data : "", got);
+            char *detail = sqe_asprintf("%d ranges, jitter %d, chunk %zu:%s\n-- one reader:%s",
+                                        n_ranges, jitter, chunk, all.data ? all.data : "", got);
             fuzz_fail("byte ranges read differently from one reader", detail);
         }
         (void)range_rows;

@@ -112,8 +112,10 @@ static int run_dir(const char *dir, int *n_run) {
         snprintf(path, pl, "%s/%s", dir, names[i]);
         struct stat st;
         if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
-            if (run_file(path) < 0) rc = -1;
-            else (*n_run)++;
+            if (run_file(path) < 0)
+                rc = -1;
+            else
+                (*n_run)++;
         }
         free(path);
         free(names[i]);

@@ -64,7 +64,8 @@ static void write_data(const char *rel, const char *text, size_t len) {
 /* Runs a statement that must succeed without rows. */
 static void exec_ok(sqe_session *s, const char *sql) {
     sqe_result *r = sqe_session_execute(s, sql);
-    if (!sqe_result_ok(r)) fprintf(stderr, "statement failed: %s\n  %s\n", sqe_result_error(r), sql);
+    if (!sqe_result_ok(r))
+        fprintf(stderr, "statement failed: %s\n  %s\n", sqe_result_error(r), sql);
     CHECK(sqe_result_ok(r));
     sqe_result_free(r);
 }
@@ -320,8 +321,8 @@ static void test_worker_error(void) {
     sqe_session *s = open_session(4, 1);
     create_table(s, "bad", "v int, w int", true);
     const char *queries[] = {
-        "SELECT sum(v) FROM lake.db.bad",                /* parallel aggregate */
-        "SELECT v, w, p FROM lake.db.bad",               /* parallel streaming */
+        "SELECT sum(v) FROM lake.db.bad",                     /* parallel aggregate */
+        "SELECT v, w, p FROM lake.db.bad",                    /* parallel streaming */
         "SELECT v FROM lake.db.bad WHERE w > 0 AND p <> '1'", /* streaming with filters */
     };
     for (size_t q = 0; q < sizeof queries / sizeof queries[0]; q++) {

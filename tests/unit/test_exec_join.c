@@ -40,20 +40,25 @@ static const sqe_type T_DOUBLE = {SQE_T_DOUBLE, 0, 0, 0, 0};
 
 /* ------------------------------------------------------ hand-made kernels */
 
-static bool valid(const sqe_vector *v, uint32_t r) { return !sqe_vector_is_null(v, r); }
+static bool valid(const sqe_vector *v, uint32_t r) {
+    return !sqe_vector_is_null(v, r);
+}
 
 #define FOR_SEL(i, r) for (uint32_t i = 0, r = 0; i < n && ((r = sel ? sel[i] : i), 1); i++)
 
-#define ARITH_KERNEL(name, EXPR)                                                                        \
-    static bool name(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel, uint32_t n, \
-                     sqe_vector *out, sqe_error *err) {                                                 \
-        FOR_SEL(i, r) {                                                                                 \
-            if (!valid(args[0], r) || !valid(args[1], r)) { sqe_vector_set_null(out, r); continue; }    \
-            int64_t x = SQE_VEC_DATA(args[0], int64_t)[r], y = SQE_VEC_DATA(args[1], int64_t)[r];       \
-            if (!(EXPR(x, y, err))) return false;                                                       \
-            SQE_VEC_DATA(out, int64_t)[r] = EXPR##_VAL(x, y);                                           \
-        }                                                                                               \
-        return true;                                                                                    \
+#define ARITH_KERNEL(name, EXPR)                                                                   \
+    static bool name(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,      \
+                     uint32_t n, sqe_vector *out, sqe_error *err) {                                \
+        FOR_SEL(i, r) {                                                                            \
+            if (!valid(args[0], r) || !valid(args[1], r)) {                                        \
+                sqe_vector_set_null(out, r);                                                       \
+                continue;                                                                          \
+            }                                                                                      \
+            int64_t x = SQE_VEC_DATA(args[0], int64_t)[r], y = SQE_VEC_DATA(args[1], int64_t)[r];  \
+            if (!(EXPR(x, y, err))) return false;                                                  \
+            SQE_VEC_DATA(out, int64_t)[r] = EXPR##_VAL(x, y);                                      \
+        }                                                                                          \
+        return true;                                                                               \
     }
 #define OK_ALWAYS(x, y, err) true
 #define ADD_VAL(x, y) ((x) + (y))
@@ -63,33 +68,43 @@ static bool valid(const sqe_vector *v, uint32_t r) { return !sqe_vector_is_null(
 #define ADD(x, y, err) OK_ALWAYS(x, y, err)
 #define MUL(x, y, err) OK_ALWAYS(x, y, err)
 #define MOD(x, y, err) OK_ALWAYS(x, y, err)
-#define DIV(x, y, err) ((y) != 0 || sqe_error_set(err, SQE_ERR_DIVISION_BY_ZERO, "division by zero"))
+#define DIV(x, y, err)                                                                             \
+    ((y) != 0 || sqe_error_set(err, SQE_ERR_DIVISION_BY_ZERO, "division by zero"))
 ARITH_KERNEL(k_add, ADD)
 ARITH_KERNEL(k_mul, MUL)
 ARITH_KERNEL(k_mod, MOD)
 ARITH_KERNEL(k_div, DIV)
 
-#define CMP_KERNEL(name, OP)                                                                            \
-    static bool name(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel, uint32_t n, \
-                     sqe_vector *out, sqe_error *err) {                                                 \
-        FOR_SEL(i, r) {                                                                                 \
-            if (!valid(args[0], r) || !valid(args[1], r)) { sqe_vector_set_null(out, r); continue; }    \
-            SQE_VEC_DATA(out, uint8_t)[r] = SQE_VEC_DATA(args[0], int64_t)[r] OP SQE_VEC_DATA(args[1], int64_t)[r]; \
-        }                                                                                               \
-        return true;                                                                                    \
+#define CMP_KERNEL(name, OP)                                                                       \
+    static bool name(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,      \
+                     uint32_t n, sqe_vector *out, sqe_error *err) {                                \
+        FOR_SEL(i, r) {                                                                            \
+            if (!valid(args[0], r) || !valid(args[1], r)) {                                        \
+                sqe_vector_set_null(out, r);                                                       \
+                continue;                                                                          \
+            }                                                                                      \
+            SQE_VEC_DATA(out, uint8_t)                                                             \
+            [r] = SQE_VEC_DATA(args[0], int64_t)[r] OP SQE_VEC_DATA(args[1], int64_t)[r];          \
+        }                                                                                          \
+        return true;                                                                               \
     }
 CMP_KERNEL(k_gt, >)
 CMP_KERNEL(k_eq, ==)
 CMP_KERNEL(k_lt, <)
 CMP_KERNEL(k_ne, !=)
 
-static sqe_expr *col(int c, sqe_type t, const char *name) { return sqe_expr_column(A, c, t, name); }
-static sqe_expr *bcol(int c) { return col(c, T_BIGINT, sqe_arena_sprintf(A, "c%d", c)); }
+static sqe_expr *col(int c, sqe_type t, const char *name) {
+    return sqe_expr_column(A, c, t, name);
+}
+static sqe_expr *bcol(int c) {
+    return col(c, T_BIGINT, sqe_arena_sprintf(A, "c%d", c));
+}
 static sqe_expr *ci(int64_t v) {
     sqe_value x = sqe_value_int(SQE_T_BIGINT, v);
     return sqe_expr_const(A, &x);
 }
-static sqe_expr *call2(const char *name, sqe_scalar_kernel k, sqe_type ret, sqe_expr *a, sqe_expr *b) {
+static sqe_expr *call2(const char *name, sqe_scalar_kernel k, sqe_type ret, sqe_expr *a,
+                       sqe_expr *b) {
     sqe_expr *args[2] = {a, b};
     sqe_expr *e = sqe_expr_new(A, SQE_EXPR_CALL, ret, 2, args);
     e->fn.name = name;
@@ -98,18 +113,34 @@ static sqe_expr *call2(const char *name, sqe_scalar_kernel k, sqe_type ret, sqe_
     e->fn.n_args = 2;
     return e;
 }
-static sqe_expr *gt(sqe_expr *a, sqe_expr *b) { return call2(">", k_gt, T_BOOL, a, b); }
-static sqe_expr *lt(sqe_expr *a, sqe_expr *b) { return call2("<", k_lt, T_BOOL, a, b); }
-static sqe_expr *ne(sqe_expr *a, sqe_expr *b) { return call2("<>", k_ne, T_BOOL, a, b); }
-static sqe_expr *eq(sqe_expr *a, sqe_expr *b) { return call2("=", k_eq, T_BOOL, a, b); }
+static sqe_expr *gt(sqe_expr *a, sqe_expr *b) {
+    return call2(">", k_gt, T_BOOL, a, b);
+}
+static sqe_expr *lt(sqe_expr *a, sqe_expr *b) {
+    return call2("<", k_lt, T_BOOL, a, b);
+}
+static sqe_expr *ne(sqe_expr *a, sqe_expr *b) {
+    return call2("<>", k_ne, T_BOOL, a, b);
+}
+static sqe_expr *eq(sqe_expr *a, sqe_expr *b) {
+    return call2("=", k_eq, T_BOOL, a, b);
+}
 static sqe_expr *and3(sqe_expr *a, sqe_expr *b, sqe_expr *c) {
     sqe_expr *args[3] = {a, b, c};
     return sqe_expr_new(A, SQE_EXPR_AND, T_BOOL, c ? 3 : 2, args);
 }
-static sqe_expr *add(sqe_expr *a, sqe_expr *b) { return call2("+", k_add, T_BIGINT, a, b); }
-static sqe_expr *mul(sqe_expr *a, sqe_expr *b) { return call2("*", k_mul, T_BIGINT, a, b); }
-static sqe_expr *mod(sqe_expr *a, sqe_expr *b) { return call2("%", k_mod, T_BIGINT, a, b); }
-static sqe_expr *divide(sqe_expr *a, sqe_expr *b) { return call2("/", k_div, T_BIGINT, a, b); }
+static sqe_expr *add(sqe_expr *a, sqe_expr *b) {
+    return call2("+", k_add, T_BIGINT, a, b);
+}
+static sqe_expr *mul(sqe_expr *a, sqe_expr *b) {
+    return call2("*", k_mul, T_BIGINT, a, b);
+}
+static sqe_expr *mod(sqe_expr *a, sqe_expr *b) {
+    return call2("%", k_mod, T_BIGINT, a, b);
+}
+static sqe_expr *divide(sqe_expr *a, sqe_expr *b) {
+    return call2("/", k_div, T_BIGINT, a, b);
+}
 static sqe_expr *is_null(sqe_expr *a, bool negated) {
     sqe_expr *e = sqe_expr_new(A, SQE_EXPR_IS_NULL, T_BOOL, 1, &a);
     e->negated = negated;
@@ -118,7 +149,9 @@ static sqe_expr *is_null(sqe_expr *a, bool negated) {
 
 /* ------------------------------------------------- hand-made aggregates */
 
-static void st_zero(const sqe_agg_binding *b, void *s) { memset(s, 0, b->state_size); }
+static void st_zero(const sqe_agg_binding *b, void *s) {
+    memset(s, 0, b->state_size);
+}
 static bool count_update(const sqe_agg_binding *b, void *const *states, const sqe_vector *arg,
                          const uint16_t *sel, uint32_t n, sqe_error *err) {
     for (uint32_t i = 0; i < n; i++) {
@@ -131,7 +164,8 @@ static bool count_combine(const sqe_agg_binding *b, void *d, void *s, sqe_error 
     *(int64_t *)d += *(int64_t *)s;
     return true;
 }
-static bool count_final(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row, sqe_error *err) {
+static bool count_final(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row,
+                        sqe_error *err) {
     SQE_VEC_DATA(out, int64_t)[row] = *(int64_t *)s;
     return true;
 }
@@ -266,7 +300,8 @@ static sqe_plan *join(sqe_plan_kind kind, sqe_join_type jt, sqe_plan *l, sqe_pla
     return p;
 }
 
-static sqe_plan *hj1(sqe_join_type jt, sqe_plan *l, sqe_plan *r, int lcol, int rcol, sqe_expr *res) {
+static sqe_plan *hj1(sqe_join_type jt, sqe_plan *l, sqe_plan *r, int lcol, int rcol,
+                     sqe_expr *res) {
     sqe_expr *lk = col(lcol, l->out_types[lcol], l->out_names[lcol]);
     sqe_expr *rk = col(rcol, r->out_types[rcol], r->out_names[rcol]);
     return join(SQE_PLAN_HASH_JOIN, jt, l, r, 1, &lk, &rk, res);
@@ -300,7 +335,9 @@ static sqe_plan *agg(sqe_plan *child, int n_sums, const int *sum_cols) {
     return p;
 }
 
-static sqe_plan *count_of(sqe_plan *child) { return agg(child, 0, NULL); }
+static sqe_plan *count_of(sqe_plan *child) {
+    return agg(child, 0, NULL);
+}
 
 static sqe_plan *project(sqe_plan *child, int n, sqe_expr **exprs) {
     sqe_type types[8];
@@ -312,7 +349,9 @@ static sqe_plan *project(sqe_plan *child, int n, sqe_expr **exprs) {
     return p;
 }
 
-static int cmp_lines(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int cmp_lines(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 static uint64_t t_parallel_min = (uint64_t)4 << 20;
 
@@ -324,8 +363,10 @@ static char *run_opts(const sqe_plan *p, const sqe_exec_options *opts_in, bool s
     sqe_error_clear(&err);
     sqe_exec_options o;
     memset(&o, 0, sizeof o);
-    if (opts_in) o = *opts_in;
-    else o.threads = 1;
+    if (opts_in)
+        o = *opts_in;
+    else
+        o.threads = 1;
     o.parallel_min_bytes = t_parallel_min ? t_parallel_min : 1;
     if (!sqe_exec_run(p, &o, &rs, &err))
         return sqe_asprintf("ERROR %s: %s", sqe_error_class_name(err.cls), err.msg);
@@ -359,13 +400,15 @@ static char *run_opts(const sqe_plan *p, const sqe_exec_options *opts_in, bool s
     return s ? s : sqe_strdup("");
 }
 
-static char *run(const sqe_plan *p, bool sorted) { return run_opts(p, NULL, sorted); }
+static char *run(const sqe_plan *p, bool sorted) {
+    return run_opts(p, NULL, sorted);
+}
 
-#define CHECK_RUN(plan, want)                    \
-    do {                                         \
-        char *got_ = run(plan, true);            \
-        CHECK_STR(got_, want);                   \
-        sqe_free(got_);                          \
+#define CHECK_RUN(plan, want)                                                                      \
+    do {                                                                                           \
+        char *got_ = run(plan, true);                                                              \
+        CHECK_STR(got_, want);                                                                     \
+        sqe_free(got_);                                                                            \
     } while (0)
 
 /* ------------------------------------------------------------ basic joins */
@@ -395,9 +438,10 @@ static void test_types_on_keys(void) {
     want = sqe_asprintf("%s\nNULL|NULL|NULL|4|w|104\nNULL|NULL|NULL|NULL|nn|103", INNER_6);
     CHECK_RUN(hj1(SQE_JT_RIGHT, L6, R6, 0, 0, NULL), want);
     sqe_free(want);
-    want = sqe_asprintf("%s\n5|e|50|NULL|NULL|NULL\nNULL|NULL|NULL|4|w|104\nNULL|NULL|NULL|NULL|nn|103\n"
-                        "NULL|n|30|NULL|NULL|NULL",
-                        INNER_6);
+    want = sqe_asprintf(
+        "%s\n5|e|50|NULL|NULL|NULL\nNULL|NULL|NULL|4|w|104\nNULL|NULL|NULL|NULL|nn|103\n"
+        "NULL|n|30|NULL|NULL|NULL",
+        INNER_6);
     CHECK_RUN(hj1(SQE_JT_FULL, L6, R6, 0, 0, NULL), want);
     sqe_free(want);
     CHECK_RUN(hj1(SQE_JT_SEMI, L6, R6, 0, 0, NULL), "1|a|10\n2|bb|21\n2|b|20\n3|c|40");
@@ -438,8 +482,9 @@ static void test_residual(void) {
     sqe_expr *res2 = gt(add(bcol(2), bcol(5)), ci(121));
     CHECK_RUN(hj1(SQE_JT_SEMI, L6, R6, 0, 0, res2), "2|bb|21\n3|c|40");
     CHECK_RUN(hj1(SQE_JT_ANTI, L6, R6, 0, 0, res2), "1|a|10\n2|b|20\n5|e|50\nNULL|n|30");
-    CHECK_RUN(hj1(SQE_JT_MARK, L6, R6, 0, 0, res2),
-              "1|a|10|false\n2|bb|21|true\n2|b|20|false\n3|c|40|true\n5|e|50|false\nNULL|n|30|false");
+    CHECK_RUN(
+        hj1(SQE_JT_MARK, L6, R6, 0, 0, res2),
+        "1|a|10|false\n2|bb|21|true\n2|b|20|false\n3|c|40|true\n5|e|50|false\nNULL|n|30|false");
     /* A residual that is NULL is not a match. */
     sqe_value nullv = sqe_value_null(T_BIGINT);
     sqe_expr *resn = gt(bcol(2), add(bcol(5), sqe_expr_const(A, &nullv)));
@@ -519,7 +564,8 @@ static void test_typed_keys(void) {
               "-0.0|-0.0\n0.0|-0.0\n1.5|NULL\nNULL|2.5\nNULL|NULL\nNULL|NULL\nNaN|NaN");
 
     sqe_type dec = sqe_type_decimal(10, 2);
-    sqe_value lx[3] = {sqe_value_decimal(150, 10, 2), sqe_value_decimal(200, 10, 2), sqe_value_null(dec)};
+    sqe_value lx[3] = {sqe_value_decimal(150, 10, 2), sqe_value_decimal(200, 10, 2),
+                       sqe_value_null(dec)};
     sqe_value rx[3] = {sqe_value_decimal(150, 10, 2), sqe_value_decimal(150, 10, 2),
                        sqe_value_decimal(300, 10, 2)};
     l = values1(dec, 3, lx);
@@ -531,7 +577,8 @@ static void test_typed_keys(void) {
     const char *rs[4] = {"abc", "a much longer string key", "", "abd"};
     sqe_value lsv[5], rsv[4];
     for (int i = 0; i < 5; i++)
-        lsv[i] = ls[i] ? sqe_value_string(ls[i], (uint32_t)strlen(ls[i])) : sqe_value_null(T_VARCHAR);
+        lsv[i] =
+            ls[i] ? sqe_value_string(ls[i], (uint32_t)strlen(ls[i])) : sqe_value_null(T_VARCHAR);
     for (int i = 0; i < 4; i++) rsv[i] = sqe_value_string(rs[i], (uint32_t)strlen(rs[i]));
     l = values1(T_VARCHAR, 5, lsv);
     r = values1(T_VARCHAR, 4, rsv);
@@ -698,7 +745,8 @@ static void test_null_aware_random(void) {
         mp->u.join.null_aware = true;
         sqe_plan *ap = join(SQE_PLAN_HASH_JOIN, SQE_JT_ANTI, l, r, n_keys, lk, rk, res);
         ap->u.join.null_aware = true;
-        char **mark_lines = sqe_calloc((size_t)nl, sizeof(char *)), **anti_lines = sqe_calloc((size_t)nl, sizeof(char *));
+        char **mark_lines = sqe_calloc((size_t)nl, sizeof(char *)),
+             **anti_lines = sqe_calloc((size_t)nl, sizeof(char *));
         int n_anti = 0;
         for (int i = 0; i < nl; i++) {
             const int64_t *p = ld + 3 * i;
@@ -708,15 +756,21 @@ static void test_null_aware_random(void) {
                 if (n_keys == 2 && (p[0] == NUL || b[0] == NUL || p[0] != b[0])) continue;
                 if (with_res && (p[2] == NUL || b[2] == NUL || !(p[2] < b[2]))) continue;
                 nonempty = true;
-                if (b[1] == NUL) any_null = true;
-                else if (p[1] != NUL && p[1] == b[1]) any_eq = true;
+                if (b[1] == NUL)
+                    any_null = true;
+                else if (p[1] != NUL && p[1] == b[1])
+                    any_eq = true;
             }
-            const char *m = any_eq ? "true" : (nonempty && (p[1] == NUL || any_null)) ? "NULL" : "false";
+            const char *m = any_eq                                    ? "true"
+                            : (nonempty && (p[1] == NUL || any_null)) ? "NULL"
+                                                                      : "false";
             sqe_strbuf sb;
             sqe_strbuf_init(&sb);
             for (int c = 0; c < 3; c++) {
-                if (p[c] == NUL) sqe_strbuf_puts(&sb, "NULL");
-                else sqe_strbuf_printf(&sb, "%lld", (long long)p[c]);
+                if (p[c] == NUL)
+                    sqe_strbuf_puts(&sb, "NULL");
+                else
+                    sqe_strbuf_printf(&sb, "%lld", (long long)p[c]);
                 sqe_strbuf_putc(&sb, '|');
             }
             if (strcmp(m, "false") == 0) {
@@ -755,8 +809,8 @@ static void test_null_aware_residual_scale(void) {
     int64_t *ld = sqe_arena_alloc(A, (size_t)n * 2 * sizeof(int64_t));
     int64_t *rd = sqe_arena_alloc(A, (size_t)n * 2 * sizeof(int64_t));
     for (int i = 0; i < n; i++) {
-        ld[2 * i] = i;                     /* operand */
-        ld[2 * i + 1] = i % 2;             /* z */
+        ld[2 * i] = i;                        /* operand */
+        ld[2 * i + 1] = i % 2;                /* z */
         rd[2 * i] = i % 50000 == 2 ? NUL : i; /* y: a few NULLs, each with w = 2 */
         rd[2 * i + 1] = i % 3;                /* w */
     }
@@ -853,7 +907,8 @@ static void test_many_matches(void) {
     /* 3000 x 3000 pairs on one key: 9,000,000 rows through 2048-row batches. */
     sqe_plan *l = keyed(3000, 7, 0), *r = keyed(3000, 7, 1000000);
     int sums[2] = {1, 3};
-    char *want = sqe_asprintf("9000000|%lld|%lld", 3000LL * 4498500LL, 3000LL * (3000LL * 1000000 + 4498500LL));
+    char *want = sqe_asprintf("9000000|%lld|%lld", 3000LL * 4498500LL,
+                              3000LL * (3000LL * 1000000 + 4498500LL));
     CHECK_RUN(agg(hj1(SQE_JT_INNER, l, r, 0, 0, NULL), 2, sums), want);
     CHECK_RUN(agg(hj1(SQE_JT_FULL, l, r, 0, 0, NULL), 2, sums), want);
     CHECK_RUN(agg(nlj(SQE_JT_INNER, l, r, NULL), 2, sums), want);
@@ -880,10 +935,12 @@ static void test_memory_limit(void) {
     sqe_plan *l = keyed(10, 7, 0), *r = keyed(20000, 7, 0);
     sqe_exec_options opts = {.threads = 1, .memory_limit = 100000};
     char *got = run_opts(hj1(SQE_JT_INNER, l, r, 0, 0, NULL), &opts, false);
-    CHECK_STR(got, "ERROR RESOURCE_EXHAUSTED: query exceeded the memory limit of 100000 bytes in HashJoinExec");
+    CHECK_STR(got, "ERROR RESOURCE_EXHAUSTED: query exceeded the memory limit of 100000 bytes in "
+                   "HashJoinExec");
     sqe_free(got);
     got = run_opts(nlj(SQE_JT_INNER, l, r, NULL), &opts, false);
-    CHECK_STR(got, "ERROR RESOURCE_EXHAUSTED: query exceeded the memory limit of 100000 bytes in NestedLoopJoinExec");
+    CHECK_STR(got, "ERROR RESOURCE_EXHAUSTED: query exceeded the memory limit of 100000 bytes in "
+                   "NestedLoopJoinExec");
     sqe_free(got);
     /* Under the limit the same join runs. */
     opts.memory_limit = 64 << 20;
@@ -936,7 +993,8 @@ static void test_big_builds(void) {
             sqe_free(got);
             sqe_free(want);
         }
-        fprintf(stderr, "  big build 2^%d: %.2f s\n", bits, (double)(clock() - t0) / CLOCKS_PER_SEC);
+        fprintf(stderr, "  big build 2^%d: %.2f s\n", bits,
+                (double)(clock() - t0) / CLOCKS_PER_SEC);
     }
 }
 
@@ -975,8 +1033,10 @@ static void write_orders(void) {
                 sqe_strbuf_printf(&sb, "%lld,%lld,%s\n", (long long)id, (long long)(id * 31 % 997),
                                   STATUS[id % 3]);
             char rel[128];
-            if (p == 5) snprintf(rel, sizeof rel, "orders/dt=__HIVE_DEFAULT_PARTITION__/part-%d.csv", f);
-            else snprintf(rel, sizeof rel, "orders/dt=2024-01-0%d/part-%d.csv", p + 1, f);
+            if (p == 5)
+                snprintf(rel, sizeof rel, "orders/dt=__HIVE_DEFAULT_PARTITION__/part-%d.csv", f);
+            else
+                snprintf(rel, sizeof rel, "orders/dt=2024-01-0%d/part-%d.csv", p + 1, f);
             write_file(rel, sb.data);
             sqe_strbuf_free(&sb);
         }
@@ -986,10 +1046,11 @@ static void write_orders(void) {
 static sqe_hive_table *make_table(sqe_hive_catalog *cat, const char *name, const char *loc) {
     sqe_error err;
     sqe_error_clear(&err);
-    char *sql = sqe_asprintf("CREATE EXTERNAL TABLE lake.default.%s (id BIGINT, cust BIGINT, status STRING) "
-                             "PARTITIONED BY (dt STRING) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' "
-                             "STORED AS TEXTFILE LOCATION '%s/%s'",
-                             name, tmpdir, loc);
+    char *sql = sqe_asprintf(
+        "CREATE EXTERNAL TABLE lake.default.%s (id BIGINT, cust BIGINT, status STRING) "
+        "PARTITIONED BY (dt STRING) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' "
+        "STORED AS TEXTFILE LOCATION '%s/%s'",
+        name, tmpdir, loc);
     sqe_ast_stmt *st = sqe_sql_parse(A, sql, &err);
     sqe_free(sql);
     CHECK(st != NULL);
@@ -1084,9 +1145,10 @@ static void test_parallel_probe(void) {
     /* orders (id, cust, status, dt) join customers (cust, x) on cust. */
     for (int jt = SQE_JT_INNER; jt <= SQE_JT_MARK; jt++) {
         sqe_plan *j = hj1((sqe_join_type)jt, s4, cust, 1, 0, NULL);
-        check_both(j, pool, NULL);             /* streaming root: gather copies */
-        check_both(count_of(j), pool, NULL);   /* under an aggregate: sink copies */
-        sqe_expr *res = ne(mod(add(bcol(0), bcol(5)), ci(3)), ci(0)); /* id + x not a multiple of 3 */
+        check_both(j, pool, NULL);           /* streaming root: gather copies */
+        check_both(count_of(j), pool, NULL); /* under an aggregate: sink copies */
+        sqe_expr *res =
+            ne(mod(add(bcol(0), bcol(5)), ci(3)), ci(0)); /* id + x not a multiple of 3 */
         sqe_plan *jr = hj1((sqe_join_type)jt, s4, cust, 1, 0, res);
         check_both(jr, pool, NULL);
     }
@@ -1107,14 +1169,16 @@ static void test_parallel_probe(void) {
     sqe_free(n_semi);
     /* The unmatched customers come out once, whatever the thread count. */
     sqe_plan *right = hj1(SQE_JT_RIGHT, s4, cust, 1, 0, NULL);
-    sqe_plan *only_unmatched = node(SQE_PLAN_FILTER, 1, right->n_out, right->out_types, right->out_names);
+    sqe_plan *only_unmatched =
+        node(SQE_PLAN_FILTER, 1, right->n_out, right->out_types, right->out_names);
     only_unmatched->children[0] = right;
     only_unmatched->u.filter.pred = is_null(bcol(0), false);
-    check_both(only_unmatched, pool,
-               "NULL|NULL|NULL|NULL|5000|0\nNULL|NULL|NULL|NULL|5001|1\nNULL|NULL|NULL|NULL|5002|2\n"
-               "NULL|NULL|NULL|NULL|5003|3\nNULL|NULL|NULL|NULL|5004|4\nNULL|NULL|NULL|NULL|5005|5\n"
-               "NULL|NULL|NULL|NULL|5006|6\nNULL|NULL|NULL|NULL|5007|7\nNULL|NULL|NULL|NULL|5008|8\n"
-               "NULL|NULL|NULL|NULL|5009|9\nNULL|NULL|NULL|NULL|NULL|7");
+    check_both(
+        only_unmatched, pool,
+        "NULL|NULL|NULL|NULL|5000|0\nNULL|NULL|NULL|NULL|5001|1\nNULL|NULL|NULL|NULL|5002|2\n"
+        "NULL|NULL|NULL|NULL|5003|3\nNULL|NULL|NULL|NULL|5004|4\nNULL|NULL|NULL|NULL|5005|5\n"
+        "NULL|NULL|NULL|NULL|5006|6\nNULL|NULL|NULL|NULL|5007|7\nNULL|NULL|NULL|NULL|5008|8\n"
+        "NULL|NULL|NULL|NULL|5009|9\nNULL|NULL|NULL|NULL|NULL|7");
 
     /* Nested loop over the scan: orders of customers 5..9 with id < cust*10. */
     int64_t few[5] = {5, 6, 7, 8, 9};
@@ -1132,7 +1196,8 @@ static void test_parallel_probe(void) {
     sqe_plan *s2 = scan_node(t, 2, cols4);
     sqe_plan *f7 = node(SQE_PLAN_FILTER, 1, 2, s2->out_types, s2->out_names);
     f7->children[0] = s2;
-    f7->u.filter.pred = sqe_expr_new(A, SQE_EXPR_NOT, T_BOOL, 1, (sqe_expr *[]){ne(mod(bcol(0), ci(7)), ci(0))});
+    f7->u.filter.pred =
+        sqe_expr_new(A, SQE_EXPR_NOT, T_BOOL, 1, (sqe_expr *[]){ne(mod(bcol(0), ci(7)), ci(0))});
     check_both(count_of(hj1(SQE_JT_INNER, s4, f7, 0, 0, NULL)), pool, "3857");
     check_both(count_of(hj1(SQE_JT_FULL, f7, s4, 0, 0, NULL)), pool, "27000");
     check_both(count_of(hj1(SQE_JT_ANTI, s4, f7, 0, 0, NULL)), pool, "23143");

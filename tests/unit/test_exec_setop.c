@@ -68,12 +68,18 @@ static sqe_plan *vals(int n_cols, const sqe_type *types, int n_rows, const sqe_v
     return p;
 }
 
-static sqe_value I(int64_t v) { return sqe_value_int(SQE_T_BIGINT, v); }
-static sqe_value N(sqe_type t) { return sqe_value_null(t); }
+static sqe_value I(int64_t v) {
+    return sqe_value_int(SQE_T_BIGINT, v);
+}
+static sqe_value N(sqe_type t) {
+    return sqe_value_null(t);
+}
 static sqe_value S(const char *s) {
     return sqe_value_string(sqe_arena_strdup(A, s), (uint32_t)strlen(s));
 }
-static sqe_value D(double d) { return sqe_value_double(d); }
+static sqe_value D(double d) {
+    return sqe_value_double(d);
+}
 static sqe_value X(int64_t unscaled, int p, int s) {
     return sqe_value_decimal((sqe_i128)unscaled, p, s);
 }
@@ -229,19 +235,32 @@ static sqe_op *op_for(sqe_exec_ctx *ctx, const sqe_plan *p) {
         return &o->base;
     }
     switch (p->kind) {
-    case SQE_PLAN_SCAN: return sqe_exec_scan_new(ctx, p, NULL);
-    case SQE_PLAN_VALUES: return sqe_exec_values_new(ctx, p);
-    case SQE_PLAN_FILTER: return sqe_exec_filter_new(ctx, p);
-    case SQE_PLAN_PROJECT: return sqe_exec_project_new(ctx, p);
-    case SQE_PLAN_AGGREGATE: return sqe_exec_hash_agg_new(ctx, p);
-    case SQE_PLAN_SORT: return sqe_exec_sort_new(ctx, p);
-    case SQE_PLAN_TOPN: return sqe_exec_topn_new(ctx, p);
-    case SQE_PLAN_LIMIT: return sqe_exec_limit_new(ctx, p);
-    case SQE_PLAN_UNION_ALL: return sqe_exec_union_all_new(ctx, p);
-    case SQE_PLAN_SET_OP: return sqe_exec_set_op_new(ctx, p);
-    case SQE_PLAN_GROUP_ID: return sqe_exec_group_id_new(ctx, p);
-    case SQE_PLAN_SINGLE_ROW: return sqe_exec_single_row_new(ctx, p);
-    default: return NULL;
+    case SQE_PLAN_SCAN:
+        return sqe_exec_scan_new(ctx, p, NULL);
+    case SQE_PLAN_VALUES:
+        return sqe_exec_values_new(ctx, p);
+    case SQE_PLAN_FILTER:
+        return sqe_exec_filter_new(ctx, p);
+    case SQE_PLAN_PROJECT:
+        return sqe_exec_project_new(ctx, p);
+    case SQE_PLAN_AGGREGATE:
+        return sqe_exec_hash_agg_new(ctx, p);
+    case SQE_PLAN_SORT:
+        return sqe_exec_sort_new(ctx, p);
+    case SQE_PLAN_TOPN:
+        return sqe_exec_topn_new(ctx, p);
+    case SQE_PLAN_LIMIT:
+        return sqe_exec_limit_new(ctx, p);
+    case SQE_PLAN_UNION_ALL:
+        return sqe_exec_union_all_new(ctx, p);
+    case SQE_PLAN_SET_OP:
+        return sqe_exec_set_op_new(ctx, p);
+    case SQE_PLAN_GROUP_ID:
+        return sqe_exec_group_id_new(ctx, p);
+    case SQE_PLAN_SINGLE_ROW:
+        return sqe_exec_single_row_new(ctx, p);
+    default:
+        return NULL;
     }
 }
 
@@ -261,8 +280,10 @@ static uint64_t t_parallel_min = 0; /* 0: the default */
 static sqe_resultset *collect(const sqe_plan *p, const sqe_exec_options *opts_in, sqe_error *err) {
     sqe_exec_options o;
     memset(&o, 0, sizeof o);
-    if (opts_in) o = *opts_in;
-    else o.threads = 1;
+    if (opts_in)
+        o = *opts_in;
+    else
+        o.threads = 1;
     if (t_parallel_min) o.parallel_min_bytes = t_parallel_min;
     sqe_exec_ctx ctx;
     sqe_exec_ctx_init(&ctx, &o);
@@ -333,7 +354,9 @@ static char *run_opts(const sqe_plan *p, const sqe_exec_options *opts, bool sort
     return s;
 }
 
-static char *run(const sqe_plan *p, bool sorted) { return run_opts(p, NULL, sorted); }
+static char *run(const sqe_plan *p, bool sorted) {
+    return run_opts(p, NULL, sorted);
+}
 
 #define CHECK_RUN(plan, sorted, want)                                                              \
     do {                                                                                           \
@@ -361,8 +384,10 @@ static sums run_sums(const sqe_plan *p, const sqe_exec_options *opts) {
     for (size_t bi = 0; bi < rs->batches.len; bi++) {
         const sqe_batch *b = rs->batches.items[bi];
         for (uint32_t r = 0; r < b->n_rows; r++) {
-            if (sqe_vector_is_null(b->cols[0], r)) s.nulls++;
-            else s.sum += SQE_VEC_DATA(b->cols[0], int64_t)[r];
+            if (sqe_vector_is_null(b->cols[0], r))
+                s.nulls++;
+            else
+                s.sum += SQE_VEC_DATA(b->cols[0], int64_t)[r];
         }
         s.rows += b->n_rows;
     }
@@ -380,8 +405,7 @@ static void test_union_all(void) {
     sqe_plan *va = vals(2, t2, 2, a), *vb = vals(2, t2, 3, b), *ve = vals(2, t2, 0, NULL);
     /* The selection of a child's batch is kept: OFFSET 1 leaves rows 1..2 of vb. */
     sqe_plan *ch[4] = {va, ve, limit_node(vb, false, 0, 1), va};
-    CHECK_RUN(union_node(4, ch), false,
-              "1|one\n2|NULL\n4|four\n5|five\n1|one\n2|NULL");
+    CHECK_RUN(union_node(4, ch), false, "1|one\n2|NULL\n4|four\n5|five\n1|one\n2|NULL");
     CHECK_RUN(union_node(1, &ve), false, "");
     sqe_plan *one[1] = {vb};
     CHECK_RUN(union_node(1, one), false, "3|a string longer than inline\n4|four\n5|five");
@@ -408,7 +432,9 @@ static void test_union_all(void) {
 
 /* ------------------------------------------------------------ SINGLE ROW */
 
-static sqe_plan *single_row(sqe_plan *child) { return node1(SQE_PLAN_SINGLE_ROW, child); }
+static sqe_plan *single_row(sqe_plan *child) {
+    return node1(SQE_PLAN_SINGLE_ROW, child);
+}
 
 static void test_single_row(void) {
     sqe_type t2[2] = {T_BIGINT, T_VARCHAR};
@@ -441,9 +467,10 @@ static const char *LONG = "a string longer than inline";
  *   right  cr: (2,NULL) 1, (NULL,NULL) 2, (3,LONG) 1, (5,y) 1, (1,b) 1 */
 static void test_set_op_basic(void) {
     sqe_type t2[2] = {T_BIGINT, T_VARCHAR};
-    sqe_value l[] = {I(1), S("a"),         I(2), N(T_VARCHAR), I(1), S("a"),
-                     N(T_BIGINT), N(T_VARCHAR), I(3), S(LONG),        I(2), N(T_VARCHAR),
-                     I(4), S("x"),         N(T_BIGINT), N(T_VARCHAR), N(T_BIGINT), N(T_VARCHAR)};
+    sqe_value l[] = {I(1),         S("a"),       I(2),         N(T_VARCHAR), I(1),
+                     S("a"),       N(T_BIGINT),  N(T_VARCHAR), I(3),         S(LONG),
+                     I(2),         N(T_VARCHAR), I(4),         S("x"),       N(T_BIGINT),
+                     N(T_VARCHAR), N(T_BIGINT),  N(T_VARCHAR)};
     sqe_value r[] = {I(2), N(T_VARCHAR), N(T_BIGINT), N(T_VARCHAR), I(3), S(LONG),
                      I(5), S("y"),       N(T_BIGINT), N(T_VARCHAR), I(1), S("b")};
     sqe_plan *lp = vals(2, t2, 9, l), *rp = vals(2, t2, 6, r), *ep = vals(2, t2, 0, NULL);
@@ -452,8 +479,7 @@ static void test_set_op_basic(void) {
     CHECK_RUN(setop_node(SQE_SET_EXCEPT, false, lp, rp), false, "1|a\n4|x");
     CHECK_RUN(setop_node(SQE_SET_INTERSECT, true, lp, rp), false,
               "2|NULL\nNULL|NULL\nNULL|NULL\n3|a string longer than inline");
-    CHECK_RUN(setop_node(SQE_SET_EXCEPT, true, lp, rp), false,
-              "1|a\n1|a\n2|NULL\nNULL|NULL\n4|x");
+    CHECK_RUN(setop_node(SQE_SET_EXCEPT, true, lp, rp), false, "1|a\n1|a\n2|NULL\nNULL|NULL\n4|x");
     /* The other way round. */
     CHECK_RUN(setop_node(SQE_SET_INTERSECT, false, rp, lp), false,
               "2|NULL\nNULL|NULL\n3|a string longer than inline");
@@ -504,16 +530,36 @@ static void test_set_op_types(void) {
               "92233720368547758070.01");
 
     sqe_type t3[3] = {T_VARCHAR, T_DOUBLE, tx[0]};
-    sqe_value ml[] = {S("shared prefix long string 1"), D(1), X(100, 30, 2),
-                      S("shared prefix long string 2"), D(1), X(100, 30, 2),
-                      S("shared prefix long string 1"), D(2), X(100, 30, 2),
-                      S("shared prefix long string 1"), D(1), X(101, 30, 2),
-                      S("short"), N(T_DOUBLE), N(tx[0]),
-                      S(""), D(0), X(0, 30, 2)};
-    sqe_value mr[] = {S("shared prefix long string 2"), D(1), X(100, 30, 2),
-                      S("short"), N(T_DOUBLE), N(tx[0]),
-                      N(T_VARCHAR), D(0), X(0, 30, 2),
-                      S("shared prefix long string 1"), D(1), X(101, 30, 2)};
+    sqe_value ml[] = {S("shared prefix long string 1"),
+                      D(1),
+                      X(100, 30, 2),
+                      S("shared prefix long string 2"),
+                      D(1),
+                      X(100, 30, 2),
+                      S("shared prefix long string 1"),
+                      D(2),
+                      X(100, 30, 2),
+                      S("shared prefix long string 1"),
+                      D(1),
+                      X(101, 30, 2),
+                      S("short"),
+                      N(T_DOUBLE),
+                      N(tx[0]),
+                      S(""),
+                      D(0),
+                      X(0, 30, 2)};
+    sqe_value mr[] = {S("shared prefix long string 2"),
+                      D(1),
+                      X(100, 30, 2),
+                      S("short"),
+                      N(T_DOUBLE),
+                      N(tx[0]),
+                      N(T_VARCHAR),
+                      D(0),
+                      X(0, 30, 2),
+                      S("shared prefix long string 1"),
+                      D(1),
+                      X(101, 30, 2)};
     sqe_plan *l = vals(3, t3, 6, ml), *r = vals(3, t3, 4, mr);
     CHECK_RUN(setop_node(SQE_SET_INTERSECT, false, l, r), false,
               "shared prefix long string 2|1.0|1.00\nshared prefix long string 1|1.0|1.01\n"
@@ -578,8 +624,8 @@ static void test_set_op_large(void) {
 static void test_set_op_memory(void) {
     gen_spec l = {.n_rows = 100000, .mul = 1}, r = {.n_rows = 100000, .mul = 1};
     sqe_exec_options o = {.threads = 1, .memory_limit = 1 << 20};
-    char *got = run_opts(setop_node(SQE_SET_INTERSECT, false, gen_plan(&l), gen_plan(&r)), &o,
-                         false);
+    char *got =
+        run_opts(setop_node(SQE_SET_INTERSECT, false, gen_plan(&l), gen_plan(&r)), &o, false);
     CHECK_STR(got, "ERROR RESOURCE_EXHAUSTED: query exceeded the memory limit of 1048576 bytes "
                    "in SetOpExec");
     sqe_free(got);
@@ -642,7 +688,8 @@ static void test_group_id_batches(void) {
             uint64_t set = (j - base) / len, row = in_batch * 2048 + (j - base) % len;
             int64_t want_gid = set == 0 ? 0 : set == 1 ? 2 : 3;
             int64_t gid = SQE_VEC_DATA(b->cols[2], int64_t)[r];
-            bool a_null = sqe_vector_is_null(b->cols[0], r), s_null = sqe_vector_is_null(b->cols[1], r);
+            bool a_null = sqe_vector_is_null(b->cols[0], r),
+                 s_null = sqe_vector_is_null(b->cols[1], r);
             if (gid != want_gid || a_null != (set != 0) || s_null != (set == 2)) bad++;
             if (!a_null && SQE_VEC_DATA(b->cols[0], int64_t)[r] != (int64_t)row) bad++;
             if (!s_null) {
@@ -796,8 +843,10 @@ static char *expect_setop(uint32_t a[MAX_CUST][3], uint32_t b[MAX_CUST][3], bool
     for (int c = 0; c < MAX_CUST; c++)
         for (int s = 0; s < 3; s++) {
             uint64_t cl = a[c][s], cr = b[c][s], k;
-            if (intersect) k = all ? SQE_MIN(cl, cr) : (cl && cr);
-            else k = all ? (cl > cr ? cl - cr : 0) : (cl && !cr);
+            if (intersect)
+                k = all ? SQE_MIN(cl, cr) : (cl && cr);
+            else
+                k = all ? (cl > cr ? cl - cr : 0) : (cl && !cr);
             for (uint64_t i = 0; i < k; i++)
                 SQE_ARRAY_PUSH(NULL, lines, sqe_asprintf("%d|%s", c, STATUS[s]));
         }

@@ -35,34 +35,46 @@ static const sqe_type T_DATE = {SQE_T_DATE, 0, 0, 0, 0};
 
 /* ------------------------------------------------------------ expressions */
 
-static bool valid(const sqe_vector *v, uint32_t r) { return !sqe_vector_is_null(v, r); }
+static bool valid(const sqe_vector *v, uint32_t r) {
+    return !sqe_vector_is_null(v, r);
+}
 
 #define FOR_SEL(i, r) for (uint32_t i = 0, r = 0; i < n && ((r = sel ? sel[i] : i), 1); i++)
 
-static bool k_gt(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel, uint32_t n,
-                 sqe_vector *out, sqe_error *err) {
+static bool k_gt(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,
+                 uint32_t n, sqe_vector *out, sqe_error *err) {
     FOR_SEL(i, r) {
-        if (!valid(args[0], r) || !valid(args[1], r)) { sqe_vector_set_null(out, r); continue; }
-        SQE_VEC_DATA(out, uint8_t)[r] = SQE_VEC_DATA(args[0], int64_t)[r] > SQE_VEC_DATA(args[1], int64_t)[r];
+        if (!valid(args[0], r) || !valid(args[1], r)) {
+            sqe_vector_set_null(out, r);
+            continue;
+        }
+        SQE_VEC_DATA(out, uint8_t)
+        [r] = SQE_VEC_DATA(args[0], int64_t)[r] > SQE_VEC_DATA(args[1], int64_t)[r];
     }
     return true;
 }
 
-static bool k_mod(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel, uint32_t n,
-                  sqe_vector *out, sqe_error *err) {
+static bool k_mod(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,
+                  uint32_t n, sqe_vector *out, sqe_error *err) {
     FOR_SEL(i, r) {
-        if (!valid(args[0], r) || !valid(args[1], r)) { sqe_vector_set_null(out, r); continue; }
-        SQE_VEC_DATA(out, int64_t)[r] = SQE_VEC_DATA(args[0], int64_t)[r] % SQE_VEC_DATA(args[1], int64_t)[r];
+        if (!valid(args[0], r) || !valid(args[1], r)) {
+            sqe_vector_set_null(out, r);
+            continue;
+        }
+        SQE_VEC_DATA(out, int64_t)
+        [r] = SQE_VEC_DATA(args[0], int64_t)[r] % SQE_VEC_DATA(args[1], int64_t)[r];
     }
     return true;
 }
 
-static bool k_fail(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel, uint32_t n,
-                   sqe_vector *out, sqe_error *err) {
+static bool k_fail(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,
+                   uint32_t n, sqe_vector *out, sqe_error *err) {
     return sqe_error_set(err, SQE_ERR_DIVISION_BY_ZERO, "division by zero");
 }
 
-static sqe_expr *col(int c, sqe_type t) { return sqe_expr_column(A, c, t, sqe_arena_sprintf(A, "c%d", c)); }
+static sqe_expr *col(int c, sqe_type t) {
+    return sqe_expr_column(A, c, t, sqe_arena_sprintf(A, "c%d", c));
+}
 static sqe_expr *ci(int64_t v) {
     sqe_value x = sqe_value_int(SQE_T_BIGINT, v);
     return sqe_expr_const(A, &x);
@@ -71,7 +83,8 @@ static sqe_expr *cnull(sqe_type t) {
     sqe_value x = sqe_value_null(t);
     return sqe_expr_const(A, &x);
 }
-static sqe_expr *call2(const char *name, sqe_scalar_kernel k, sqe_type ret, sqe_expr *a, sqe_expr *b) {
+static sqe_expr *call2(const char *name, sqe_scalar_kernel k, sqe_type ret, sqe_expr *a,
+                       sqe_expr *b) {
     sqe_expr *args[2] = {a, b};
     sqe_expr *e = sqe_expr_new(A, SQE_EXPR_CALL, ret, 2, args);
     e->fn.name = name;
@@ -80,8 +93,12 @@ static sqe_expr *call2(const char *name, sqe_scalar_kernel k, sqe_type ret, sqe_
     e->fn.n_args = 2;
     return e;
 }
-static sqe_expr *gt(sqe_expr *a, sqe_expr *b) { return call2(">", k_gt, T_BOOL, a, b); }
-static sqe_expr *mod(sqe_expr *a, sqe_expr *b) { return call2("%", k_mod, T_BIGINT, a, b); }
+static sqe_expr *gt(sqe_expr *a, sqe_expr *b) {
+    return call2(">", k_gt, T_BOOL, a, b);
+}
+static sqe_expr *mod(sqe_expr *a, sqe_expr *b) {
+    return call2("%", k_mod, T_BIGINT, a, b);
+}
 
 /* ------------------------------------------------------------ plan helpers */
 
@@ -104,7 +121,8 @@ static sqe_plan *node(sqe_plan_kind kind, sqe_plan *child, int n_out, const sqe_
 
 /* VALUES from text: cells row-major, NULL or "NULL" is SQL NULL, others are
  * cast from varchar to the column type. */
-static sqe_plan *values_txt(int n_cols, const sqe_type *types, int n_rows, const char *const *cells) {
+static sqe_plan *values_txt(int n_cols, const sqe_type *types, int n_rows,
+                            const char *const *cells) {
     sqe_plan *p = node(SQE_PLAN_VALUES, NULL, n_cols, types);
     p->u.values.n_rows = n_rows;
     p->u.values.rows = sqe_arena_alloc(A, (size_t)(n_rows + 1) * sizeof(sqe_value *));
@@ -147,8 +165,8 @@ static sqe_plan *values_i64(int n_cols, int n_rows, const int64_t *cells) {
 
 /* A window function with Trino's default frame (RANGE UNBOUNDED PRECEDING
  * .. CURRENT ROW). */
-static sqe_window_func wf(sqe_window_kind kind, sqe_type type, int n_args, sqe_expr *a0, sqe_expr *a1,
-                          sqe_expr *a2) {
+static sqe_window_func wf(sqe_window_kind kind, sqe_type type, int n_args, sqe_expr *a0,
+                          sqe_expr *a1, sqe_expr *a2) {
     sqe_window_func f;
     memset(&f, 0, sizeof f);
     f.kind = kind;
@@ -183,8 +201,8 @@ static sqe_window_func wagg(const char *name, bool distinct, sqe_expr *arg) {
     return f;
 }
 
-static sqe_window_func framed(sqe_window_func f, sqe_frame_type t, sqe_frame_bound_kind sk, sqe_expr *so,
-                              sqe_frame_bound_kind ek, sqe_expr *eo) {
+static sqe_window_func framed(sqe_window_func f, sqe_frame_type t, sqe_frame_bound_kind sk,
+                              sqe_expr *so, sqe_frame_bound_kind ek, sqe_expr *eo) {
     f.frame = t;
     f.start.kind = sk;
     f.start.offset = so;
@@ -205,8 +223,9 @@ static sqe_window_func ignoring(sqe_window_func f) {
 
 /* WINDOW over child: PARTITION BY part[0..np), ORDER BY order[0..no) with
  * okeys (.col indexes order[]). */
-static sqe_plan *window(sqe_plan *child, int np, sqe_expr *const *part, int no, sqe_expr *const *order,
-                        const sqe_sort_key *okeys, int nf, const sqe_window_func *funcs) {
+static sqe_plan *window(sqe_plan *child, int np, sqe_expr *const *part, int no,
+                        sqe_expr *const *order, const sqe_sort_key *okeys, int nf,
+                        const sqe_window_func *funcs) {
     sqe_type types[32];
     for (int c = 0; c < child->n_out; c++) types[c] = child->out_types[c];
     for (int f = 0; f < nf; f++) types[child->n_out + f] = funcs[f].type;
@@ -286,14 +305,17 @@ static bool run_rs(const sqe_plan *p, run_opts o, sqe_resultset **out, sqe_error
     return ok;
 }
 
-static int cmp_lines(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int cmp_lines(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 /* The result as "a|b\nc|d" (sorted when asked) or "ERROR <class>: <msg>". */
 static char *run_text(const sqe_plan *p, run_opts o, bool sorted) {
     sqe_resultset *rs;
     sqe_error err;
     sqe_error_clear(&err);
-    if (!run_rs(p, o, &rs, &err)) return sqe_asprintf("ERROR %s: %s", sqe_error_class_name(err.cls), err.msg);
+    if (!run_rs(p, o, &rs, &err))
+        return sqe_asprintf("ERROR %s: %s", sqe_error_class_name(err.cls), err.msg);
     char **lines = sqe_calloc(rs->n_rows + 1, sizeof(char *));
     size_t li = 0;
     for (size_t bi = 0; bi < rs->batches.len; bi++) {
@@ -326,18 +348,18 @@ static char *run_text(const sqe_plan *p, run_opts o, bool sorted) {
 
 static const run_opts SERIAL = {false, 0};
 
-#define CHECK_RUN(plan, want)                      \
-    do {                                           \
-        char *got_ = run_text(plan, SERIAL, false); \
-        CHECK_STR(got_, want);                     \
-        sqe_free(got_);                            \
+#define CHECK_RUN(plan, want)                                                                      \
+    do {                                                                                           \
+        char *got_ = run_text(plan, SERIAL, false);                                                \
+        CHECK_STR(got_, want);                                                                     \
+        sqe_free(got_);                                                                            \
     } while (0)
 
-#define CHECK_ERROR(plan, part)                    \
-    do {                                           \
-        char *got_ = run_text(plan, SERIAL, false); \
-        CHECK_CONTAINS(got_, part);                \
-        sqe_free(got_);                            \
+#define CHECK_ERROR(plan, part)                                                                    \
+    do {                                                                                           \
+        char *got_ = run_text(plan, SERIAL, false);                                                \
+        CHECK_CONTAINS(got_, part);                                                                \
+        sqe_free(got_);                                                                            \
     } while (0)
 
 /* ------------------------------------------------------------- ranking */
@@ -346,8 +368,9 @@ static void test_ranking(void) {
     /* (p, o): NULLs in both keys, ties on o */
     const int64_t rows[] = {1, 20, 1, 10, NUL, 5, 1, NUL, 2, 7, 1, 20, 1, 30, NUL, 5};
     sqe_plan *v = values_i64(2, 8, rows);
-    sqe_window_func f[5] = {wrank(SQE_WIN_ROW_NUMBER), wrank(SQE_WIN_RANK), wrank(SQE_WIN_DENSE_RANK),
-                            wrank(SQE_WIN_PERCENT_RANK), wrank(SQE_WIN_CUME_DIST)};
+    sqe_window_func f[5] = {wrank(SQE_WIN_ROW_NUMBER), wrank(SQE_WIN_RANK),
+                            wrank(SQE_WIN_DENSE_RANK), wrank(SQE_WIN_PERCENT_RANK),
+                            wrank(SQE_WIN_CUME_DIST)};
     /* partitions NULL first; ORDER BY o ASC NULLS LAST; peers keep input order */
     CHECK_RUN(win1(v, 0, 1, false, false, 5, f), "NULL|5|1|1|1|0.0|1.0\n"
                                                  "NULL|5|2|1|1|0.0|1.0\n"
@@ -394,10 +417,11 @@ static void test_default_frame(void) {
     const int64_t rows[] = {1, 1, 10, 1, 2, 20, 1, 2, 30, 1, 3, NUL, 1, NUL, 5, 2, 1, 7};
     sqe_plan *v = values_i64(3, 6, rows);
     sqe_expr *x = col(2, T_BIGINT);
-    sqe_window_func f[5] = {
-        wagg("sum", false, x), wagg("count", false, x), wagg("count", false, NULL), wagg("avg", false, x),
-        framed(wagg("sum", false, x), SQE_FRAME_T_RANGE, SQE_BOUND_UNBOUNDED_PRECEDING, NULL,
-               SQE_BOUND_UNBOUNDED_FOLLOWING, NULL)};
+    sqe_window_func f[5] = {wagg("sum", false, x), wagg("count", false, x),
+                            wagg("count", false, NULL), wagg("avg", false, x),
+                            framed(wagg("sum", false, x), SQE_FRAME_T_RANGE,
+                                   SQE_BOUND_UNBOUNDED_PRECEDING, NULL,
+                                   SQE_BOUND_UNBOUNDED_FOLLOWING, NULL)};
     /* peers (o = 2) share the running value; the NULL key is its own peer group */
     CHECK_RUN(win1(v, 0, 1, false, false, 5, f), "1|1|10|10|1|1|10.0|65\n"
                                                  "1|2|20|60|3|3|20.0|65\n"
@@ -430,9 +454,12 @@ static void test_rows_frames(void) {
         framed(wagg("sum", false, x), R, SQE_BOUND_PRECEDING, ci(2), SQE_BOUND_PRECEDING, ci(1)),
         framed(wagg("count", false, x), R, SQE_BOUND_PRECEDING, ci(2), SQE_BOUND_PRECEDING, ci(1)),
         framed(wagg("sum", false, x), R, SQE_BOUND_FOLLOWING, ci(1), SQE_BOUND_FOLLOWING, ci(2)),
-        framed(wagg("sum", false, x), R, SQE_BOUND_CURRENT_ROW, NULL, SQE_BOUND_UNBOUNDED_FOLLOWING, NULL),
-        framed(wagg("sum", false, x), R, SQE_BOUND_UNBOUNDED_PRECEDING, NULL, SQE_BOUND_CURRENT_ROW, NULL),
-        framed(wagg("count", false, NULL), R, SQE_BOUND_PRECEDING, ci(0), SQE_BOUND_FOLLOWING, ci(0))};
+        framed(wagg("sum", false, x), R, SQE_BOUND_CURRENT_ROW, NULL, SQE_BOUND_UNBOUNDED_FOLLOWING,
+               NULL),
+        framed(wagg("sum", false, x), R, SQE_BOUND_UNBOUNDED_PRECEDING, NULL, SQE_BOUND_CURRENT_ROW,
+               NULL),
+        framed(wagg("count", false, NULL), R, SQE_BOUND_PRECEDING, ci(0), SQE_BOUND_FOLLOWING,
+               ci(0))};
     CHECK_RUN(win1(v, -1, 0, false, false, 7, f), "1|10|30|NULL|0|50|170|10|1\n"
                                                   "2|20|60|10|1|30|160|30|1\n"
                                                   "3|30|50|30|2|50|140|60|1\n"
@@ -448,11 +475,16 @@ static void range_funcs(sqe_window_func *f) {
     sqe_expr *x = col(1, T_BIGINT);
     sqe_frame_type R = SQE_FRAME_T_RANGE;
     f[0] = framed(wagg("sum", false, x), R, SQE_BOUND_PRECEDING, ci(1), SQE_BOUND_FOLLOWING, ci(1));
-    f[1] = framed(wagg("sum", false, x), R, SQE_BOUND_PRECEDING, ci(2), SQE_BOUND_CURRENT_ROW, NULL);
-    f[2] = framed(wagg("sum", false, x), R, SQE_BOUND_FOLLOWING, ci(3), SQE_BOUND_UNBOUNDED_FOLLOWING, NULL);
-    f[3] = framed(wagg("sum", false, x), R, SQE_BOUND_UNBOUNDED_PRECEDING, NULL, SQE_BOUND_PRECEDING, ci(1));
-    f[4] = framed(wagg("count", false, NULL), R, SQE_BOUND_CURRENT_ROW, NULL, SQE_BOUND_CURRENT_ROW, NULL);
-    f[5] = framed(wagg("sum", false, x), R, SQE_BOUND_CURRENT_ROW, NULL, SQE_BOUND_UNBOUNDED_FOLLOWING, NULL);
+    f[1] =
+        framed(wagg("sum", false, x), R, SQE_BOUND_PRECEDING, ci(2), SQE_BOUND_CURRENT_ROW, NULL);
+    f[2] = framed(wagg("sum", false, x), R, SQE_BOUND_FOLLOWING, ci(3),
+                  SQE_BOUND_UNBOUNDED_FOLLOWING, NULL);
+    f[3] = framed(wagg("sum", false, x), R, SQE_BOUND_UNBOUNDED_PRECEDING, NULL,
+                  SQE_BOUND_PRECEDING, ci(1));
+    f[4] = framed(wagg("count", false, NULL), R, SQE_BOUND_CURRENT_ROW, NULL, SQE_BOUND_CURRENT_ROW,
+                  NULL);
+    f[5] = framed(wagg("sum", false, x), R, SQE_BOUND_CURRENT_ROW, NULL,
+                  SQE_BOUND_UNBOUNDED_FOLLOWING, NULL);
     f[6] = framed(wagg("sum", false, x), R, SQE_BOUND_PRECEDING, ci(0), SQE_BOUND_FOLLOWING, ci(0));
 }
 
@@ -485,7 +517,8 @@ static void test_groups_frames(void) {
         framed(wagg("sum", false, x), G, SQE_BOUND_PRECEDING, ci(1), SQE_BOUND_CURRENT_ROW, NULL),
         framed(wagg("sum", false, x), G, SQE_BOUND_CURRENT_ROW, NULL, SQE_BOUND_FOLLOWING, ci(1)),
         framed(wagg("sum", false, x), G, SQE_BOUND_PRECEDING, ci(2), SQE_BOUND_PRECEDING, ci(1)),
-        framed(wagg("count", false, NULL), G, SQE_BOUND_FOLLOWING, ci(1), SQE_BOUND_FOLLOWING, ci(3))};
+        framed(wagg("count", false, NULL), G, SQE_BOUND_FOLLOWING, ci(1), SQE_BOUND_FOLLOWING,
+               ci(3))};
     CHECK_RUN(win1(v, -1, 0, false, false, 4, f), "1|1|1|3|NULL|4\n"
                                                   "2|2|3|46|1|4\n"
                                                   "4|4|46|51|3|2\n"
@@ -503,8 +536,8 @@ static void test_typed_range(void) {
     sqe_value half = sqe_value_double(0.5);
     sqe_expr *x = col(1, T_BIGINT);
     sqe_window_func f[2] = {
-        framed(wagg("sum", false, x), R, SQE_BOUND_PRECEDING, sqe_expr_const(A, &half), SQE_BOUND_CURRENT_ROW,
-               NULL),
+        framed(wagg("sum", false, x), R, SQE_BOUND_PRECEDING, sqe_expr_const(A, &half),
+               SQE_BOUND_CURRENT_ROW, NULL),
         framed(wagg("sum", false, x), R, SQE_BOUND_PRECEDING, ci(1), SQE_BOUND_CURRENT_ROW, NULL)};
     CHECK_RUN(win1(dv, -1, 0, false, false, 2, f), "1.0|1|1|1\n1.5|2|3|3\n2.6|3|3|3\nNULL|4|4|4");
 
@@ -513,17 +546,19 @@ static void test_typed_range(void) {
     sqe_plan *cv = values_txt(2, tdec, 4, ccells);
     sqe_value dhalf = sqe_value_decimal(5, 3, 1); /* 0.5: another scale than the key's */
     sqe_window_func g[2] = {
-        framed(wagg("sum", false, x), R, SQE_BOUND_PRECEDING, sqe_expr_const(A, &dhalf), SQE_BOUND_CURRENT_ROW,
-               NULL),
+        framed(wagg("sum", false, x), R, SQE_BOUND_PRECEDING, sqe_expr_const(A, &dhalf),
+               SQE_BOUND_CURRENT_ROW, NULL),
         framed(wagg("sum", false, x), R, SQE_BOUND_CURRENT_ROW, NULL, SQE_BOUND_FOLLOWING, ci(1))};
-    CHECK_RUN(win1(cv, -1, 0, false, false, 2, g), "1.00|1|1|3\n1.50|2|3|2\n2.60|3|3|3\nNULL|4|4|4");
+    CHECK_RUN(win1(cv, -1, 0, false, false, 2, g),
+              "1.00|1|1|3\n1.50|2|3|2\n2.60|3|3|3\nNULL|4|4|4");
 
     sqe_type tdate[2] = {T_DATE, T_BIGINT};
     const char *tcells[] = {"2024-01-01", "1", "2024-01-02", "2", "2024-01-04", "3"};
     sqe_plan *tv = values_txt(2, tdate, 3, tcells);
     sqe_window_func h[1] = {
         framed(wagg("sum", false, x), R, SQE_BOUND_PRECEDING, ci(1), SQE_BOUND_CURRENT_ROW, NULL)};
-    CHECK_RUN(win1(tv, -1, 0, false, false, 1, h), "2024-01-01|1|1\n2024-01-02|2|3\n2024-01-04|3|3");
+    CHECK_RUN(win1(tv, -1, 0, false, false, 1, h),
+              "2024-01-01|1|1\n2024-01-02|2|3\n2024-01-04|3|3");
 }
 
 /* ------------------------------------------------ navigation functions */
@@ -541,13 +576,13 @@ static void test_ignore_nulls(void) {
         wf(SQE_WIN_LEAD, T_BIGINT, 3, x, ci(2), ci(-1)),
         wf(SQE_WIN_LAG, T_BIGINT, 3, x, ci(10), ci(0)),
         wf(SQE_WIN_LAG, T_BIGINT, 2, x, ci(0), NULL),
-        ignoring(framed(wf(SQE_WIN_FIRST_VALUE, T_BIGINT, 1, x, NULL, NULL), R, SQE_BOUND_FOLLOWING, ci(1),
-                        SQE_BOUND_UNBOUNDED_FOLLOWING, NULL)),
-        ignoring(framed(wf(SQE_WIN_LAST_VALUE, T_BIGINT, 1, x, NULL, NULL), R, SQE_BOUND_UNBOUNDED_PRECEDING,
-                        NULL, SQE_BOUND_CURRENT_ROW, NULL)),
+        ignoring(framed(wf(SQE_WIN_FIRST_VALUE, T_BIGINT, 1, x, NULL, NULL), R, SQE_BOUND_FOLLOWING,
+                        ci(1), SQE_BOUND_UNBOUNDED_FOLLOWING, NULL)),
+        ignoring(framed(wf(SQE_WIN_LAST_VALUE, T_BIGINT, 1, x, NULL, NULL), R,
+                        SQE_BOUND_UNBOUNDED_PRECEDING, NULL, SQE_BOUND_CURRENT_ROW, NULL)),
         wf(SQE_WIN_LAST_VALUE, T_BIGINT, 1, x, NULL, NULL),
-        ignoring(framed(wf(SQE_WIN_NTH_VALUE, T_BIGINT, 2, x, ci(2), NULL), R, SQE_BOUND_UNBOUNDED_PRECEDING,
-                        NULL, SQE_BOUND_UNBOUNDED_FOLLOWING, NULL)),
+        ignoring(framed(wf(SQE_WIN_NTH_VALUE, T_BIGINT, 2, x, ci(2), NULL), R,
+                        SQE_BOUND_UNBOUNDED_PRECEDING, NULL, SQE_BOUND_UNBOUNDED_FOLLOWING, NULL)),
         wf(SQE_WIN_NTH_VALUE, T_BIGINT, 2, x, ci(3), NULL),
         framed(wf(SQE_WIN_FIRST_VALUE, T_BIGINT, 1, x, NULL, NULL), R, SQE_BOUND_PRECEDING, ci(1),
                SQE_BOUND_FOLLOWING, ci(1)),
@@ -566,9 +601,9 @@ static void test_lag_lead(void) {
     /* (p, o, s, off): per-row offsets, a NULL offset, strings beyond the
      * inline length, defaults that are constants or a column */
     sqe_type t[4] = {T_BIGINT, T_BIGINT, T_VARCHAR, T_BIGINT};
-    const char *cells[] = {"1", "1", "a",           "1",    "1", "2", "bb-a-longer-string", "2",
-                           "1", "3", NULL,          "NULL", "1", "4", "d",                  "0",
-                           "2", "1", "x-also-long-value", "5"};
+    const char *cells[] = {
+        "1", "1", "a", "1", "1", "2", "bb-a-longer-string", "2", "1", "3", NULL, "NULL",
+        "1", "4", "d", "0", "2", "1", "x-also-long-value",  "5"};
     sqe_plan *v = values_txt(4, t, 5, cells);
     sqe_expr *s = col(2, T_VARCHAR), *off = col(3, T_BIGINT);
     sqe_value dv = sqe_value_string("dflt", 4);
@@ -605,7 +640,8 @@ static void test_ntile(void) {
     CHECK_RUN(win1(values_i64(2, 4, rows2), -1, 0, false, false, 1, &g),
               "1|2|1\n2|NULL|NULL\n3|2|2\n4|2|2");
     sqe_window_func z = wf(SQE_WIN_NTILE, T_BIGINT, 1, ci(0), NULL, NULL);
-    CHECK_ERROR(win1(v, 0, 1, false, false, 1, &z), "INVALID_ARGUMENT: Buckets must be greater than 0");
+    CHECK_ERROR(win1(v, 0, 1, false, false, 1, &z),
+                "INVALID_ARGUMENT: Buckets must be greater than 0");
 }
 
 /* ----------------------------------------------------------- aggregates */
@@ -618,8 +654,8 @@ static void test_filter_and_constants(void) {
         filtered(wagg("sum", false, x), gt(x, ci(20))),
         filtered(wagg("count", false, NULL), gt(x, ci(20))),
         filtered(wagg("sum", false, x), cnull(T_BOOL)),
-        framed(wagg("count", true, mod(x, ci(20))), SQE_FRAME_T_ROWS, SQE_BOUND_UNBOUNDED_PRECEDING, NULL,
-               SQE_BOUND_UNBOUNDED_FOLLOWING, NULL),
+        framed(wagg("count", true, mod(x, ci(20))), SQE_FRAME_T_ROWS, SQE_BOUND_UNBOUNDED_PRECEDING,
+               NULL, SQE_BOUND_UNBOUNDED_FOLLOWING, NULL),
         wagg("sum", false, ci(5)),
         filtered(framed(wagg("sum", false, ci(5)), SQE_FRAME_T_ROWS, SQE_BOUND_PRECEDING, ci(1),
                         SQE_BOUND_CURRENT_ROW, NULL),
@@ -636,16 +672,19 @@ static void test_filter_and_constants(void) {
  * tree; sliding frames recompute, shrinking ones run backwards. */
 static void test_owned_states(void) {
     sqe_type t[2] = {T_BIGINT, T_VARCHAR};
-    const char *cells[] = {"1", "bbbbbbbbbbbbbbbbbb", "2", "aaaaaaaaaaaaaaaaaaaa", "3", "cccccccccccccccc",
-                           "4", "aaaaaaaaaaaaaaaaaaaa", "5", "bbbbbbbbbbbbbbbbbb"};
+    const char *cells[] = {"1", "bbbbbbbbbbbbbbbbbb", "2", "aaaaaaaaaaaaaaaaaaaa",
+                           "3", "cccccccccccccccc",   "4", "aaaaaaaaaaaaaaaaaaaa",
+                           "5", "bbbbbbbbbbbbbbbbbb"};
     sqe_plan *v = values_txt(2, t, 5, cells);
     sqe_expr *s = col(1, T_VARCHAR);
     sqe_frame_type R = SQE_FRAME_T_ROWS;
     sqe_window_func f[4] = {
         framed(wagg("max", false, s), R, SQE_BOUND_PRECEDING, ci(1), SQE_BOUND_FOLLOWING, ci(1)),
-        framed(wagg("count", true, s), R, SQE_BOUND_CURRENT_ROW, NULL, SQE_BOUND_UNBOUNDED_FOLLOWING, NULL),
+        framed(wagg("count", true, s), R, SQE_BOUND_CURRENT_ROW, NULL,
+               SQE_BOUND_UNBOUNDED_FOLLOWING, NULL),
         framed(wagg("count", true, s), R, SQE_BOUND_PRECEDING, ci(1), SQE_BOUND_CURRENT_ROW, NULL),
-        framed(wagg("min", false, s), R, SQE_BOUND_CURRENT_ROW, NULL, SQE_BOUND_UNBOUNDED_FOLLOWING, NULL)};
+        framed(wagg("min", false, s), R, SQE_BOUND_CURRENT_ROW, NULL, SQE_BOUND_UNBOUNDED_FOLLOWING,
+               NULL)};
     CHECK_RUN(win1(v, -1, 0, false, false, 4, f),
               "1|bbbbbbbbbbbbbbbbbb|bbbbbbbbbbbbbbbbbb|3|1|aaaaaaaaaaaaaaaaaaaa\n"
               "2|aaaaaaaaaaaaaaaaaaaa|cccccccccccccccc|3|2|aaaaaaaaaaaaaaaaaaaa\n"
@@ -675,9 +714,10 @@ static void test_big(void) {
         wrank(SQE_WIN_ROW_NUMBER),
         wagg("sum", false, x),
         wf(SQE_WIN_LAG, T_BIGINT, 1, x, NULL, NULL),
-        framed(wagg("count", false, NULL), R, SQE_BOUND_UNBOUNDED_PRECEDING, NULL, SQE_BOUND_UNBOUNDED_FOLLOWING,
-               NULL),
-        framed(wagg("sum", false, x), R, SQE_BOUND_PRECEDING, ci(100), SQE_BOUND_FOLLOWING, ci(100)),
+        framed(wagg("count", false, NULL), R, SQE_BOUND_UNBOUNDED_PRECEDING, NULL,
+               SQE_BOUND_UNBOUNDED_FOLLOWING, NULL),
+        framed(wagg("sum", false, x), R, SQE_BOUND_PRECEDING, ci(100), SQE_BOUND_FOLLOWING,
+               ci(100)),
         framed(wagg("min", false, x), R, SQE_BOUND_PRECEDING, ci(100), SQE_BOUND_CURRENT_ROW, NULL),
         framed(wf(SQE_WIN_FIRST_VALUE, T_BIGINT, 1, x, NULL, NULL), R, SQE_BOUND_PRECEDING, ci(2),
                SQE_BOUND_CURRENT_ROW, NULL)};
@@ -701,10 +741,11 @@ static void test_big(void) {
             int64_t ov = got[0], p = ov % 3, kk = ov / 3, size = (N - p + 2) / 3;
             int64_t lo = kk > 100 ? kk - 100 : 0, hi = kk + 100 < size - 1 ? kk + 100 : size - 1;
             int64_t win_sum = (hi - lo + 1) * p + 3 * (hi * (hi + 1) / 2 - (lo - 1) * lo / 2);
-            bool ok = (prev_o < 0 || ov % 3 > prev_o % 3 || (ov % 3 == prev_o % 3 && ov > prev_o)) &&
-                      got[2] == kk + 1 && got[3] == (kk + 1) * p + 3 * kk * (kk + 1) / 2 &&
-                      (kk == 0 ? isnull[4] : got[4] == ov - 3) && got[5] == size && got[6] == win_sum &&
-                      got[7] == p + 3 * lo && got[8] == p + 3 * (kk > 2 ? kk - 2 : 0);
+            bool ok =
+                (prev_o < 0 || ov % 3 > prev_o % 3 || (ov % 3 == prev_o % 3 && ov > prev_o)) &&
+                got[2] == kk + 1 && got[3] == (kk + 1) * p + 3 * kk * (kk + 1) / 2 &&
+                (kk == 0 ? isnull[4] : got[4] == ov - 3) && got[5] == size && got[6] == win_sum &&
+                got[7] == p + 3 * lo && got[8] == p + 3 * (kk > 2 ? kk - 2 : 0);
             if (!ok && bad++ < 3) fprintf(stderr, "test_big: wrong row o=%lld\n", (long long)ov);
             prev_o = ov;
         }
@@ -724,11 +765,14 @@ static void test_partition_keys(void) {
         cells[2 * i + 1] = sqe_arena_sprintf(A, "%d", i);
     }
     sqe_window_func f[2] = {wrank(SQE_WIN_ROW_NUMBER),
-                            framed(wagg("count", false, NULL), SQE_FRAME_T_ROWS, SQE_BOUND_UNBOUNDED_PRECEDING,
-                                   NULL, SQE_BOUND_UNBOUNDED_FOLLOWING, NULL)};
+                            framed(wagg("count", false, NULL), SQE_FRAME_T_ROWS,
+                                   SQE_BOUND_UNBOUNDED_PRECEDING, NULL,
+                                   SQE_BOUND_UNBOUNDED_FOLLOWING, NULL)};
     char *got = run_text(win1(values_txt(2, t, N, cells), 0, 1, false, false, 2, f), SERIAL, false);
-    CHECK_CONTAINS(got, "a-long-partition-key-1|1999|1000|1000\na-long-partition-key-2|2000|1|1000\n");
-    CHECK_CONTAINS(got, "a-long-partition-key-2|2047|48|1000\na-long-partition-key-2|2048|49|1000\n");
+    CHECK_CONTAINS(got,
+                   "a-long-partition-key-1|1999|1000|1000\na-long-partition-key-2|2000|1|1000\n");
+    CHECK_CONTAINS(got,
+                   "a-long-partition-key-2|2047|48|1000\na-long-partition-key-2|2048|49|1000\n");
     sqe_free(got);
     sqe_type td[2] = {T_DOUBLE, T_BIGINT};
     const char *dcells[] = {"0.0", "1", "NaN", "2", "-0.0", "3", "NULL", "4", "NaN", "5"};
@@ -748,11 +792,14 @@ static void test_errors(void) {
     sqe_window_func f;
     f = framed(wagg("sum", false, x), R, SQE_BOUND_PRECEDING, ci(-1), SQE_BOUND_CURRENT_ROW, NULL);
     CHECK_ERROR(win1(v, -1, 0, false, false, 1, &f), msg);
-    f = framed(wagg("sum", false, x), G, SQE_BOUND_CURRENT_ROW, NULL, SQE_BOUND_FOLLOWING, cnull(T_BIGINT));
+    f = framed(wagg("sum", false, x), G, SQE_BOUND_CURRENT_ROW, NULL, SQE_BOUND_FOLLOWING,
+               cnull(T_BIGINT));
     CHECK_ERROR(win1(v, -1, 0, false, false, 1, &f), msg);
-    f = framed(wagg("sum", false, x), RG, SQE_BOUND_PRECEDING, x, SQE_BOUND_CURRENT_ROW, NULL); /* -1 in row 3 */
+    f = framed(wagg("sum", false, x), RG, SQE_BOUND_PRECEDING, x, SQE_BOUND_CURRENT_ROW,
+               NULL); /* -1 in row 3 */
     CHECK_ERROR(win1(v, -1, 0, false, false, 1, &f), msg);
-    f = framed(wagg("sum", false, x), RG, SQE_BOUND_PRECEDING, cnull(T_BIGINT), SQE_BOUND_CURRENT_ROW, NULL);
+    f = framed(wagg("sum", false, x), RG, SQE_BOUND_PRECEDING, cnull(T_BIGINT),
+               SQE_BOUND_CURRENT_ROW, NULL);
     CHECK_ERROR(win1(v, -1, 0, false, false, 1, &f), msg);
     f = framed(wf(SQE_WIN_FIRST_VALUE, T_BIGINT, 1, x, NULL, NULL), R, SQE_BOUND_PRECEDING, x,
                SQE_BOUND_CURRENT_ROW, NULL);
@@ -830,10 +877,11 @@ static uint64_t rng(void) {
     return rng_state;
 }
 
-static bool ref_range_ok(const ref_spec *sp, const ref_row *rw, const int *g, int i, int j, bool start,
-                         sqe_frame_bound_kind k, int64_t off) {
+static bool ref_range_ok(const ref_spec *sp, const ref_row *rw, const int *g, int i, int j,
+                         bool start, sqe_frame_bound_kind k, int64_t off) {
     if (k == SQE_BOUND_CURRENT_ROW || rw[i].null[RC_O]) return start ? g[j] >= g[i] : g[j] <= g[i];
-    if (rw[j].null[RC_O]) return start ? !sp->nf : sp->nf; /* NULLs sit after (NULLS LAST) or before */
+    if (rw[j].null[RC_O])
+        return start ? !sp->nf : sp->nf; /* NULLs sit after (NULLS LAST) or before */
     bool sub = (k == SQE_BOUND_PRECEDING) != sp->desc;
     int64_t x = rw[i].c[RC_O], bound = sub ? x - off : x + off, y = rw[j].c[RC_O];
     int c = y < bound ? -1 : y > bound;
@@ -841,7 +889,8 @@ static bool ref_range_ok(const ref_spec *sp, const ref_row *rw, const int *g, in
     return start ? c >= 0 : c <= 0;
 }
 
-static bool ref_edge_ok(const ref_spec *sp, const ref_row *rw, const int *g, int i, int j, bool start) {
+static bool ref_edge_ok(const ref_spec *sp, const ref_row *rw, const int *g, int i, int j,
+                        bool start) {
     sqe_frame_bound_kind k = start ? sp->sk : sp->ek;
     int64_t off = start ? sp->so : sp->eo;
     if (off < 0) off = rw[i].c[RC_W];
@@ -853,8 +902,8 @@ static bool ref_edge_ok(const ref_spec *sp, const ref_row *rw, const int *g, int
 }
 
 /* Expected values of every function for row i of the partition rw[0..n). */
-static void ref_expect(const ref_spec *sp, const ref_row *rw, const int *g, int n, int i, int64_t *want,
-                       bool *wnull) {
+static void ref_expect(const ref_spec *sp, const ref_row *rw, const int *g, int n, int i,
+                       int64_t *want, bool *wnull) {
     int64_t sum = 0, mn = 0, mx = 0, seen[512];
     int cnt = 0, nv = 0, nd = 0, first = -1, second = -1, last_v = -1;
     for (int j = 0; j < n; j++) {
@@ -939,7 +988,8 @@ static int ref_check(const ref_spec *sp, const sqe_resultset *rs) {
                           (rows[ps].null[RC_P] || rows[pe].c[RC_P] == rows[ps].c[RC_P]);
              pe++) {
         }
-        if (pe < n && !rows[ps].null[RC_P] && (rows[pe].null[RC_P] || rows[pe].c[RC_P] <= rows[ps].c[RC_P]))
+        if (pe < n && !rows[ps].null[RC_P] &&
+            (rows[pe].null[RC_P] || rows[pe].c[RC_P] <= rows[ps].c[RC_P]))
             bad++; /* partitions out of order or split */
         bad += ref_check_part(sp, rows + ps, (int)(pe - ps));
     }
@@ -947,21 +997,21 @@ static int ref_check(const ref_spec *sp, const sqe_resultset *rs) {
     return bad;
 }
 
-static sqe_expr *ref_offset(int64_t off) { return off < 0 ? col(RC_W, T_BIGINT) : ci(off); }
+static sqe_expr *ref_offset(int64_t off) {
+    return off < 0 ? col(RC_W, T_BIGINT) : ci(off);
+}
 
 static sqe_plan *ref_plan(sqe_plan *v, const ref_spec *sp) {
     sqe_expr *x = col(RC_V, T_BIGINT), *so = ref_offset(sp->so), *eo = ref_offset(sp->eo);
-    sqe_window_func f[RF_N] = {
-        wagg("sum", false, x),
-        wagg("count", false, NULL),
-        wagg("min", false, x),
-        wagg("count", true, x),
-        wf(SQE_WIN_FIRST_VALUE, T_BIGINT, 1, x, NULL, NULL),
-        ignoring(wf(SQE_WIN_LAST_VALUE, T_BIGINT, 1, x, NULL, NULL)),
-        wf(SQE_WIN_NTH_VALUE, T_BIGINT, 2, x, ci(2), NULL),
-        wagg("max", false, x)};
-    for (int i = 0; i < RF_N; i++)
-        f[i] = framed(f[i], sp->ft, sp->sk, so, sp->ek, eo);
+    sqe_window_func f[RF_N] = {wagg("sum", false, x),
+                               wagg("count", false, NULL),
+                               wagg("min", false, x),
+                               wagg("count", true, x),
+                               wf(SQE_WIN_FIRST_VALUE, T_BIGINT, 1, x, NULL, NULL),
+                               ignoring(wf(SQE_WIN_LAST_VALUE, T_BIGINT, 1, x, NULL, NULL)),
+                               wf(SQE_WIN_NTH_VALUE, T_BIGINT, 2, x, ci(2), NULL),
+                               wagg("max", false, x)};
+    for (int i = 0; i < RF_N; i++) f[i] = framed(f[i], sp->ft, sp->sk, so, sp->ek, eo);
     return win1(v, RC_P, RC_O, sp->desc, sp->nf, RF_N, f);
 }
 
@@ -988,8 +1038,13 @@ static void test_random_frames(void) {
                                ek == SQE_BOUND_PRECEDING || ek == SQE_BOUND_FOLLOWING;
                 for (size_t o = 0; o < (has_off ? SQE_ARRAY_LEN(offs) : 1); o++) {
                     for (int dir = 0; dir < 4; dir++) {
-                        ref_spec sp = {(sqe_frame_type)ft, (sqe_frame_bound_kind)sk, (sqe_frame_bound_kind)ek,
-                                       offs[o][0], offs[o][1], (dir & 1) != 0, (dir & 2) != 0};
+                        ref_spec sp = {(sqe_frame_type)ft,
+                                       (sqe_frame_bound_kind)sk,
+                                       (sqe_frame_bound_kind)ek,
+                                       offs[o][0],
+                                       offs[o][1],
+                                       (dir & 1) != 0,
+                                       (dir & 2) != 0};
                         sqe_resultset *rs;
                         sqe_error err;
                         sqe_error_clear(&err);
@@ -1001,10 +1056,12 @@ static void test_random_frames(void) {
                         }
                         int bad = rs->n_rows == N ? ref_check(&sp, rs) : 1;
                         if (bad && failed++ < 5)
-                            fprintf(stderr,
-                                    "random frames: %d wrong (frame %d, start %d %lld, end %d %lld, "
-                                    "desc %d, nulls first %d)\n",
-                                    bad, ft, sk, (long long)sp.so, ek, (long long)sp.eo, sp.desc, sp.nf);
+                            fprintf(
+                                stderr,
+                                "random frames: %d wrong (frame %d, start %d %lld, end %d %lld, "
+                                "desc %d, nulls first %d)\n",
+                                bad, ft, sk, (long long)sp.so, ek, (long long)sp.eo, sp.desc,
+                                sp.nf);
                         sqe_resultset_free(rs);
                     }
                 }
@@ -1059,10 +1116,11 @@ static void write_orders(void) {
 static sqe_hive_table *make_table(sqe_hive_catalog *cat) {
     sqe_error err;
     sqe_error_clear(&err);
-    char *sql = sqe_asprintf("CREATE EXTERNAL TABLE lake.default.orders (id BIGINT, cust BIGINT, status STRING) "
-                             "PARTITIONED BY (dt STRING) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' "
-                             "STORED AS TEXTFILE LOCATION '%s/orders/'",
-                             tmpdir);
+    char *sql = sqe_asprintf(
+        "CREATE EXTERNAL TABLE lake.default.orders (id BIGINT, cust BIGINT, status STRING) "
+        "PARTITIONED BY (dt STRING) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' "
+        "STORED AS TEXTFILE LOCATION '%s/orders/'",
+        tmpdir);
     sqe_ast_stmt *st = sqe_sql_parse(A, sql, &err);
     sqe_free(sql);
     CHECK(st != NULL);
@@ -1123,19 +1181,20 @@ static void test_parallel_scan(void) {
         sqe_plan *s = scan_orders(t);
         sqe_expr *id = col(0, T_BIGINT);
         sqe_frame_type R = SQE_FRAME_T_ROWS;
-        sqe_window_func f[6] = {
-            wrank(SQE_WIN_ROW_NUMBER),
-            wagg("sum", false, id),
-            wf(SQE_WIN_LAG, T_BIGINT, 1, id, NULL, NULL),
-            framed(wagg("count", false, NULL), R, SQE_BOUND_UNBOUNDED_PRECEDING, NULL,
-                   SQE_BOUND_UNBOUNDED_FOLLOWING, NULL),
-            wf(SQE_WIN_NTILE, T_BIGINT, 1, ci(4), NULL, NULL),
-            framed(wagg("avg", false, id), R, SQE_BOUND_PRECEDING, ci(80), SQE_BOUND_FOLLOWING, ci(80))};
+        sqe_window_func f[6] = {wrank(SQE_WIN_ROW_NUMBER),
+                                wagg("sum", false, id),
+                                wf(SQE_WIN_LAG, T_BIGINT, 1, id, NULL, NULL),
+                                framed(wagg("count", false, NULL), R, SQE_BOUND_UNBOUNDED_PRECEDING,
+                                       NULL, SQE_BOUND_UNBOUNDED_FOLLOWING, NULL),
+                                wf(SQE_WIN_NTILE, T_BIGINT, 1, ci(4), NULL, NULL),
+                                framed(wagg("avg", false, id), R, SQE_BOUND_PRECEDING, ci(80),
+                                       SQE_BOUND_FOLLOWING, ci(80))};
         /* PARTITION BY cust ORDER BY id */
         check_serial_parallel(win1(s, 1, 0, false, false, 6, f), 12000);
         /* PARTITION BY status without ORDER BY: row numbers follow the
          * input order, also when four threads read the files */
-        sqe_window_func g[2] = {wrank(SQE_WIN_ROW_NUMBER), wf(SQE_WIN_LAG, T_BIGINT, 1, id, NULL, NULL)};
+        sqe_window_func g[2] = {wrank(SQE_WIN_ROW_NUMBER),
+                                wf(SQE_WIN_LAG, T_BIGINT, 1, id, NULL, NULL)};
         check_serial_parallel(win1(s, 2, -1, false, false, 2, g), 12000);
         char *got = run_text(win1(s, 2, -1, false, false, 2, g), SERIAL, false);
         CHECK(strncmp(got, "3|93|PAID|1|NULL\n6|89|PAID|2|3\n", 30) == 0); /* PAID: ids 3, 6, ... */

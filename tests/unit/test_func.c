@@ -63,8 +63,9 @@ static sqe_vector *vec_text(sqe_type type, int n, const char *const *vals) {
     return v;
 }
 
-#define VEC(type, ...) \
-    vec_text(T(type), (int)(sizeof((const char *[]){__VA_ARGS__}) / sizeof(char *)), (const char *[]){__VA_ARGS__})
+#define VEC(type, ...)                                                                             \
+    vec_text(T(type), (int)(sizeof((const char *[]){__VA_ARGS__}) / sizeof(char *)),               \
+             (const char *[]){__VA_ARGS__})
 
 /* Text of row `row` ("NULL" for NULL), in a rotating static buffer. */
 static const char *txt(const sqe_vector *v, uint32_t row) {
@@ -93,8 +94,9 @@ static sqe_func_binding g_last; /* binding of the last call() */
 
 /* Binds and runs name(args) over rows sel[0..n) (or 0..n-1). consts may be
  * NULL. Returns the result vector, or NULL with *err filled. */
-static sqe_vector *call_ex(const char *name, int n_args, sqe_vector **args, const sqe_value *const *consts,
-                           const uint16_t *sel, uint32_t n, sqe_error *err) {
+static sqe_vector *call_ex(const char *name, int n_args, sqe_vector **args,
+                           const sqe_value *const *consts, const uint16_t *sel, uint32_t n,
+                           sqe_error *err) {
     sqe_type types[8];
     sqe_vector *cast_args[8];
     for (int i = 0; i < n_args; i++) types[i] = args[i]->type;
@@ -170,7 +172,8 @@ static void test_registry(void) {
     sqe_type v1[1] = {T("varchar")};
     CHECK(!sqe_func_bind_scalar(g_arena, "abs", 1, v1, NULL, &b, &err));
     CHECK(err.cls == SQE_ERR_TYPE_MISMATCH);
-    CHECK_CONTAINS(err.msg, "unexpected parameters (varchar) for function abs; expected: abs(tinyint)");
+    CHECK_CONTAINS(err.msg,
+                   "unexpected parameters (varchar) for function abs; expected: abs(tinyint)");
     CHECK_CONTAINS(err.msg, "abs(double)");
 
     CHECK(!sqe_func_bind_scalar(g_arena, "substr", 1, v1, NULL, &b, &err));
@@ -179,7 +182,8 @@ static void test_registry(void) {
 
     CHECK(!sqe_func_bind_scalar(g_arena, "sum", 1, ii, NULL, &b, &err));
     CHECK(err.cls == SQE_ERR_NOT_FOUND);
-    CHECK(sqe_func_is_aggregate("count") && sqe_func_is_aggregate("SUM") && !sqe_func_is_aggregate("abs"));
+    CHECK(sqe_func_is_aggregate("count") && sqe_func_is_aggregate("SUM") &&
+          !sqe_func_is_aggregate("abs"));
 
     /* Case-insensitive names; varchar(n) keeps its type. */
     sqe_type vn[1] = {T("varchar(10)")};
@@ -308,11 +312,13 @@ static void test_arith_decimal(void) {
     CHECK(o == NULL && g_err.cls == SQE_ERR_DIVISION_BY_ZERO);
 
     /* A dividend that needs a 256-bit intermediate. */
-    o = call("/", 2, VEC("decimal(20,0)", "12345678901234567890"), VEC("decimal(20,18)", "2.000000000000000000"));
+    o = call("/", 2, VEC("decimal(20,0)", "12345678901234567890"),
+             VEC("decimal(20,18)", "2.000000000000000000"));
     CHECK_STR(tname(g_last.ret), "decimal(38,18)");
     CHECK_STR(txt(o, 0), "6172839450617283945.000000000000000000");
 
-    o = call("+", 2, VEC("decimal(38,0)", "99999999999999999999999999999999999999"), VEC("decimal(38,0)", "1"));
+    o = call("+", 2, VEC("decimal(38,0)", "99999999999999999999999999999999999999"),
+             VEC("decimal(38,0)", "1"));
     CHECK(o == NULL && g_err.cls == SQE_ERR_OUT_OF_RANGE);
     CHECK_CONTAINS(g_err.msg, "decimal overflow");
 
@@ -328,7 +334,8 @@ static void test_arith_decimal(void) {
 
 static void test_compare(void) {
     g_rows = 4;
-    sqe_vector *o = call("<", 2, VEC("bigint", "1", "5", NULL, "-3"), VEC("bigint", "2", "5", "1", "-4"));
+    sqe_vector *o =
+        call("<", 2, VEC("bigint", "1", "5", NULL, "-3"), VEC("bigint", "2", "5", "1", "-4"));
     CHECK_STR(txt(o, 0), "true");
     CHECK_STR(txt(o, 1), "false");
     CHECK_STR(txt(o, 2), "NULL");
@@ -345,14 +352,16 @@ static void test_compare(void) {
     CHECK_STR(txt(o, 1), "false");
     CHECK_STR(txt(o, 2), "false");
     CHECK_STR(txt(o, 3), "true");
-    o = call("<", 2, VEC("varchar", "abc", "ab", "b", "Z"), VEC("varchar", "abd", "abc", "abc", "a"));
+    o = call("<", 2, VEC("varchar", "abc", "ab", "b", "Z"),
+             VEC("varchar", "abd", "abc", "abc", "a"));
     CHECK_STR(txt(o, 0), "true");
     CHECK_STR(txt(o, 1), "true");
     CHECK_STR(txt(o, 2), "false");
     CHECK_STR(txt(o, 3), "true"); /* bytewise: 'Z' < 'a' */
 
     g_rows = 2;
-    o = call(">=", 2, VEC("date", "2024-03-01", "2024-01-01"), VEC("date", "2024-03-01", "2024-01-02"));
+    o = call(">=", 2, VEC("date", "2024-03-01", "2024-01-01"),
+             VEC("date", "2024-03-01", "2024-01-02"));
     CHECK_STR(txt(o, 0), "true");
     CHECK_STR(txt(o, 1), "false");
     o = call("=", 2, VEC("decimal(3,1)", "1.5", "1.5"), VEC("decimal(4,2)", "1.50", "1.51"));
@@ -361,22 +370,26 @@ static void test_compare(void) {
     o = call("<>", 2, VEC("boolean", "true", "false"), VEC("boolean", "true", "true"));
     CHECK_STR(txt(o, 0), "false");
     CHECK_STR(txt(o, 1), "true");
-    o = call("<", 2, VEC("date", "2024-01-01", "2024-01-02"), VEC("timestamp", "2024-01-01 00:00:01", "2024-01-01 12:00:00"));
+    o = call("<", 2, VEC("date", "2024-01-01", "2024-01-02"),
+             VEC("timestamp", "2024-01-01 00:00:01", "2024-01-01 12:00:00"));
     CHECK_STR(tname(g_last.arg_types[0]), "timestamp");
     CHECK_STR(txt(o, 0), "true");
     CHECK_STR(txt(o, 1), "false");
 
     g_rows = 4;
-    o = call("is_distinct_from", 2, VEC("integer", NULL, NULL, "1", "1"), VEC("integer", NULL, "1", "1", "2"));
+    o = call("is_distinct_from", 2, VEC("integer", NULL, NULL, "1", "1"),
+             VEC("integer", NULL, "1", "1", "2"));
     CHECK_STR(txt(o, 0), "false");
     CHECK_STR(txt(o, 1), "true");
     CHECK_STR(txt(o, 2), "false");
     CHECK_STR(txt(o, 3), "true");
-    o = call("is_distinct_from", 2, VEC("varchar", NULL, "a", "NaN", "b"), VEC("varchar", "x", "a", "NaN", NULL));
+    o = call("is_distinct_from", 2, VEC("varchar", NULL, "a", "NaN", "b"),
+             VEC("varchar", "x", "a", "NaN", NULL));
     CHECK_STR(txt(o, 0), "true");
     CHECK_STR(txt(o, 1), "false");
     CHECK_STR(txt(o, 3), "true");
-    o = call("is_distinct_from", 2, VEC("double", "NaN", "1", "0", "-0"), VEC("double", "NaN", "2", "-0", "0"));
+    o = call("is_distinct_from", 2, VEC("double", "NaN", "1", "0", "-0"),
+             VEC("double", "NaN", "2", "-0", "0"));
     CHECK_STR(txt(o, 0), "false");
     CHECK_STR(txt(o, 1), "true");
     CHECK_STR(txt(o, 2), "false");
@@ -387,11 +400,13 @@ static void test_compare(void) {
 
 static void test_string(void) {
     g_rows = 3;
-    sqe_vector *o = call("||", 2, VEC("varchar", "ab", "a somewhat long ", NULL), VEC("varchar", "cd", "string!", "x"));
+    sqe_vector *o = call("||", 2, VEC("varchar", "ab", "a somewhat long ", NULL),
+                         VEC("varchar", "cd", "string!", "x"));
     CHECK_STR(txt(o, 0), "abcd");
     CHECK_STR(txt(o, 1), "a somewhat long string!");
     CHECK_STR(txt(o, 2), "NULL");
-    o = call("concat", 3, VEC("varchar", "a", "b", "c"), VEC("integer", "1", NULL, "3"), VEC("varchar", "x", "y", "z"));
+    o = call("concat", 3, VEC("varchar", "a", "b", "c"), VEC("integer", "1", NULL, "3"),
+             VEC("varchar", "x", "y", "z"));
     CHECK_STR(txt(o, 0), "a1x");
     CHECK_STR(txt(o, 1), "NULL");
     CHECK_STR(txt(o, 2), "c3z");
@@ -423,23 +438,42 @@ static void test_string(void) {
     CHECK_STR(txt(call("rtrim", 1, VEC("varchar", "  a b  ")), 0), "  a b");
     CHECK_STR(txt(call("trim", 2, VEC("varchar", "xxhixyx"), VEC("varchar", "xy")), 0), "hi");
 
-    CHECK_STR(txt(call("replace", 3, VEC("varchar", "a-b-c"), VEC("varchar", "-"), VEC("varchar", "--")), 0),
-              "a--b--c");
+    CHECK_STR(
+        txt(call("replace", 3, VEC("varchar", "a-b-c"), VEC("varchar", "-"), VEC("varchar", "--")),
+            0),
+        "a--b--c");
     CHECK_STR(txt(call("replace", 2, VEC("varchar", "a-b-c"), VEC("varchar", "-")), 0), "abc");
-    CHECK_STR(txt(call("replace", 3, VEC("varchar", "abc"), VEC("varchar", ""), VEC("varchar", "x")), 0), "xaxbxcx");
+    CHECK_STR(
+        txt(call("replace", 3, VEC("varchar", "abc"), VEC("varchar", ""), VEC("varchar", "x")), 0),
+        "xaxbxcx");
     CHECK_STR(txt(call("strpos", 2, VEC("varchar", "héllo"), VEC("varchar", "llo")), 0), "3");
     CHECK_STR(txt(call("strpos", 2, VEC("varchar", "hello"), VEC("varchar", "z")), 0), "0");
-    CHECK_STR(txt(call("starts_with", 2, VEC("varchar", "hello"), VEC("varchar", "he")), 0), "true");
+    CHECK_STR(txt(call("starts_with", 2, VEC("varchar", "hello"), VEC("varchar", "he")), 0),
+              "true");
     CHECK_STR(txt(call("reverse", 1, VEC("varchar", "añb")), 0), "bña");
-    CHECK_STR(txt(call("lpad", 3, VEC("varchar", "7"), VEC("bigint", "3"), VEC("varchar", "0")), 0), "007");
-    CHECK_STR(txt(call("rpad", 3, VEC("varchar", "ab"), VEC("bigint", "7"), VEC("varchar", "xy")), 0), "abxyxyx");
-    CHECK_STR(txt(call("lpad", 3, VEC("varchar", "abcdef"), VEC("bigint", "3"), VEC("varchar", "0")), 0), "abc");
+    CHECK_STR(txt(call("lpad", 3, VEC("varchar", "7"), VEC("bigint", "3"), VEC("varchar", "0")), 0),
+              "007");
+    CHECK_STR(
+        txt(call("rpad", 3, VEC("varchar", "ab"), VEC("bigint", "7"), VEC("varchar", "xy")), 0),
+        "abxyxyx");
+    CHECK_STR(
+        txt(call("lpad", 3, VEC("varchar", "abcdef"), VEC("bigint", "3"), VEC("varchar", "0")), 0),
+        "abc");
     CHECK(call("lpad", 3, VEC("varchar", "a"), VEC("bigint", "3"), VEC("varchar", "")) == NULL);
-    CHECK_STR(txt(call("split_part", 3, VEC("varchar", "a,b,,c"), VEC("varchar", ","), VEC("bigint", "2")), 0), "b");
-    CHECK_STR(txt(call("split_part", 3, VEC("varchar", "a,b,,c"), VEC("varchar", ","), VEC("bigint", "3")), 0), "");
-    CHECK_STR(txt(call("split_part", 3, VEC("varchar", "a,b,,c"), VEC("varchar", ","), VEC("bigint", "5")), 0),
+    CHECK_STR(txt(call("split_part", 3, VEC("varchar", "a,b,,c"), VEC("varchar", ","),
+                       VEC("bigint", "2")),
+                  0),
+              "b");
+    CHECK_STR(txt(call("split_part", 3, VEC("varchar", "a,b,,c"), VEC("varchar", ","),
+                       VEC("bigint", "3")),
+                  0),
+              "");
+    CHECK_STR(txt(call("split_part", 3, VEC("varchar", "a,b,,c"), VEC("varchar", ","),
+                       VEC("bigint", "5")),
+                  0),
               "NULL");
-    CHECK(call("split_part", 3, VEC("varchar", "a"), VEC("varchar", ","), VEC("bigint", "0")) == NULL);
+    CHECK(call("split_part", 3, VEC("varchar", "a"), VEC("varchar", ","), VEC("bigint", "0")) ==
+          NULL);
     CHECK(g_err.cls == SQE_ERR_INVALID_ARGUMENT);
     free_vecs();
 }
@@ -468,7 +502,8 @@ static sqe_vector *like(const char *fn, sqe_vector *s, const char *pattern, cons
 
 static void test_like(void) {
     g_rows = 5;
-    sqe_vector *s = VEC("varchar", "abcdef", "xxabcxx", "ab", NULL, "a much longer string with abc inside");
+    sqe_vector *s =
+        VEC("varchar", "abcdef", "xxabcxx", "ab", NULL, "a much longer string with abc inside");
     sqe_vector *o = like("like", s, "%abc%", NULL);
     CHECK_STR(txt(o, 0), "true");
     CHECK_STR(txt(o, 1), "true");
@@ -529,7 +564,8 @@ static void test_math(void) {
     CHECK_STR(txt(o, 0), "5");
     CHECK_STR(txt(o, 2), "NULL");
     g_rows = 1;
-    CHECK(call("abs", 1, VEC("bigint", "-9223372036854775808")) == NULL && g_err.cls == SQE_ERR_OUT_OF_RANGE);
+    CHECK(call("abs", 1, VEC("bigint", "-9223372036854775808")) == NULL &&
+          g_err.cls == SQE_ERR_OUT_OF_RANGE);
     CHECK_STR(txt(call("abs", 1, VEC("decimal(5,2)", "-1.25")), 0), "1.25");
 
     g_rows = 4;
@@ -564,7 +600,9 @@ static void test_math(void) {
     CHECK_STR(txt(call("mod", 2, VEC("integer", "-7"), VEC("integer", "3")), 0), "-1");
     CHECK_STR(txt(call("sign", 1, VEC("integer", "-7")), 0), "-1");
     CHECK_STR(txt(call("sign", 1, VEC("decimal(5,2)", "3.50")), 0), "1");
-    CHECK_STR(txt(call("greatest", 3, VEC("integer", "1"), VEC("bigint", "7"), VEC("integer", "3")), 0), "7");
+    CHECK_STR(
+        txt(call("greatest", 3, VEC("integer", "1"), VEC("bigint", "7"), VEC("integer", "3")), 0),
+        "7");
     CHECK_STR(tname(g_last.ret), "bigint");
     CHECK_STR(txt(call("least", 2, VEC("varchar", "pear"), VEC("varchar", "apple")), 0), "apple");
     CHECK_STR(txt(call("greatest", 2, VEC("integer", "1"), VEC("integer", NULL)), 0), "NULL");
@@ -607,7 +645,8 @@ static void test_datetime(void) {
     CHECK_STR(txt(call("year_of_week", 1, d), 1), "2020");
     CHECK_STR(txt(call("year", 1, d), 2), "1969");
 
-    sqe_vector *ts = VEC("timestamp", "2024-03-10 13:45:30.250", "1969-12-31 23:59:59", "2024-01-01 00:00:00");
+    sqe_vector *ts =
+        VEC("timestamp", "2024-03-10 13:45:30.250", "1969-12-31 23:59:59", "2024-01-01 00:00:00");
     CHECK_STR(txt(call("hour", 1, ts), 0), "13");
     CHECK_STR(txt(call("minute", 1, ts), 0), "45");
     CHECK_STR(txt(call("second", 1, ts), 0), "30");
@@ -618,53 +657,88 @@ static void test_datetime(void) {
     g_rows = 1;
     sqe_vector *u = VEC("varchar", "month");
     CHECK_STR(txt(call("date_trunc", 2, u, VEC("date", "2024-05-17")), 0), "2024-05-01");
-    CHECK_STR(txt(call("date_trunc", 2, VEC("varchar", "week"), VEC("date", "2024-05-17")), 0), "2024-05-13");
-    CHECK_STR(txt(call("date_trunc", 2, VEC("varchar", "quarter"), VEC("date", "2024-05-17")), 0), "2024-04-01");
-    CHECK_STR(txt(call("date_trunc", 2, VEC("varchar", "hour"), VEC("timestamp", "2024-05-17 10:42:13")), 0),
-              "2024-05-17 10:00:00.000");
-    CHECK_STR(txt(call("date_trunc", 2, VEC("varchar", "year"), VEC("timestamp", "1969-05-17 10:42:13")), 0),
-              "1969-01-01 00:00:00.000");
+    CHECK_STR(txt(call("date_trunc", 2, VEC("varchar", "week"), VEC("date", "2024-05-17")), 0),
+              "2024-05-13");
+    CHECK_STR(txt(call("date_trunc", 2, VEC("varchar", "quarter"), VEC("date", "2024-05-17")), 0),
+              "2024-04-01");
+    CHECK_STR(
+        txt(call("date_trunc", 2, VEC("varchar", "hour"), VEC("timestamp", "2024-05-17 10:42:13")),
+            0),
+        "2024-05-17 10:00:00.000");
+    CHECK_STR(
+        txt(call("date_trunc", 2, VEC("varchar", "year"), VEC("timestamp", "1969-05-17 10:42:13")),
+            0),
+        "1969-01-01 00:00:00.000");
     CHECK(call("date_trunc", 2, VEC("varchar", "hour"), VEC("date", "2024-05-17")) == NULL);
     CHECK(g_err.cls == SQE_ERR_INVALID_ARGUMENT);
     CHECK_STR(g_err.msg, "'hour' is not a valid DATE field");
-    CHECK(call("date_trunc", 2, VEC("varchar", "fortnight"), VEC("timestamp", "2024-05-17")) == NULL);
+    CHECK(call("date_trunc", 2, VEC("varchar", "fortnight"), VEC("timestamp", "2024-05-17")) ==
+          NULL);
 
-    CHECK_STR(txt(call("date_add", 3, VEC("varchar", "month"), VEC("bigint", "1"), VEC("date", "2024-01-31")), 0),
+    CHECK_STR(txt(call("date_add", 3, VEC("varchar", "month"), VEC("bigint", "1"),
+                       VEC("date", "2024-01-31")),
+                  0),
               "2024-02-29");
-    CHECK_STR(txt(call("date_add", 3, VEC("varchar", "year"), VEC("integer", "-1"), VEC("date", "2024-02-29")), 0),
+    CHECK_STR(txt(call("date_add", 3, VEC("varchar", "year"), VEC("integer", "-1"),
+                       VEC("date", "2024-02-29")),
+                  0),
               "2023-02-28");
-    CHECK_STR(txt(call("date_add", 3, VEC("varchar", "day"), VEC("bigint", "-1"), VEC("date", "2024-03-01")), 0),
+    CHECK_STR(txt(call("date_add", 3, VEC("varchar", "day"), VEC("bigint", "-1"),
+                       VEC("date", "2024-03-01")),
+                  0),
               "2024-02-29");
     CHECK_STR(txt(call("date_add", 3, VEC("varchar", "hour"), VEC("bigint", "25"),
-                       VEC("timestamp", "2024-02-28 00:30:00")), 0),
+                       VEC("timestamp", "2024-02-28 00:30:00")),
+                  0),
               "2024-02-29 01:30:00.000");
     CHECK_STR(txt(call("date_add", 3, VEC("varchar", "month"), VEC("bigint", "1"),
-                       VEC("timestamp", "2024-01-31 08:00:00")), 0),
+                       VEC("timestamp", "2024-01-31 08:00:00")),
+                  0),
               "2024-02-29 08:00:00.000");
 
-    CHECK_STR(txt(call("date_diff", 3, VEC("varchar", "day"), VEC("date", "2024-01-01"), VEC("date", "2024-03-01")), 0),
+    CHECK_STR(txt(call("date_diff", 3, VEC("varchar", "day"), VEC("date", "2024-01-01"),
+                       VEC("date", "2024-03-01")),
+                  0),
               "60");
-    CHECK_STR(txt(call("date_diff", 3, VEC("varchar", "month"), VEC("date", "2024-01-31"), VEC("date", "2024-02-29")), 0),
+    CHECK_STR(txt(call("date_diff", 3, VEC("varchar", "month"), VEC("date", "2024-01-31"),
+                       VEC("date", "2024-02-29")),
+                  0),
               "1");
-    CHECK_STR(txt(call("date_diff", 3, VEC("varchar", "month"), VEC("date", "2024-01-15"), VEC("date", "2024-02-14")), 0),
+    CHECK_STR(txt(call("date_diff", 3, VEC("varchar", "month"), VEC("date", "2024-01-15"),
+                       VEC("date", "2024-02-14")),
+                  0),
               "0");
-    CHECK_STR(txt(call("date_diff", 3, VEC("varchar", "month"), VEC("date", "2024-03-15"), VEC("date", "2024-01-16")), 0),
+    CHECK_STR(txt(call("date_diff", 3, VEC("varchar", "month"), VEC("date", "2024-03-15"),
+                       VEC("date", "2024-01-16")),
+                  0),
               "-1");
-    CHECK_STR(txt(call("date_diff", 3, VEC("varchar", "year"), VEC("date", "2020-02-29"), VEC("date", "2021-02-28")), 0),
+    CHECK_STR(txt(call("date_diff", 3, VEC("varchar", "year"), VEC("date", "2020-02-29"),
+                       VEC("date", "2021-02-28")),
+                  0),
               "1");
-    CHECK_STR(txt(call("date_diff", 3, VEC("varchar", "year"), VEC("date", "2020-03-01"), VEC("date", "2021-02-28")), 0),
+    CHECK_STR(txt(call("date_diff", 3, VEC("varchar", "year"), VEC("date", "2020-03-01"),
+                       VEC("date", "2021-02-28")),
+                  0),
               "0");
-    CHECK_STR(txt(call("date_diff", 3, VEC("varchar", "hour"), VEC("timestamp", "2024-01-01 00:00:00"),
-                       VEC("timestamp", "2024-01-01 05:59:59")), 0),
-              "5");
-    CHECK_STR(txt(call("date_diff", 3, VEC("varchar", "second"), VEC("timestamp", "2024-01-01 00:00:10"),
-                       VEC("timestamp", "2024-01-01 00:00:00.500")), 0),
-              "-9");
+    CHECK_STR(
+        txt(call("date_diff", 3, VEC("varchar", "hour"), VEC("timestamp", "2024-01-01 00:00:00"),
+                 VEC("timestamp", "2024-01-01 05:59:59")),
+            0),
+        "5");
+    CHECK_STR(
+        txt(call("date_diff", 3, VEC("varchar", "second"), VEC("timestamp", "2024-01-01 00:00:10"),
+                 VEC("timestamp", "2024-01-01 00:00:00.500")),
+            0),
+        "-9");
 
-    CHECK_STR(txt(call("date_diff", 3, VEC("varchar", "month"), VEC("timestamp", "2024-01-15 10:00:00"),
-                       VEC("timestamp", "2024-02-15 09:59:59")), 0),
-              "0");
-    CHECK_STR(txt(call("date_diff", 3, VEC("varchar", "quarter"), VEC("date", "2023-11-30"), VEC("date", "2024-05-30")), 0),
+    CHECK_STR(
+        txt(call("date_diff", 3, VEC("varchar", "month"), VEC("timestamp", "2024-01-15 10:00:00"),
+                 VEC("timestamp", "2024-02-15 09:59:59")),
+            0),
+        "0");
+    CHECK_STR(txt(call("date_diff", 3, VEC("varchar", "quarter"), VEC("date", "2023-11-30"),
+                       VEC("date", "2024-05-30")),
+                  0),
               "2");
 
     /* A constant unit is parsed (and rejected) at bind time. */
@@ -683,7 +757,8 @@ static void test_datetime(void) {
     sqe_vector *cd = call("current_date", 0);
     CHECK(cd != NULL && SQE_VEC_DATA(cd, int32_t)[0] > 19000); /* after 2022 */
     sqe_vector *now = call("now", 0);
-    CHECK(now != NULL && SQE_VEC_DATA(now, int64_t)[0] / 86400000000LL == SQE_VEC_DATA(cd, int32_t)[0]);
+    CHECK(now != NULL &&
+          SQE_VEC_DATA(now, int64_t)[0] / 86400000000LL == SQE_VEC_DATA(cd, int32_t)[0]);
     CHECK_STR(txt(call("date", 1, VEC("varchar", " 2024-05-17 ")), 0), "2024-05-17");
     CHECK_STR(txt(call("date", 1, VEC("timestamp", "2024-05-17 23:59:59")), 0), "2024-05-17");
     CHECK_STR(txt(call("last_day_of_month", 1, VEC("date", "2023-02-10")), 0), "2023-02-28");
@@ -763,7 +838,8 @@ static void test_cast(void) {
     CHECK_STR(txt(o, 0), "2024-01-05");
     CHECK_STR(txt(o, 1), "NULL");
     CHECK_STR(txt(o, 2), "NULL");
-    o = cast(VEC("timestamp", "1969-12-31 23:00:00", "2024-01-01 00:00:00", "2024-01-01 23:59:59"), "date", false);
+    o = cast(VEC("timestamp", "1969-12-31 23:00:00", "2024-01-01 00:00:00", "2024-01-01 23:59:59"),
+             "date", false);
     CHECK_STR(txt(o, 0), "1969-12-31");
     CHECK_STR(txt(o, 2), "2024-01-01");
     o = cast(VEC("date", "2024-01-05", "1969-12-31", "1970-01-01"), "timestamp", false);
@@ -825,7 +901,8 @@ typedef struct agg_run {
 static bool agg_bind(agg_run *r, const char *name, bool distinct, const char *type) {
     sqe_type t = type ? T(type) : sqe_type_make(SQE_T_NULL);
     sqe_error err;
-    if (!sqe_func_bind_aggregate(g_arena, name, distinct, type == NULL, type ? 1 : 0, &t, &r->b, &err)) {
+    if (!sqe_func_bind_aggregate(g_arena, name, distinct, type == NULL, type ? 1 : 0, &t, &r->b,
+                                 &err)) {
         g_err = err;
         return false;
     }
@@ -911,8 +988,10 @@ static void test_agg_basic(void) {
 
     /* a running decimal sum may pass 10^38 (and 2^127); only the result must fit */
     CHECK(agg_bind(&r, "sum", false, "decimal(38,0)"));
-    CHECK(agg_update(&r, VEC("decimal(38,0)", "99999999999999999999999999999999999999",
-                             "99999999999999999999999999999999999999", "-99999999999999999999999999999999999999"),
+    CHECK(agg_update(&r,
+                     VEC("decimal(38,0)", "99999999999999999999999999999999999999",
+                         "99999999999999999999999999999999999999",
+                         "-99999999999999999999999999999999999999"),
                      3, NULL));
     CHECK_STR(agg_final(&r, 0), "99999999999999999999999999999999999999");
     CHECK(agg_update(&r, VEC("decimal(38,0)", "1"), 1, NULL));
@@ -920,15 +999,21 @@ static void test_agg_basic(void) {
     CHECK(g_err.cls == SQE_ERR_OUT_OF_RANGE);
     agg_done(&r);
     CHECK(agg_bind(&r, "avg", false, "decimal(38,0)"));
-    CHECK(agg_update(&r, VEC("decimal(38,0)", "99999999999999999999999999999999999999",
-                             "99999999999999999999999999999999999999", "-1"), 3, NULL));
+    CHECK(agg_update(&r,
+                     VEC("decimal(38,0)", "99999999999999999999999999999999999999",
+                         "99999999999999999999999999999999999999", "-1"),
+                     3, NULL));
     CHECK_STR(agg_final(&r, 0), "66666666666666666666666666666666666666");
-    CHECK(agg_update(&r, VEC("decimal(38,0)", "-99999999999999999999999999999999999999", "-99999999999999999999999999999999999999",
-                             "-99999999999999999999999999999999999999", "-99999999999999999999999999999999999999"),
+    CHECK(agg_update(&r,
+                     VEC("decimal(38,0)", "-99999999999999999999999999999999999999",
+                         "-99999999999999999999999999999999999999",
+                         "-99999999999999999999999999999999999999",
+                         "-99999999999999999999999999999999999999"),
                      4, (int[]){1, 1, 1, 1}));
     CHECK_STR(agg_final(&r, 1), "-99999999999999999999999999999999999999");
     CHECK(r.b.combine(&r.b, r.states[0], r.states[1], &g_err));
-    CHECK_STR(agg_final(&r, 0), "-28571428571428571428571428571428571428"); /* (2(1e38-1)-1-4(1e38-1))/7 */
+    CHECK_STR(agg_final(&r, 0),
+              "-28571428571428571428571428571428571428"); /* (2(1e38-1)-1-4(1e38-1))/7 */
     agg_done(&r);
 
     CHECK(agg_bind(&r, "sum", false, "double"));
@@ -980,7 +1065,8 @@ static void test_agg_basic(void) {
 
 static void test_agg_strings(void) {
     agg_run r;
-    sqe_vector *v = VEC("varchar", "pear", "a rather long apple string", NULL, "zebra crossing at the end", "fig");
+    sqe_vector *v = VEC("varchar", "pear", "a rather long apple string", NULL,
+                        "zebra crossing at the end", "fig");
     int grp[5] = {0, 0, 0, 1, 1};
     CHECK(agg_bind(&r, "min", false, "varchar"));
     CHECK(agg_update(&r, v, 5, grp));
@@ -1027,7 +1113,8 @@ static void test_agg_strings(void) {
 static void test_agg_distinct(void) {
     agg_run r;
     /* count(DISTINCT) over strings, longer than inline, with duplicates. */
-    sqe_vector *s = VEC("varchar", "apple", "banana split sundae", "apple", NULL, "banana split sundae", "cherry", "x");
+    sqe_vector *s = VEC("varchar", "apple", "banana split sundae", "apple", NULL,
+                        "banana split sundae", "cherry", "x");
     int grp[7] = {0, 0, 0, 0, 1, 1, 1};
     CHECK(agg_bind(&r, "count", true, "varchar"));
     CHECK(r.b.distinct);
@@ -1098,7 +1185,8 @@ static void test_agg_distinct(void) {
     /* Strings in a selection: rows outside it are ignored. */
     CHECK(agg_bind(&r, "count", true, "varchar"));
     {
-        sqe_vector *sv = VEC("varchar", "same string, long enough", "other", "same string, long enough", "zzz");
+        sqe_vector *sv =
+            VEC("varchar", "same string, long enough", "other", "same string, long enough", "zzz");
         void *st[2] = {r.states[0], r.states[0]};
         uint16_t sel[2] = {0, 2};
         CHECK(r.b.update(&r.b, st, sv, sel, 2, &g_err));

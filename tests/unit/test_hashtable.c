@@ -70,18 +70,18 @@ static const char *g_filter; /* argv[1]: run only tests whose name contains it *
 
 /* Runs fn; fails the whole program if it takes more than secs seconds (a
  * probe loop gone quadratic would otherwise hang `make test`). */
-#define TIMED_RUN(fn, secs)                                                                       \
-    do {                                                                                          \
-        if (g_filter && !strstr(#fn, g_filter)) break;                                            \
-        snprintf(g_alarm_msg, sizeof g_alarm_msg,                                                 \
-                 "test_hashtable: %s did not finish within %d s (hash table merge gone "          \
-                 "quadratic?)\n",                                                                 \
-                 #fn, (secs));                                                                    \
-        alarm(secs);                                                                              \
-        double t0_ = now_seconds();                                                               \
-        fn();                                                                                     \
-        alarm(0);                                                                                 \
-        fprintf(stderr, "%s: %.1f s\n", #fn, now_seconds() - t0_);                               \
+#define TIMED_RUN(fn, secs)                                                                        \
+    do {                                                                                           \
+        if (g_filter && !strstr(#fn, g_filter)) break;                                             \
+        snprintf(g_alarm_msg, sizeof g_alarm_msg,                                                  \
+                 "test_hashtable: %s did not finish within %d s (hash table merge gone "           \
+                 "quadratic?)\n",                                                                  \
+                 #fn, (secs));                                                                     \
+        alarm(secs);                                                                               \
+        double t0_ = now_seconds();                                                                \
+        fn();                                                                                      \
+        alarm(0);                                                                                  \
+        fprintf(stderr, "%s: %.1f s\n", #fn, now_seconds() - t0_);                                 \
     } while (0)
 
 /* ------------------------------------------------------ crafted hashes */
@@ -290,8 +290,8 @@ static void check_merged_count(const char *fn, sqe_type t, int64_t n, int w, spl
 static void test_distinct_sizes(void) {
     sqe_type bigint = sqe_type_make(SQE_T_BIGINT);
     static const int64_t sizes[] = {
-        1 << 20,  (1 << 21) + 65536, (1 << 22) - 50000, (1 << 22) + 100000, 4500000,
-        5500000, (1 << 23) + 300000, 1 << 24};
+        1 << 20, (1 << 21) + 65536, (1 << 22) - 50000,  (1 << 22) + 100000,
+        4500000, 5500000,           (1 << 23) + 300000, 1 << 24};
     for (size_t i = 0; i < SQE_ARRAY_LEN(sizes); i++) {
         int64_t n = sizes[i];
         if (UNDER_ASAN && n > (1 << 21) + 65536) break;
@@ -553,7 +553,8 @@ static void prop_round(int round) {
         bool ok = k == P_BIGINT_SUM ? (want == 0 ? is_null : !is_null && got == want_sum)
                                     : !is_null && got == want;
         if (!ok)
-            fprintf(stderr, "  round %d kind %d state %d: got %lld%s, want %lld distinct (sum %lld)\n",
+            fprintf(stderr,
+                    "  round %d kind %d state %d: got %lld%s, want %lld distinct (sum %lld)\n",
                     round, (int)k, s, (long long)got, is_null ? " (NULL)" : "", (long long)want,
                     (long long)want_sum);
         CHECK(ok);
@@ -690,7 +691,8 @@ static void check_query(sqe_session *s, int threads, const char *sql, const char
 }
 
 static void sql_setup(void) {
-    snprintf(g_dir, sizeof g_dir, "%s/sqe-hashtable-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    snprintf(g_dir, sizeof g_dir, "%s/sqe-hashtable-XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(g_dir)) {
         perror("mkdtemp");
         abort();
@@ -742,8 +744,8 @@ static void test_sql_parallel(void) {
         snprintf(c_n, sizeof c_n, "%d", 4096 + C_FILLER);
         snprintf(c_rows, sizeof c_rows, "%s|%s|%d", c_n, c_n, 2 * (4096 + C_FILLER));
         snprintf(c_groups, sizeof c_groups, "%s|2|2", c_n);
-        check_query(s, threads, "SELECT count(DISTINCT k), count(DISTINCT d), count(*) FROM lake.db.c",
-                    c_rows);
+        check_query(s, threads,
+                    "SELECT count(DISTINCT k), count(DISTINCT d), count(*) FROM lake.db.c", c_rows);
         check_query(s, threads,
                     "SELECT count(*), min(n), max(n) FROM (SELECT k, count(*) AS n FROM lake.db.c "
                     "GROUP BY k) g",
@@ -752,8 +754,8 @@ static void test_sql_parallel(void) {
                     "SELECT count(*), min(n), max(n) FROM (SELECT d, count(*) AS n FROM lake.db.c "
                     "GROUP BY d) g",
                     c_groups);
-        check_query(s, threads,
-                    "SELECT count(*) FROM (SELECT k, d FROM lake.db.c GROUP BY k, d) g", c_n);
+        check_query(s, threads, "SELECT count(*) FROM (SELECT k, d FROM lake.db.c GROUP BY k, d) g",
+                    c_n);
         sqe_session_close(s);
     }
 }

@@ -16,41 +16,41 @@
 
 static int unit_checks, unit_failures;
 
-#define CHECK(cond)                                                                 \
-    do {                                                                            \
-        unit_checks++;                                                              \
-        if (!(cond)) {                                                              \
-            unit_failures++;                                                        \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                           \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        unit_checks++;                                                                             \
+        if (!(cond)) {                                                                             \
+            unit_failures++;                                                                       \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);               \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_STR(got, want)                                                          \
-    do {                                                                              \
-        const char *g_ = (got), *w_ = (want);                                         \
-        unit_checks++;                                                                \
-        if (!g_ || !w_ || strcmp(g_, w_) != 0) {                                      \
-            unit_failures++;                                                          \
-            fprintf(stderr, "%s:%d: CHECK_STR failed: %s\n  got:  %s\n  want: %s\n",  \
-                    __FILE__, __LINE__, #got, g_ ? g_ : "(null)", w_ ? w_ : "(null)"); \
-        }                                                                             \
+#define CHECK_STR(got, want)                                                                       \
+    do {                                                                                           \
+        const char *g_ = (got), *w_ = (want);                                                      \
+        unit_checks++;                                                                             \
+        if (!g_ || !w_ || strcmp(g_, w_) != 0) {                                                   \
+            unit_failures++;                                                                       \
+            fprintf(stderr, "%s:%d: CHECK_STR failed: %s\n  got:  %s\n  want: %s\n", __FILE__,     \
+                    __LINE__, #got, g_ ? g_ : "(null)", w_ ? w_ : "(null)");                       \
+        }                                                                                          \
     } while (0)
 
 /* Checks that `msg` contains `part`. */
-#define CHECK_CONTAINS(msg, part)                                                     \
-    do {                                                                              \
-        const char *m_ = (msg), *p_ = (part);                                         \
-        unit_checks++;                                                                \
-        if (!m_ || !strstr(m_, p_)) {                                                 \
-            unit_failures++;                                                          \
-            fprintf(stderr, "%s:%d: CHECK_CONTAINS failed\n  text: %s\n  part: %s\n", \
-                    __FILE__, __LINE__, m_ ? m_ : "(null)", p_);                      \
-        }                                                                             \
+#define CHECK_CONTAINS(msg, part)                                                                  \
+    do {                                                                                           \
+        const char *m_ = (msg), *p_ = (part);                                                      \
+        unit_checks++;                                                                             \
+        if (!m_ || !strstr(m_, p_)) {                                                              \
+            unit_failures++;                                                                       \
+            fprintf(stderr, "%s:%d: CHECK_CONTAINS failed\n  text: %s\n  part: %s\n", __FILE__,    \
+                    __LINE__, m_ ? m_ : "(null)", p_);                                             \
+        }                                                                                          \
     } while (0)
 
-#define RUN(fn)          \
-    do {                 \
-        fn();            \
+#define RUN(fn)                                                                                    \
+    do {                                                                                           \
+        fn();                                                                                      \
     } while (0)
 
 static inline int unit_report(void) {
