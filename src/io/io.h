@@ -32,6 +32,13 @@ typedef bool (*sqe_io_list_cb)(const sqe_io_entry *entry, void *ctx);
 
 typedef struct sqe_store sqe_store;
 
+/* Request counters of one store (EXPLAIN ANALYZE, benchmarks). Atomic
+ * snapshot; local stores count too (list/get/head/put of the vtable). */
+typedef struct sqe_io_stats {
+    uint64_t n_list, n_get, n_head, n_put, n_del, n_retry;
+    uint64_t bytes_read, bytes_written;
+} sqe_io_stats;
+
 typedef struct sqe_store_vtable {
     const char *name; /* "local", "s3" */
     /* Lists the direct children of folder `prefix` (recursive = false: files
@@ -63,7 +70,11 @@ typedef struct sqe_store_vtable {
                           sqe_error *err);
     /* Deletes one object. Missing -> NOT_FOUND. */
     bool (*del)(sqe_store *s, const char *path, sqe_error *err);
+    /* Releases the caller's reference (shared stores from a registry are
+     * freed when the registry and every user released them). */
     void (*free)(sqe_store *s);
+    /* Request counters so far (NULL: the store counts nothing). */
+    void (*stats)(sqe_store *s, sqe_io_stats *out);
 } sqe_store_vtable;
 
 struct sqe_store {
@@ -88,6 +99,27 @@ static inline void sqe_store_free(sqe_store *s) {
  * file) INVALID_ARGUMENT, both naming the path. s3:// URLs are not touched
  * (their bucket is checked at first use). Implemented in local.c. */
 bool sqe_io_check_folder(const char *url, sqe_error *err);
+
+/* ------------------------------------------------ store registry (registry.c)
+ *
+ * A session owns one registry. It resolves a URL plus an optional named
+ * secret to a shared store: local disk for paths and file:// URLs, and for
+ * s3:// one client per (endpoint, region, addressing, bucket, credentials),
+ * reused across statements and pipeline copies. Thread-safe. Defaults come
+ * from the session's S3 flags, then SQE_STORAGE__S3_*, then AWS_* in the
+ * environment snapshot given at creation (see s3.h). */
+typedef struct sqe_io_registry sqe_io_registry;
+struct sqe_s3_config;
+/* env: NULL-terminated "K=V" strings (copied; NULL: the process
+ * environment); flags: settings from the command line (copied; may be
+ * NULL), which win over the environment. */
+sqe_io_registry *sqe_io_registry_new(const char *const *env, const struct sqe_s3_config *flags);
+void sqe_io_registry_free(sqe_io_registry *r);
+/* The store serving `url` (secret: a CREATE SECRET name, NULL for the
+ * session default). Release with sqe_store_free. Unknown secret:
+ * NOT_FOUND naming it. */
+sqe_store *sqe_io_registry_open(sqe_io_registry *r, const char *url, const char *secret,
+                                sqe_error *err);
 
 /* Local backend (io/local.c). */
 sqe_store *sqe_io_local_new(void);
