@@ -41,7 +41,18 @@ typedef struct sqe_s3_creds {
 void sqe_s3_creds_clear(sqe_s3_creds *c); /* frees and zeroes (explicit_bzero) */
 void sqe_s3_creds_copy(sqe_s3_creds *dst, const sqe_s3_creds *src);
 
+/* A credential source is a small vtable; credentials.c implements the AWS
+ * chain on it, s3_creds.c the static source and the dispatch below. */
 typedef struct sqe_s3_cred_source sqe_s3_cred_source;
+typedef struct sqe_s3_cred_source_vt {
+    const char *name; /* "static", "chain" (never a secret) */
+    bool (*get)(sqe_s3_cred_source *src, sqe_s3_creds *out, sqe_error *err);
+    void (*invalidate)(sqe_s3_cred_source *src); /* may be NULL */
+    void (*free)(sqe_s3_cred_source *src);
+} sqe_s3_cred_source_vt;
+struct sqe_s3_cred_source {
+    const sqe_s3_cred_source_vt *vt;
+};
 
 /* Current credentials into *out (caller clears). Resolves on first use and
  * again when within five minutes of expiry; concurrent callers wait for one
