@@ -142,7 +142,42 @@ void *sqe_arena_alloc(sqe_arena *a, size_t n) {
     return p;
 }
 
+/* Grows `old` (old_need bytes, rounded) where it lies when that is
+ * possible: the head block's last allocation extends into the block's free
+ * space; a dedicated big block is resized by realloc and relinked. Growing
+ * an array by doubling then costs its final size, not twice that (a
+ * 60,000-item select list's tokens and expression lists). NULL when old
+ * cannot grow in place. */
+static void *arena_grow_in_place(sqe_arena *a, unsigned char *old, size_t old_need,
+                                 size_t new_need) {
+    arena_block *h = a->head;
+    if (old >= h->data && old + old_need == h->data + h->used) {
+        if (h->cap - h->used < new_need - old_need) return NULL;
+        memset(old + old_need, 0, new_need - old_need);
+        h->used += new_need - old_need;
+        a->total_used += new_need - old_need;
+        return old;
+    }
+    if (old_need <= a->block_size / 4) return NULL; /* not a dedicated block */
+    for (arena_block **pp = &h->next; *pp; pp = &(*pp)->next) {
+        arena_block *b = *pp;
+        if (b->data != old || b == a->first || b->used != old_need || b->cap != old_need) continue;
+        arena_block *nb = sqe_realloc(b, sizeof(arena_block) + new_need);
+        memset(nb->data + old_need, 0, new_need - old_need);
+        nb->cap = nb->used = new_need;
+        a->total_used += new_need - old_need;
+        *pp = nb;
+        return nb->data;
+    }
+    return NULL;
+}
+
 void *sqe_arena_realloc(sqe_arena *a, void *old, size_t old_n, size_t new_n) {
+    size_t old_need = (old_n + 15) & ~(size_t)15, new_need = (new_n + 15) & ~(size_t)15;
+    if (old && old_n && new_need > old_need) {
+        void *in_place = arena_grow_in_place(a, old, old_need, new_need);
+        if (in_place) return in_place;
+    }
     void *p = sqe_arena_alloc(a, new_n);
     if (old && old_n) memcpy(p, old, old_n < new_n ? old_n : new_n);
     return p;
@@ -177,7 +212,9 @@ size_t sqe_arena_used(const sqe_arena *a) {
 
 void sqe_array_grow_(void **items, size_t *cap, size_t elem_size, size_t need, sqe_arena *arena) {
     if (need <= *cap) return;
-    size_t nc = *cap ? *cap * 2 : 8;
+    /* Start small: most arrays hold one or two items (name parts, call
+     * arguments), and a statement can hold 60,000 of them. */
+    size_t nc = *cap ? *cap * 2 : 2;
     while (nc < need) nc *= 2;
     if (arena)
         *items = sqe_arena_realloc(arena, *items, *cap * elem_size, nc * elem_size);

@@ -55,8 +55,11 @@ struct sqe_session {
 typedef struct col_text {
     bool rendered; /* for the current batch */
     sqe_strbuf text;
-    size_t *offs; /* SQE_BATCH_ROWS offsets into text; SIZE_MAX: SQL NULL */
+    size_t *offs; /* cap offsets into text; SIZE_MAX: SQL NULL */
     size_t *lens;
+    uint32_t cap; /* rows offs/lens hold: grown to the batch's rows, so a
+                     one-row result of 60,000 columns does not take 2048
+                     slots per column */
 } col_text;
 
 struct sqe_cursor {
@@ -300,9 +303,12 @@ static void put_int(sqe_strbuf *sb, int64_t x) {
  * a big result). */
 static void render_column(sqe_cursor *c, int col) {
     col_text *ct = &c->cols[col];
-    if (!ct->offs) {
-        ct->offs = sqe_malloc(SQE_BATCH_ROWS * sizeof *ct->offs);
-        ct->lens = sqe_malloc(SQE_BATCH_ROWS * sizeof *ct->lens);
+    if (ct->cap < c->n_rows) {
+        uint32_t cap = ct->cap ? ct->cap : 8;
+        while (cap < c->n_rows) cap *= 2;
+        ct->offs = sqe_realloc(ct->offs, cap * sizeof *ct->offs);
+        ct->lens = sqe_realloc(ct->lens, cap * sizeof *ct->lens);
+        ct->cap = cap;
     }
     sqe_strbuf_clear(&ct->text);
     const sqe_vector *v = col < c->batch->n_cols ? c->batch->cols[col] : NULL;

@@ -674,7 +674,8 @@ bool sqe_exec_produce(sqe_exec_ctx *ctx, const sqe_plan *plan, sqe_exec_output *
 
 /* A compact copy of the live rows of b (the first n_cols columns, typed
  * types; columns b lacks or of type NULL become NULL): owned vectors, no
- * selection, string bytes copied. *bytes is the memory it holds. */
+ * selection, string bytes copied, vectors holding only the live rows (read
+ * it; do not write past n_rows). *bytes is the memory it holds. */
 sqe_batch *sqe_exec_batch_compact(const sqe_batch *b, int n_cols, const sqe_type *types,
                                   size_t *bytes);
 

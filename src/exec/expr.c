@@ -353,9 +353,16 @@ struct node_st {
     uint8_t *nulls;      /* IN */
 };
 
-/* Memory. A state with an account (sqe_expr_state_new_acct) charges its
- * fixed part (node structs, scratch vectors' value arrays, selection
- * buffers, IN sets: state_bytes) once before allocating it, and attaches
+/* Sizes. Scratch vectors start empty (a constant's with its one row) and
+ * grow to the rows of the batches they are evaluated on (node_reserve,
+ * before each node's evaluation while smaller than a full batch), so a
+ * select list of 60,000 expressions over one row holds 60,000 small
+ * vectors, not 60,000 full batches. A constant's new rows copy row 0.
+ *
+ * Memory. A state with an account (sqe_expr_state_new_acct) charges its
+ * fixed part (node structs, scratch vectors' headers, selection buffers,
+ * IN sets: state_bytes) once before allocating it, and each scratch
+ * vector's growth when it grows, and attaches
  * the account to every scratch vector, so result heaps (lpad, concat,
  * casts to varchar...) are charged chunk by chunk as kernels grow them and
  * a kernel whose bytes would pass the limit fails with RESOURCE_EXHAUSTED
@@ -378,8 +385,7 @@ struct sqe_expr_state {
  * aside (those are charged by their vectors). */
 static size_t state_bytes(const sqe_expr *e) {
     size_t b = sizeof(node_st);
-    if (e->kind != SQE_EXPR_COLUMN)
-        b += sizeof(sqe_vector) + (size_t)SQE_BATCH_ROWS * sqe_type_width(e->type);
+    if (e->kind != SQE_EXPR_COLUMN) b += sizeof(sqe_vector) + sqe_type_width(e->type);
     b += (size_t)e->n_args * sizeof(node_st *);
     switch (e->kind) {
     case SQE_EXPR_CALL:
@@ -403,8 +409,8 @@ static size_t state_bytes(const sqe_expr *e) {
     return b;
 }
 
-/* Fills all SQE_BATCH_ROWS rows with the constant (v has no account yet,
- * so this never fails). */
+/* Fills every row v holds with the constant (v has no account yet, so this
+ * never fails). */
 static void fill_const(sqe_vector *v, const sqe_value *val) {
     if (val->is_null || val->type.id == SQE_T_NULL || v->type.id == SQE_T_NULL) {
         memset(v->validity, 0, sizeof v->validity);
@@ -416,7 +422,7 @@ static void fill_const(sqe_vector *v, const sqe_value *val) {
     sqe_vector_set_value(v, 0, &tv);
     size_t w = sqe_type_width(v->type);
     char *d = v->data;
-    for (uint32_t r = 1; r < SQE_BATCH_ROWS; r++) memcpy(d + r * w, d, w);
+    for (uint32_t r = 1; r < v->cap; r++) memcpy(d + r * w, d, w);
 }
 
 /* Builds e's node tree; scratch vectors charge their heaps to acct (may be
@@ -427,7 +433,7 @@ static node_st *node_new(const sqe_expr *e, const sqe_mem_account *acct) {
     node_st *n = sqe_calloc(1, sizeof *n);
     n->e = e;
     if (e->kind != SQE_EXPR_COLUMN) {
-        n->out = sqe_vector_new(e->type);
+        n->out = sqe_vector_new_cap(e->type, e->kind == SQE_EXPR_CONST ? 1 : 0);
         if (e->kind == SQE_EXPR_CONST) fill_const(n->out, &e->value);
         if (acct) sqe_vector_set_account(n->out, acct);
     }
@@ -567,6 +573,7 @@ void sqe_exec_copy_rows(sqe_vector *dst, const sqe_vector *src, const uint16_t *
 
 static sqe_vector *eval_node(node_st *ns, sqe_batch *in, const uint16_t *sel, uint32_t n,
                              sqe_error *err);
+static const char *node_name(const sqe_expr *e);
 
 static inline bool vec_valid(const sqe_vector *v, uint32_t r) {
     return !v->has_nulls || ((v->validity[r >> 6] >> (r & 63)) & 1);
@@ -750,9 +757,36 @@ static sqe_vector *eval_in(node_st *ns, sqe_batch *in, const uint16_t *sel, uint
     return out;
 }
 
+/* Grows ns->out to the rows (sel, n) of `in` reach (see "Sizes" above);
+ * a constant's new rows repeat row 0. */
+static bool node_reserve(node_st *ns, const sqe_batch *in, const uint16_t *sel, uint32_t n,
+                         sqe_error *err) {
+    sqe_vector *v = ns->out;
+    uint32_t need = sel ? 0 : n; /* rows are sel[0..n) (ascending) or 0..n-1 */
+    if (sel)
+        for (uint32_t i = 0; i < n; i++)
+            if (sel[i] >= need) need = sel[i] + 1u;
+    SQE_UNUSED(in);
+    uint32_t had = v->cap;
+    if (need <= had) return true;
+    if (!sqe_vector_reserve(v, need)) {
+        sqe_mem_account_error(v->acct, node_name(ns->e), err);
+        return false;
+    }
+    if (ns->e->kind == SQE_EXPR_CONST && had > 0) {
+        size_t w = sqe_type_width(v->type);
+        char *d = v->data;
+        for (uint32_t r = had; r < v->cap; r++) memcpy(d + (size_t)r * w, d, w);
+    }
+    return true;
+}
+
 static sqe_vector *eval_node(node_st *ns, sqe_batch *in, const uint16_t *sel, uint32_t n,
                              sqe_error *err) {
     const sqe_expr *e = ns->e;
+    if (ns->out && SQE_UNLIKELY(ns->out->cap < SQE_BATCH_ROWS) &&
+        !node_reserve(ns, in, sel, n, err))
+        return NULL;
     switch (e->kind) {
     case SQE_EXPR_COLUMN:
         if (e->col < 0 || e->col >= in->n_cols || !in->cols[e->col]) {

@@ -87,14 +87,17 @@ static bool is_string_type(sqe_type t) {
 
 sqe_batch *sqe_exec_batch_compact(const sqe_batch *b, int n_cols, const sqe_type *types,
                                   size_t *bytes) {
-    sqe_batch *dst = sqe_batch_new(n_cols, types);
+    /* Vectors sized to the live rows: the copy is only read (by the
+     * consumer) and a narrow batch of a very wide result stays small. */
+    sqe_batch *dst = sqe_batch_new_empty(n_cols);
     uint32_t n = sqe_batch_live(b);
     size_t total = sizeof *dst;
     for (int c = 0; c < n_cols; c++) {
-        sqe_vector *dv = dst->cols[c];
+        sqe_vector *dv = dst->cols[c] = sqe_vector_new_rows(types[c], n);
+        dst->owned[c] = true;
         const sqe_vector *sv = c < b->n_cols ? b->cols[c] : NULL;
         size_t w = sqe_type_width(types[c]);
-        total += sizeof *dv + (size_t)SQE_BATCH_ROWS * w;
+        total += offsetof(sqe_vector, validity) + (size_t)(n ? n : 1) * (w + 1);
         if (!sv || sv->type.id == SQE_T_NULL || types[c].id == SQE_T_NULL ||
             sqe_type_width(sv->type) != w) {
             for (uint32_t i = 0; i < n; i++) sqe_vector_set_null(dv, i);
@@ -113,7 +116,8 @@ sqe_batch *sqe_exec_batch_compact(const sqe_batch *b, int n_cols, const sqe_type
         if (!b->sel) {
             memcpy(dv->data, sv->data, (size_t)n * w);
             if (sv->has_nulls) {
-                memcpy(dv->validity, sv->validity, sizeof dv->validity);
+                memcpy(dv->validity, sv->validity,
+                       sqe_vector_validity_words(dv) * sizeof(uint64_t));
                 dv->has_nulls = true;
             }
             continue;

@@ -6,9 +6,12 @@
  * write them, exec/ operators pass them along inside batches (batch.c).
  *
  * Invariants:
- *  - `data` is allocated once, SQE_BATCH_ROWS * sqe_type_width(type) bytes,
- *    zeroed at creation and never reallocated, so pointers into it stay valid
- *    for the vector's life.
+ *  - `data` holds `cap` rows, zeroed. sqe_vector_new allocates all
+ *    SQE_BATCH_ROWS at once and never reallocates, so pointers into it stay
+ *    valid for the vector's life. A vector from sqe_vector_new_cap starts
+ *    smaller and moves only in sqe_vector_reserve (growth charged to the
+ *    account like heap chunks, in `data_charged`), which its writer calls before
+ *    writing a batch; cap only grows.
  *  - When has_nulls is false every row is valid and the bitmap may hold
  *    anything; the first set_null fills it with ones before clearing a bit.
  *  - String views of more than 12 bytes point into `heap`, a chain of
@@ -107,12 +110,47 @@ static sqe_strheap_chunk *chunk_new(sqe_vector *v, size_t cap) {
 }
 
 sqe_vector *sqe_vector_new(sqe_type type) {
+    return sqe_vector_new_cap(type, SQE_BATCH_ROWS);
+}
+
+sqe_vector *sqe_vector_new_cap(sqe_type type, uint32_t cap) {
     sqe_vector *v = sqe_calloc(1, sizeof *v);
     v->type = type;
-    v->data = sqe_calloc(SQE_BATCH_ROWS, sqe_type_width(type));
+    v->cap = SQE_MIN(cap, (uint32_t)SQE_BATCH_ROWS);
+    v->data = sqe_calloc(v->cap ? v->cap : 1, sqe_type_width(type));
     v->has_nulls = false;
     v->heap = NULL;
     return v;
+}
+
+sqe_vector *sqe_vector_new_rows(sqe_type type, uint32_t rows) {
+    rows = SQE_MIN(rows, (uint32_t)SQE_BATCH_ROWS);
+    size_t words = (rows + 63u) / 64u + (rows == 0);
+    sqe_vector *v = sqe_calloc(1, offsetof(sqe_vector, validity) + words * sizeof(uint64_t));
+    v->type = type;
+    v->cap = rows;
+    v->fixed = true;
+    v->data = sqe_calloc(rows ? rows : 1, sqe_type_width(type));
+    return v;
+}
+
+bool sqe_vector_reserve(sqe_vector *v, uint32_t rows) {
+    if (rows <= v->cap) return true;
+    if (v->fixed) return false;
+    uint32_t cap = v->cap < 16 ? 16 : v->cap;
+    while (cap < rows && cap < SQE_BATCH_ROWS) cap *= 2;
+    cap = SQE_MIN(cap, (uint32_t)SQE_BATCH_ROWS);
+    if (cap <= v->cap) return true;
+    size_t w = sqe_type_width(v->type);
+    size_t grow = (size_t)(cap - v->cap) * w;
+    if (v->acct) {
+        if (!sqe_mem_account_charge(v->acct, grow)) return false;
+        v->data_charged += grow;
+    }
+    v->data = sqe_realloc(v->data, (size_t)cap * w);
+    memset((char *)v->data + (size_t)v->cap * w, 0, grow);
+    v->cap = cap;
+    return true;
 }
 
 /* Frees the chunks after c; returns their bytes (headers included). */
@@ -143,7 +181,7 @@ void sqe_vector_free(sqe_vector *v) {
         heap_free_after(v->heap);
         sqe_free(v->heap);
     }
-    if (v->acct) sqe_mem_account_release(v->acct, v->charged);
+    if (v->acct) sqe_mem_account_release(v->acct, v->charged + v->data_charged);
     sqe_free(v->data);
     sqe_free(v);
 }
@@ -162,9 +200,15 @@ void sqe_vector_set_account(sqe_vector *v, const sqe_mem_account *a) {
     if (v->acct == a) return;
     size_t bytes = 0;
     for (sqe_strheap_chunk *c = v->heap; c; c = c->next) bytes += CHUNK_BYTES(c->cap);
-    if (v->acct) sqe_mem_account_release(v->acct, v->charged);
+    size_t data = v->data_charged;
+    if (v->acct) sqe_mem_account_release(v->acct, v->charged + data);
     v->acct = a;
     v->charged = 0;
+    v->data_charged = 0;
+    if (a && data) {
+        sqe_mem_account_add(a, data);
+        v->data_charged = data;
+    }
     if (a && bytes) {
         /* Already allocated: counted even past the limit (never refused). */
         sqe_mem_account_add(a, bytes);
@@ -174,7 +218,7 @@ void sqe_vector_set_account(sqe_vector *v, const sqe_mem_account *a) {
 
 void sqe_vector_set_null(sqe_vector *v, uint32_t row) {
     if (!v->has_nulls) {
-        memset(v->validity, 0xff, sizeof v->validity);
+        memset(v->validity, 0xff, sqe_vector_validity_words(v) * sizeof(uint64_t));
         v->has_nulls = true;
     }
     v->validity[row >> 6] &= ~(1ULL << (row & 63));

@@ -57,19 +57,45 @@ bool sqe_mem_account_error(const sqe_mem_account *a, const char *what, sqe_error
 
 typedef struct sqe_vector {
     sqe_type type;
-    void *data;                            /* SQE_BATCH_ROWS * sqe_type_width(type) bytes */
-    uint64_t validity[SQE_VALIDITY_WORDS]; /* bit i set = row i is valid (not NULL) */
-    bool has_nulls;                        /* false => every row valid; validity may be stale */
-    sqe_strheap_chunk *heap;               /* string bytes owned by this vector */
+    void *data;              /* cap * sqe_type_width(type) bytes */
+    uint32_t cap;            /* rows data holds: SQE_BATCH_ROWS, or fewer for a vector
+                                made by sqe_vector_new_cap or sqe_vector_new_rows */
+    bool fixed;              /* made by sqe_vector_new_rows: cap never grows and only
+                                sqe_vector_validity_words(v) words of validity exist */
+    bool has_nulls;          /* false => every row valid; validity may be stale */
+    sqe_strheap_chunk *heap; /* string bytes owned by this vector */
     /* NULL, or the account the heap's chunks are charged to (not owned; it
      * must outlive the vector). With an account, heap growth past its limit
      * is refused (sqe_vector_heap_alloc returns NULL) instead of allocated. */
     const sqe_mem_account *acct;
-    size_t charged; /* heap bytes charged to acct */
+    size_t charged;      /* heap bytes charged to acct */
+    size_t data_charged; /* data growth (sqe_vector_reserve) charged to acct */
+    /* Last, so that a fixed vector can be allocated without the words its
+     * rows do not reach. Bit i set = row i is valid (not NULL). Clear or
+     * copy it with sqe_vector_validity_words(v) words, never sizeof. */
+    uint64_t validity[SQE_VALIDITY_WORDS];
 } sqe_vector;
+
+static inline size_t sqe_vector_validity_words(const sqe_vector *v) {
+    return v->fixed ? (v->cap + 63u) / 64u + (v->cap == 0) : SQE_VALIDITY_WORDS;
+}
 
 /* Creates a vector of `type` with capacity SQE_BATCH_ROWS (malloc'd). */
 sqe_vector *sqe_vector_new(sqe_type type);
+/* A vector that holds `cap` rows (0..SQE_BATCH_ROWS) until
+ * sqe_vector_reserve grows it: for results sized by their input, so a
+ * one-row result of 60,000 columns does not hold 60,000 full batches.
+ * Whoever writes row r of such a vector must have reserved r + 1 rows. */
+sqe_vector *sqe_vector_new_cap(sqe_type type, uint32_t cap);
+/* A read-mostly vector of exactly `rows` rows (<= SQE_BATCH_ROWS) whose
+ * struct holds only the validity words those rows need: compact copies of
+ * a result (a one-row batch of 60,000 columns). Never grows. */
+sqe_vector *sqe_vector_new_rows(sqe_type type, uint32_t rows);
+/* Grows the data array to hold at least `rows` rows (at most
+ * SQE_BATCH_ROWS; new rows zeroed). The growth is charged to the vector's
+ * account when it has one: false, nothing changed, when refused. Moves
+ * `data`: pointers into it taken before do not survive a growth. */
+bool sqe_vector_reserve(sqe_vector *v, uint32_t rows);
 void sqe_vector_free(sqe_vector *v);
 /* Marks all rows valid and drops string bytes (keeps capacity). */
 void sqe_vector_reset(sqe_vector *v);

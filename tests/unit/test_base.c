@@ -143,6 +143,20 @@ static void test_arena(void) {
     xs[3] = 7;
     int *ys = sqe_arena_realloc(a, xs, 4 * sizeof(int), 8 * sizeof(int));
     CHECK(ys[3] == 7 && ys[7] == 0);
+    /* The head block's last allocation grows where it is. */
+    int *zs = sqe_arena_realloc(a, ys, 8 * sizeof(int), 16 * sizeof(int));
+    CHECK(zs == ys && zs[3] == 7 && zs[15] == 0);
+    /* A dedicated big block is resized, keeping its bytes; the arena still
+     * frees it (ASan: no leak, no use after free). */
+    char *big = sqe_arena_alloc(a, 5000);
+    sqe_arena_alloc(a, 16); /* big is no longer the head's last allocation */
+    memset(big, 'b', 5000);
+    char *big2 = sqe_arena_realloc(a, big, 5000, 50000);
+    CHECK(big2[0] == 'b' && big2[4999] == 'b' && big2[5000] == 0 && big2[49999] == 0);
+    big2[49999] = 'z';
+    size_t used_before = sqe_arena_used(a);
+    char *big3 = sqe_arena_realloc(a, big2, 50000, 100000);
+    CHECK(big3[49999] == 'z' && sqe_arena_used(a) == used_before + 50000);
     sqe_arena_reset(a);
     CHECK(sqe_arena_used(a) == 0);
     char *r = sqe_arena_alloc(a, 16);

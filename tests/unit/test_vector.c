@@ -554,7 +554,41 @@ static void test_mem_account(void) {
     sqe_vector_free(src);
 }
 
+/* Vectors sized by their rows: sqe_vector_new_cap grows with reserve
+ * (charged to the account, refused past its limit), sqe_vector_new_rows is
+ * fixed and allocates only the validity words its rows need. */
+static void test_sized_vectors(void) {
+    atomic_size_t used;
+    atomic_init(&used, 0);
+    sqe_mem_account a = {&used, NULL, 12000};
+    sqe_vector *v = sqe_vector_new_cap(sqe_type_make(SQE_T_BIGINT), 0);
+    sqe_vector_set_account(v, &a);
+    CHECK(v->cap == 0);
+    CHECK(sqe_vector_reserve(v, 3) && v->cap >= 3 && v->cap < SQE_BATCH_ROWS);
+    SQE_VEC_DATA(v, int64_t)[2] = 42;
+    CHECK(sqe_vector_reserve(v, 1000) && v->cap >= 1000);
+    CHECK(SQE_VEC_DATA(v, int64_t)[2] == 42 && SQE_VEC_DATA(v, int64_t)[999] == 0);
+    CHECK(atomic_load(&used) == (size_t)v->cap * 8); /* cap 0 at creation: all growth */
+    CHECK(!sqe_vector_reserve(v, SQE_BATCH_ROWS));   /* 8 KB more passes 12000 */
+    CHECK(v->cap < SQE_BATCH_ROWS);
+    sqe_vector_set_null(v, 999);
+    CHECK(sqe_vector_is_null(v, 999) && !sqe_vector_is_null(v, 2));
+    sqe_vector_free(v);
+    CHECK(atomic_load(&used) == 0);
+
+    sqe_vector *f = sqe_vector_new_rows(sqe_type_make(SQE_T_INTEGER), 70);
+    CHECK(f->fixed && f->cap == 70 && sqe_vector_validity_words(f) == 2);
+    sqe_vector_set_null(f, 69);
+    CHECK(sqe_vector_is_null(f, 69) && !sqe_vector_is_null(f, 68));
+    CHECK(!sqe_vector_reserve(f, 71));
+    sqe_vector_free(f);
+    sqe_vector *z = sqe_vector_new_rows(sqe_type_make(SQE_T_VARCHAR), 0);
+    CHECK(sqe_vector_validity_words(z) == 1);
+    sqe_vector_free(z);
+}
+
 int main(void) {
+    RUN(test_sized_vectors);
     RUN(test_validity);
     RUN(test_strings);
     RUN(test_values);
