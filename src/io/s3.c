@@ -841,8 +841,9 @@ static bool list_page(list_ctx *l, const s3_call *c, char **next, sqe_error *err
     size_t len = c->resp.len, pos = 0;
     sqe_xml_span sp, f;
     *next = NULL;
-    if (!doc || !memmem(doc, len, "<ListBucketResult", 17))
-        return malformed(l->s, l->prefix, "no ListBucketResult", err);
+    if (!doc || !memmem(doc, len, "<ListBucketResult", 17) ||
+        !memmem(doc, len, "</ListBucketResult>", 19))
+        return malformed(l->s, l->prefix, "no complete ListBucketResult", err);
     while (!l->stop && sqe_xml_next(doc, len, &pos, "Contents", &sp)) {
         if (!sqe_xml_child(sp, "Key", &f))
             return malformed(l->s, l->prefix, "Contents without Key", err);
