@@ -306,7 +306,7 @@ static void handle_release(s3_store *s, CURL *h, bool reusable) {
 
 static void encode_key_path(sqe_strbuf *sb, const s3_store *s, const char *key) {
     sqe_strbuf_puts(sb, s->base_path);
-    sqe_strbuf_putc(sb, '/');
+    if (key || !s->base_path[0]) sqe_strbuf_putc(sb, '/'); /* bucket: "/bucket" or "/" */
     if (key) sqe_uri_encode(sb, key, strlen(key), true);
 }
 

@@ -208,8 +208,11 @@ static bool has(const names *n, const char *path, bool dir) {
     return false;
 }
 
-/* Keys that need encoding round-trip through put, list, head, get, del. */
-static void odd_keys(sqe_store *st, const char *root) {
+/* Keys that need encoding round-trip through put, list, head, get, del.
+ * s3rver escapes XML specials twice in its listings (a server bug: "&amp;"
+ * becomes "&amp;amp;"), so with `xml_specials` false those keys are only
+ * written and read back, not listed. */
+static void odd_keys(sqe_store *st, const char *root, bool xml_specials) {
     static const char *const keys[] = {"a b.csv",
                                        "k=v/x.csv",
                                        "pct%41.csv",
@@ -221,21 +224,32 @@ static void odd_keys(sqe_store *st, const char *root) {
                                        "__HIVE_DEFAULT_PARTITION__/f.csv"};
     char dir[300], path[400];
     snprintf(dir, sizeof dir, "%s/odd", root);
+    size_t n_listed = 0;
     for (size_t i = 0; i < SQE_ARRAY_LEN(keys); i++) {
         snprintf(path, sizeof path, "%s/%s", dir, keys[i]);
         CHECK(put_s(st, path, keys[i]));
         CHECK(read_back(st, path, keys[i]));
+        if (!xml_specials && strpbrk(keys[i], "&<>'\"")) {
+            sqe_error e2;
+            CHECK(st->vt->del(st, path, &e2));
+            continue;
+        }
+        n_listed++;
     }
     names n = {0};
     sqe_error err;
-    CHECK(st->vt->list(st, dir, true, collect, &n, &err));
-    CHECK(n.n == (int)SQE_ARRAY_LEN(keys));
+    bool listed = st->vt->list(st, dir, true, collect, &n, &err);
+    CHECK(listed);
+    if (!listed) fprintf(stderr, "  list %s: %s\n", dir, err.msg);
+    CHECK(n.n == (int)n_listed);
     for (size_t i = 0; i < SQE_ARRAY_LEN(keys); i++) {
+        if (!xml_specials && strpbrk(keys[i], "&<>'\"")) continue;
         snprintf(path, sizeof path, "%s/%s", dir, keys[i]);
         CHECK(has(&n, path, false));
         if (!has(&n, path, false)) fprintf(stderr, "  missing from listing: %s\n", path);
     }
     for (size_t i = 0; i < SQE_ARRAY_LEN(keys); i++) {
+        if (!xml_specials && strpbrk(keys[i], "&<>'\"")) continue;
         snprintf(path, sizeof path, "%s/%s", dir, keys[i]);
         CHECK(st->vt->del(st, path, &err));
     }
@@ -299,7 +313,7 @@ static void wrong_secret(void) {
 }
 
 static void test_s3rver(sqe_store *st, const char *root) {
-    odd_keys(st, root);
+    odd_keys(st, root, false);
     paging(st, root, false);
     wrong_secret();
     /* basic multipart with small parts */
@@ -544,7 +558,7 @@ static void missing_bucket(void) {
 }
 
 static void test_moto(sqe_store *st, const char *root) {
-    odd_keys(st, root);
+    odd_keys(st, root, true);
     paging(st, root, true);
     hive_tree(st, root);
     ranges_and_changes(st, root);
