@@ -44,6 +44,8 @@
  * the key instead of mixing two versions. put and del through this store
  * forget the key. A key never listed or headed is read without a check.
  *
+ * Multipart uploads (above 64 MiB) send their parts from up to four threads.
+ *
  * Errors never contain a secret or the Authorization header; debug logs
  * (SQE_LOG=debug) show method, path, status and timing only.
  */
@@ -376,9 +378,9 @@ static bool attempt(s3_store *s, s3_call *c, const sqe_s3_creds *cr) {
     sqe_strbuf_init(&url);
     encode_key_path(&path, s, c->key);
     sqe_strbuf_printf(&url, "%s%s%s%s", s->origin, path.data, *c->query ? "?" : "", c->query);
-    struct curl_slist *hdrs = build_headers(s, c, cr, path.data);
-
+    /* wait for a slot before signing, so the signature's time is fresh */
     CURL *h = handle_acquire(s);
+    struct curl_slist *hdrs = build_headers(s, c, cr, path.data);
     if (!h) {
         c->rc = CURLE_OUT_OF_MEMORY;
         curl_slist_free_all(hdrs);
@@ -1112,6 +1114,43 @@ static bool mp_complete(s3_store *s, const char *key, const char *upload_id, cha
     return ok;
 }
 
+/* Parts are uploaded by up to MP_WORKERS threads (bounded further by the
+ * store's max_in_flight slots); each takes the next part number. The first
+ * failure stops the others from starting new parts and is reported. */
+#define MP_WORKERS 4
+
+typedef struct mp_job {
+    s3_store *s;
+    const char *key, *upload_id, *data;
+    size_t len;
+    uint64_t part;
+    int n_parts;
+    char (*etags)[80];
+    unsigned char *md5s;
+    _Atomic int next;
+    _Atomic bool failed;
+    pthread_mutex_t mu;
+    sqe_error err; /* the first failure */
+} mp_job;
+
+static void *mp_worker(void *arg) {
+    mp_job *j = arg;
+    for (;;) {
+        int i = atomic_fetch_add(&j->next, 1);
+        if (i >= j->n_parts || atomic_load(&j->failed)) break;
+        size_t off = (size_t)i * j->part, n = SQE_MIN((size_t)j->part, j->len - off);
+        sqe_md5_raw(j->data + off, n, j->md5s + 16 * i);
+        sqe_error e;
+        if (!mp_part(j->s, j->key, j->upload_id, i + 1, j->data + off, n, j->etags[i], &e)) {
+            pthread_mutex_lock(&j->mu);
+            if (!atomic_exchange(&j->failed, true)) j->err = e;
+            pthread_mutex_unlock(&j->mu);
+            break;
+        }
+    }
+    return NULL;
+}
+
 static bool put_multipart(s3_store *s, const char *key, const char *data, size_t len,
                           sqe_error *err) {
     uint64_t part = s->part_size;
@@ -1119,25 +1158,36 @@ static bool put_multipart(s3_store *s, const char *key, const char *data, size_t
     int n_parts = (int)((len + part - 1) / part);
     char *upload_id = NULL;
     if (!mp_create(s, key, &upload_id, err)) return false;
-    char(*etags)[80] = sqe_calloc((size_t)n_parts, sizeof *etags);
-    unsigned char *md5s = sqe_calloc((size_t)n_parts, 16);
-    bool ok = true;
-    for (int i = 0; ok && i < n_parts; i++) {
-        size_t off = (size_t)i * part, n = SQE_MIN((size_t)part, len - off);
-        ok = mp_part(s, key, upload_id, i + 1, data + off, n, etags[i], err);
-        sqe_md5_raw(data + off, n, md5s + 16 * i);
-    }
-    char want[48];
+    mp_job j = {.s = s,
+                .key = key,
+                .upload_id = upload_id,
+                .data = data,
+                .len = len,
+                .part = part,
+                .n_parts = n_parts};
+    j.etags = sqe_calloc((size_t)n_parts, sizeof *j.etags);
+    j.md5s = sqe_calloc((size_t)n_parts, 16);
+    pthread_mutex_init(&j.mu, NULL);
+    int n_threads = SQE_MIN(SQE_MIN(MP_WORKERS, n_parts), s->max_in_flight);
+    pthread_t th[MP_WORKERS];
+    int started = 0;
+    for (; started < n_threads; started++)
+        if (pthread_create(&th[started], NULL, mp_worker, &j) != 0) break;
+    if (started == 0) mp_worker(&j); /* no thread: upload here */
+    for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
+    bool ok = !atomic_load(&j.failed);
+    if (!ok) *err = j.err;
     if (ok) {
-        char hex[33];
-        sqe_md5_hex(md5s, (size_t)n_parts * 16, hex);
+        char hex[33], want[48];
+        sqe_md5_hex(j.md5s, (size_t)n_parts * 16, hex);
         snprintf(want, sizeof want, "%s-%d", hex, n_parts);
-        ok = mp_complete(s, key, upload_id, etags, n_parts, want, err);
+        ok = mp_complete(s, key, upload_id, j.etags, n_parts, want, err);
     }
     if (!ok) mp_abort(s, key, upload_id);
     obj_forget(s, key);
-    sqe_free(md5s);
-    sqe_free(etags);
+    pthread_mutex_destroy(&j.mu);
+    sqe_free(j.md5s);
+    sqe_free(j.etags);
     sqe_free(upload_id);
     return ok;
 }

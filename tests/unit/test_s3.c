@@ -656,6 +656,16 @@ static void test_fault(void) {
     snprintf(path, sizeof path, "s3://fake/taken.json");
     CHECK(!st->vt->put_if_absent(st, path, "mine", 4, &err));
     CHECK(err.cls == SQE_ERR_ALREADY_EXISTS);
+    /* a multipart upload whose part fails is aborted, the error names the key */
+    sqe_io_s3_set_test_limits(st, 1000, 400, 0, 0);
+    char *blob = sqe_calloc(1, 2500);
+    snprintf(path, sizeof path, "s3://fake/mpfail.bin");
+    CHECK(!st->vt->put(st, path, blob, 2500, &err));
+    CHECK(err.cls == SQE_ERR_STORAGE);
+    CHECK_CONTAINS(err.msg, "access denied");
+    CHECK_CONTAINS(err.msg, path);
+    sqe_free(blob);
+    CHECK(st->vt->get_range(st, path, 0, 5, buf, &n, &err) && n == 1 && buf[0] == '1');
     /* malformed listings fail, never loop */
     names nm = {0};
     CHECK(!st->vt->list(st, "s3://fake/badxml", false, collect, &nm, &err));

@@ -11,6 +11,8 @@
 //   denied     403 AccessDenied; nobucket: 404 NoSuchBucket
 //   redirect   301 PermanentRedirect with x-amz-bucket-region: eu-west-1
 //   ignorerange  200 with the whole body "0123456789" whatever the Range
+//   mpfail     multipart: upload "up&1" created, every part refused (403),
+//              the abort counted; a GET answers the number of aborts
 //   ambig      conditional PUT: stores the body then answers 500 (the write
 //              landed), later PUTs 412; HEAD answers the stored body's MD5
 //   taken      conditional PUT: 500 without storing, then 412 (another
@@ -26,6 +28,7 @@ import crypto from 'node:crypto';
 const port = Number(process.argv[2]);
 const counts = new Map();
 const stored = new Map();
+let aborted = 0;
 
 function xmlError(res, status, code, extra = {}) {
   res.writeHead(status, { 'Content-Type': 'application/xml', ...extra });
@@ -76,6 +79,20 @@ function handle(req, res, body) {
   if (key.includes('redirect'))
     return xmlError(res, 301, 'PermanentRedirect', { 'x-amz-bucket-region': 'eu-west-1' });
   if (key.includes('ignorerange')) return ok(req, res, '0123456789');
+  if (key.includes('mpfail')) {
+    if (req.method === 'POST' && url.searchParams.has('uploads')) {
+      res.writeHead(200, { 'Content-Type': 'application/xml' });
+      return res.end('<InitiateMultipartUploadResult><UploadId>up&amp;1</UploadId>' +
+                     '</InitiateMultipartUploadResult>');
+    }
+    if (req.method === 'DELETE' && url.searchParams.get('uploadId') === 'up&1') {
+      aborted++;
+      res.writeHead(204);
+      return res.end();
+    }
+    if (req.method === 'GET') return ok(req, res, String(aborted));
+    return xmlError(res, 403, 'AccessDenied');
+  }
   if (key.includes('ambig') || key.includes('taken')) {
     if (req.method === 'PUT') {
       if (!stored.has(key)) {
