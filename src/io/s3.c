@@ -804,7 +804,18 @@ typedef struct list_ctx {
     sqe_io_list_cb cb;
     void *ctx;
     bool stop;
+    bool url_encoded; /* this page's keys are URL-encoded (encoding-type=url) */
 } list_ctx;
+
+/* A Key or Prefix of a listing page, decoded (NULL if malformed). */
+static char *list_text(const list_ctx *l, sqe_xml_span f) {
+    char *t = sqe_xml_text(f);
+    if (t && l->url_encoded && !sqe_s3_url_decode(t)) {
+        sqe_free(t);
+        return NULL;
+    }
+    return t;
+}
 
 static bool list_emit(list_ctx *l, const char *key, bool is_dir, uint64_t size, int64_t mtime) {
     size_t kl = strlen(key);
@@ -846,10 +857,15 @@ static bool list_page(list_ctx *l, const s3_call *c, char **next, sqe_error *err
     if (!doc || !memmem(doc, len, "<ListBucketResult", 17) ||
         !memmem(doc, len, "</ListBucketResult>", 19))
         return malformed(l->s, l->prefix, "no complete ListBucketResult", err);
+    /* we ask for encoding-type=url (keys may hold bytes XML 1.0 cannot);
+     * a server that honours it says so, and only then are keys decoded */
+    l->url_encoded = sqe_xml_next(doc, len, &pos, "EncodingType", &sp) && sp.n == 3 &&
+                     memcmp(sp.p, "url", 3) == 0;
+    pos = 0;
     while (!l->stop && sqe_xml_next(doc, len, &pos, "Contents", &sp)) {
         if (!sqe_xml_child(sp, "Key", &f))
             return malformed(l->s, l->prefix, "Contents without Key", err);
-        char *key = sqe_xml_text(f);
+        char *key = list_text(l, f);
         if (!key) return malformed(l->s, l->prefix, "undecodable Key", err);
         uint64_t size = 0;
         int64_t mtime = 0;
@@ -875,7 +891,7 @@ static bool list_page(list_ctx *l, const s3_call *c, char **next, sqe_error *err
     pos = 0;
     while (!l->stop && sqe_xml_next(doc, len, &pos, "CommonPrefixes", &sp)) {
         if (!sqe_xml_child(sp, "Prefix", &f)) continue;
-        char *p = sqe_xml_text(f);
+        char *p = list_text(l, f);
         if (!p) return malformed(l->s, l->prefix, "undecodable Prefix", err);
         size_t pl = strlen(p);
         if (pl && p[pl - 1] == '/' && strncmp(p, l->prefix, strlen(l->prefix)) == 0)
@@ -900,15 +916,16 @@ static bool s3_list(sqe_store *st, const char *prefix_url, bool recursive, sqe_i
     const char *k;
     if (!path_key(s, prefix_url, &k, err)) return false;
     char *prefix = (*k && k[strlen(k) - 1] != '/') ? sqe_asprintf("%s/", k) : sqe_strdup(k);
-    list_ctx l = {s, prefix, cb, ctx, false};
+    list_ctx l = {s, prefix, cb, ctx, false, false};
     char *token = NULL;
     bool ok = true;
     char page_size[16];
     snprintf(page_size, sizeof page_size, "%d", s->list_page_size);
     do {
-        sqe_sigv4_param p[5];
+        sqe_sigv4_param p[6];
         size_t n = 0;
         p[n++] = (sqe_sigv4_param){"list-type", "2"};
+        p[n++] = (sqe_sigv4_param){"encoding-type", "url"};
         p[n++] = (sqe_sigv4_param){"prefix", prefix};
         if (!recursive) p[n++] = (sqe_sigv4_param){"delimiter", "/"};
         if (token) p[n++] = (sqe_sigv4_param){"continuation-token", token};

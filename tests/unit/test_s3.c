@@ -70,6 +70,16 @@ static void test_xml(void) {
     sqe_free(t);
     sqe_xml_span nul = {"a\0b", 3};
     CHECK(sqe_xml_text(nul) == NULL);
+    /* encoding-type=url values */
+    char enc[] = "d/k%3D1+%26%01x/f%25.csv";
+    CHECK(sqe_s3_url_decode(enc));
+    CHECK_STR(enc, "d/k=1 &\x01x/f%.csv");
+    static const char *const bad_pct[] = {"%", "%4", "%G1", "a%00b"};
+    for (size_t i = 0; i < SQE_ARRAY_LEN(bad_pct); i++) {
+        char b[16];
+        snprintf(b, sizeof b, "%s", bad_pct[i]);
+        CHECK(!sqe_s3_url_decode(b));
+    }
 }
 
 static void test_times(void) {
@@ -219,6 +229,7 @@ static void odd_keys(sqe_store *st, const char *root, bool xml_specials) {
                                        "hive%3Aesc.csv",
                                        "uni-\xc3\xa9\xe2\x82\xac.csv",
                                        "plus+star*tilde~.csv",
+                                       "ctl\x01x.csv",
                                        "amp&lt<gt>.csv",
                                        "q'uote\".csv",
                                        "__HIVE_DEFAULT_PARTITION__/f.csv"};
@@ -229,7 +240,7 @@ static void odd_keys(sqe_store *st, const char *root, bool xml_specials) {
         snprintf(path, sizeof path, "%s/%s", dir, keys[i]);
         CHECK(put_s(st, path, keys[i]));
         CHECK(read_back(st, path, keys[i]));
-        if (!xml_specials && strpbrk(keys[i], "&<>'\"")) {
+        if (!xml_specials && strpbrk(keys[i], "&<>'\"\x01")) {
             sqe_error e2;
             CHECK(st->vt->del(st, path, &e2));
             continue;
@@ -243,13 +254,13 @@ static void odd_keys(sqe_store *st, const char *root, bool xml_specials) {
     if (!listed) fprintf(stderr, "  list %s: %s\n", dir, err.msg);
     CHECK(n.n == (int)n_listed);
     for (size_t i = 0; i < SQE_ARRAY_LEN(keys); i++) {
-        if (!xml_specials && strpbrk(keys[i], "&<>'\"")) continue;
+        if (!xml_specials && strpbrk(keys[i], "&<>'\"\x01")) continue;
         snprintf(path, sizeof path, "%s/%s", dir, keys[i]);
         CHECK(has(&n, path, false));
         if (!has(&n, path, false)) fprintf(stderr, "  missing from listing: %s\n", path);
     }
     for (size_t i = 0; i < SQE_ARRAY_LEN(keys); i++) {
-        if (!xml_specials && strpbrk(keys[i], "&<>'\"")) continue;
+        if (!xml_specials && strpbrk(keys[i], "&<>'\"\x01")) continue;
         snprintf(path, sizeof path, "%s/%s", dir, keys[i]);
         CHECK(st->vt->del(st, path, &err));
     }
