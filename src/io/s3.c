@@ -201,8 +201,8 @@ static size_t on_write(char *data, size_t size, size_t nmemb, void *ud) {
         return n;
     }
     if (c->resp.len + n > c->resp_max) {
-        c->full = true;
-        return 0;
+        c->full = true; /* keep draining, keep nothing more: the caller sees `full` */
+        return n;
     }
     sqe_strbuf_append(&c->resp, data, n);
     return n;

@@ -610,6 +610,63 @@ static sqe_error_class fault_get(sqe_store *st, const char *key, sqe_error *err,
     return st->vt->get_range(st, path, 0, 5, buf, n, err) ? SQE_OK : err->cls;
 }
 
+static long fake_number(sqe_store *st, const char *key) {
+    char buf[32] = {0};
+    size_t n = 0;
+    sqe_error err;
+    if (fault_get(st, key, &err, buf, &n) != SQE_OK) return -1;
+    return strtol(buf, NULL, 10);
+}
+
+typedef struct slow_reader {
+    sqe_store *st;
+    int failures;
+} slow_reader;
+
+static void *slow_loop(void *arg) {
+    slow_reader *r = arg;
+    for (int i = 0; i < 3; i++) {
+        char buf[8];
+        size_t n;
+        sqe_error err;
+        if (fault_get(r->st, "slow", &err, buf, &n) != SQE_OK) r->failures++;
+    }
+    return NULL;
+}
+
+/* max_in_flight bounds concurrent requests; sequential requests reuse one
+ * connection. */
+static void fault_pool(sqe_s3_cred_source *src) {
+    sqe_s3_config cfg;
+    sqe_s3_config_defaults(&cfg);
+    cfg.endpoint = sqe_strdup(g_endpoint);
+    cfg.max_in_flight = 2;
+    sqe_error err;
+    sqe_store *st = sqe_io_s3_new(&cfg, "fake", src, &err);
+    sqe_s3_config_clear(&cfg);
+    if (!st) return;
+    long c0 = fake_number(st, "connections");
+    for (int i = 0; i < 10; i++) {
+        char buf[8];
+        size_t n;
+        CHECK(fault_get(st, "hello", &err, buf, &n) == SQE_OK);
+    }
+    long c1 = fake_number(st, "connections");
+    CHECK(c0 >= 1 && c1 == c0); /* the first connection served all of them */
+    slow_reader r[6];
+    pthread_t th[6];
+    for (int i = 0; i < 6; i++) {
+        r[i] = (slow_reader){st, 0};
+        pthread_create(&th[i], NULL, slow_loop, &r[i]);
+    }
+    for (int i = 0; i < 6; i++) {
+        pthread_join(th[i], NULL);
+        CHECK(r[i].failures == 0);
+    }
+    CHECK(fake_number(st, "slowmax") == 2);
+    sqe_store_free(st);
+}
+
 static void test_fault(void) {
     counting_src cs = {{&counting_vt}, 0, 0};
     sqe_store *st = open_store(g_endpoint, "fake", &cs.base, 3, 1500);
@@ -677,6 +734,7 @@ static void test_fault(void) {
     CHECK_CONTAINS(err.msg, path);
     sqe_free(blob);
     CHECK(st->vt->get_range(st, path, 0, 5, buf, &n, &err) && n == 1 && buf[0] == '1');
+    fault_pool(&cs.base);
     /* malformed listings fail, never loop */
     names nm = {0};
     CHECK(!st->vt->list(st, "s3://fake/badxml", false, collect, &nm, &err));

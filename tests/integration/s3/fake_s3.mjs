@@ -11,6 +11,8 @@
 //   denied     403 AccessDenied; nobucket: 404 NoSuchBucket
 //   redirect   301 PermanentRedirect with x-amz-bucket-region: eu-west-1
 //   ignorerange  200 with the whole body "0123456789" whatever the Range
+//   slow       answers after 100 ms; GET .../slowmax: most slow requests
+//              in flight at once; GET .../connections: TCP connections so far
 //   mpfail     multipart: upload "up&1" created, every part refused (403),
 //              the abort counted; a GET answers the number of aborts
 //   ambig      conditional PUT: stores the body then answers 500 (the write
@@ -43,6 +45,7 @@ function ok(req, res, body = 'hello') {
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
+let connections = 0, slowNow = 0, slowMax = 0;
 const server = http.createServer((req, res) => {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
@@ -67,6 +70,13 @@ function handle(req, res, body) {
       return res.end('<ListBucketResult><IsTruncated>true</IsTruncated>' +
                      '<NextContinuationToken>same</NextContinuationToken></ListBucketResult>');
     return res.end('<ListBucketResult><IsTruncated>false</IsTruncated></ListBucketResult>');
+  }
+  if (key.endsWith('/connections')) return ok(req, res, String(connections));
+  if (key.endsWith('/slowmax')) return ok(req, res, String(slowMax));
+  if (key.includes('slow')) {
+    slowNow++;
+    slowMax = Math.max(slowMax, slowNow);
+    return setTimeout(() => { slowNow--; ok(req, res); }, 100);
   }
   if (key.includes('flaky503') && n <= 2) return xmlError(res, 503, 'ServiceUnavailable');
   if (key.includes('throttle429') && n <= 2) return xmlError(res, 429, 'SlowDown');
@@ -106,4 +116,5 @@ function handle(req, res, body) {
   return ok(req, res);
 }
 
+server.on('connection', () => connections++);
 server.listen(port, '127.0.0.1', () => console.log(`fake_s3 listening on ${port}`));
