@@ -13,6 +13,7 @@
 //   ignorerange  200 with the whole body "0123456789" whatever the Range
 //   slow       answers after 100 ms; GET .../slowmax: most slow requests
 //              in flight at once; GET .../connections: TCP connections so far
+//   vhost      200 only when addressed virtual-hosted (Host: fake.*, path /vhost.txt)
 //   mpfail     multipart: upload "up&1" created, every part refused (403),
 //              the abort counted; a GET answers the number of aborts
 //   ambig      conditional PUT: stores the body then answers 500 (the write
@@ -70,6 +71,10 @@ function handle(req, res, body) {
       return res.end('<ListBucketResult><IsTruncated>true</IsTruncated>' +
                      '<NextContinuationToken>same</NextContinuationToken></ListBucketResult>');
     return res.end('<ListBucketResult><IsTruncated>false</IsTruncated></ListBucketResult>');
+  }
+  if (key.includes('vhost')) {
+    const vh = (h.host || '').startsWith('fake.') && key === '/vhost.txt';
+    return vh ? ok(req, res) : xmlError(res, 400, 'FakeNotVirtualHosted');
   }
   if (key.endsWith('/connections')) return ok(req, res, String(connections));
   if (key.endsWith('/slowmax')) return ok(req, res, String(slowMax));
