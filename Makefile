@@ -5,6 +5,7 @@
 #   make test       install deps, build, run unit + SQL tests
 #   make difftest   the same queries on sqe and DuckDB, compared (tests/differential/)
 #   make pqtest     Parquet files written by DuckDB, read by sqe, compared with DuckDB
+#   make s3test     the S3 store against moto_server, s3rver and a fault-injecting fake
 #   make sanitize   the same tests under AddressSanitizer + UBSan (build-asan/)
 #   make tsan       the executor's unit tests and the SQL tests under ThreadSanitizer (build-tsan/)
 #   make demo       install deps, build, create a sample warehouse, query it
@@ -22,7 +23,9 @@ CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes
 CFLAGS  += $(OPT) $(SAN) $(CFLAGS_BASE) -Iinclude -Isrc $(shell pkg-config --cflags jansson 2>/dev/null)
 # Codecs (format/codec.c): zlib, zstd, snappy, lz4, brotli, bzip2 from Debian.
 CODEC_LIBS := -lz -lzstd -lsnappy -llz4 -lbrotlidec -lbz2
-LDLIBS  += $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) $(CODEC_LIBS) -lm -pthread
+# S3 (io/s3.c, io/sigv4.c): libcurl for HTTP, libcrypto for SHA-256/HMAC/MD5.
+S3_LIBS := -lcurl -lcrypto
+LDLIBS  += $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) $(CODEC_LIBS) $(S3_LIBS) -lm -pthread
 CLI_LIBS := -ledit
 
 LIB_SRCS  := $(sort $(wildcard src/base/*.c src/types/*.c src/vector/*.c src/sql/*.c src/io/*.c \
@@ -37,7 +40,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 SLT_OBJS  := $(SLT_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test unit sqltest cli-test difftest pqtest sanitize tsan tsan-run demo bench clean format \
+.PHONY: all deps test unit sqltest cli-test difftest pqtest s3test sanitize tsan tsan-run demo bench clean format \
         fuzz fuzz-bins \
         fuzz-replay fuzz-replay-run
 all: $(BUILD)/libsqe.a $(BUILD)/sqe-cli $(BUILD)/sqe-slt
@@ -95,9 +98,16 @@ pqtest: $(BUILD)/sqe-cli
 	    { echo "pqtest: run scripts/deps.sh first (npm ci in tests/differential)" >&2; exit 2; }
 	node tests/differential/parquet_duckdb.mjs --sqe $(BUILD)/sqe-cli
 
+# S3 integration tier (tests/integration/s3/run.sh): starts moto_server,
+# @20minutes/s3rver (npm ci by scripts/deps.sh) and a fake S3 on free
+# 127.0.0.1 ports. Skipped with a message when moto_server is absent, unless
+# SQE_REQUIRE_S3=1.
+s3test: $(BUILD)/tests/test_s3 $(BUILD)/tests/test_io
+	tests/integration/s3/run.sh $(BUILD)
+
 test: deps
 	$(MAKE) all
-	$(MAKE) unit sqltest cli-test difftest pqtest fuzz-replay
+	$(MAKE) unit sqltest cli-test difftest pqtest s3test fuzz-replay
 	$(MAKE) sanitize
 	$(MAKE) tsan
 
