@@ -500,6 +500,33 @@ static bool track_to(hash_agg_op *op, size_t *tracked, size_t now, sqe_error *er
     return sqe_exec_mem_track(op->base.ctx, tracked, now, AGG_NAME, err);
 }
 
+/* Heap bytes the owning aggregates of group state gs may allocate in their
+ * next update with n rows (other NULL) or combine of other's states. */
+static size_t owned_grow_need(const hash_agg_op *op, const uint8_t *gs, const uint8_t *other,
+                              sqe_vector *const *vecs, const uint16_t *sel, uint32_t n) {
+    size_t need = 0;
+    for (int a = 0; a < op->n_aggs; a++) {
+        const sqe_agg_binding *ab = &op->aggs[a];
+        if (!ab->grow_need) continue;
+        const sqe_vector *arg = vecs && op->arg_col[a] >= 0 ? vecs[op->arg_col[a]] : NULL;
+        need +=
+            ab->grow_need(ab, gs + op->offs[a], other ? other + op->offs[a] : NULL, arg, sel, n);
+    }
+    return need;
+}
+
+/* Reserves `need` bytes above `now` on *tracked before states grow into
+ * them; RESOURCE_EXHAUSTED naming the operator when the limit refuses. */
+static bool reserve_owned(hash_agg_op *op, size_t *tracked, size_t now, size_t need,
+                          sqe_error *err) {
+    if (!need || !op->base.ctx->memory_limit) return true;
+    if (now + need <= *tracked || sqe_exec_mem_reserve(op->base.ctx, tracked, now + need))
+        return true;
+    return sqe_error_set(err, SQE_ERR_RESOURCE_EXHAUSTED,
+                         "query exceeded the memory limit of %zu bytes in %s",
+                         op->base.ctx->memory_limit, AGG_NAME);
+}
+
 /* Moves the states of src's group g into dst's group gd (combine into a
  * state dst already holds; a new group's state is freshly init'ed). */
 static bool move_states(hash_agg_op *op, agg_table *dst, uint32_t gd, agg_table *src, size_t g,
@@ -533,6 +560,14 @@ static bool table_merge(hash_agg_op *op, agg_table *dst, agg_table *src, size_t 
                 __builtin_prefetch(&dst->slots[pos]);
         }
         uint32_t gd = table_find(dst, src->hashes[g], src->keys, src->knull, g);
+        if (op->n_owning && op->stride &&
+            !reserve_owned(
+                op, tracked, table_bytes(dst) + table_bytes(src) + rest,
+                owned_grow_need(op, group_state(dst, gd), group_state(src, g), NULL, NULL, 0),
+                err)) {
+            table_free(src, g);
+            return false;
+        }
         if (!move_states(op, dst, gd, src, g, err)) {
             table_free(src, g + 1);
             return false;
@@ -979,10 +1014,15 @@ static size_t out_room(const hash_agg_op *op) {
     return SQE_MAX((size_t)256 << 10, limit_part(op, 16));
 }
 
-/* The no-key aggregate: one group, never spills. */
+/* The no-key aggregate: one group, never spills. Its states (DISTINCT
+ * sets) reserve what their next growth needs before it happens. */
 static bool consume_global(hash_agg_op *op, agg_local *l, const uint16_t *sel, uint32_t n,
                            sqe_error *err) {
     uint8_t *st = op->stride ? group_state(l->t, 0) : NULL;
+    if (st && op->n_owning &&
+        !reserve_owned(op, &l->tracked, table_bytes(l->t),
+                       owned_grow_need(op, st, NULL, l->vecs, sel, n), err))
+        return false;
     for (uint32_t i = 0; i < n; i++) l->base[i] = st;
     if (!update_rows(op, l, &l->t, false, l->vecs, sel, n, err)) return false;
     return sqe_exec_mem_track(op->base.ctx, &l->tracked, table_bytes(l->t), AGG_NAME, err);

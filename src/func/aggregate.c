@@ -1029,6 +1029,54 @@ static bool distinct_update(const sqe_agg_binding *b, void *const *states, const
     return true;
 }
 
+/* Bytes a slot array grows to (and allocates while the old one still
+ * exists) to hold `used` used slots at most 3/4 full; 0 when it holds them
+ * already. */
+static size_t dset_slots_need(const dset *s, size_t used, size_t slot_w) {
+    size_t cap = s ? s->cap : DSET_INITIAL_CAP;
+    size_t ncap = cap;
+    while (used * 4 > ncap * 3) ncap *= 2;
+    return ncap == cap && s ? 0 : ncap * slot_w;
+}
+
+/* The bound of distinct_grow_need for one set: `add` more values whose
+ * bytes (STR/WIDE) total at most add_bytes. */
+static size_t dset_need(const dset *s, dset_kind kind, size_t add, size_t add_bytes) {
+    size_t slot_w = kind == DK_FIXED ? sizeof(uint64_t) : sizeof(dslot);
+    size_t need = (s ? 0 : sizeof *s) + dset_slots_need(s, (s ? dset_used(s) : 0) + add, slot_w);
+    size_t len = s ? (kind == DK_WIDE ? s->wide_len * sizeof(sqe_i128) : s->bytes_len) : 0;
+    size_t cap = s ? (kind == DK_WIDE ? s->wide_cap * sizeof(sqe_i128) : s->bytes_cap) : 0;
+    if (kind != DK_FIXED && len + add_bytes > cap) {
+        size_t ncap = cap ? cap : 256;
+        while (ncap < len + add_bytes) ncap *= 2;
+        need += ncap; /* realloc: the new array while the old one exists */
+    }
+    return need;
+}
+
+static size_t distinct_grow_need(const sqe_agg_binding *b, const void *state, const void *other,
+                                 const sqe_vector *arg, const uint16_t *sel, uint32_t n) {
+    const distinct_data *dd = b->data;
+    const dset *s = ((const distinct_state *)state)->set;
+    if (other) {
+        const dset *o = ((const distinct_state *)other)->set;
+        if (!o) return 0;
+        size_t o_bytes = dd->kind == DK_WIDE ? o->wide_len * sizeof(sqe_i128) : o->bytes_len;
+        /* combine inserts the smaller set into the larger: either way the
+         * larger one grows to hold both */
+        const dset *big = !s || o->size > s->size ? o : s;
+        return dset_need(big, dd->kind, s ? SQE_MIN(s->size, o->size) : 0, s ? o_bytes : 0);
+    }
+    /* n values of 16 bytes (WIDE), or the rows' strings with their
+     * length prefixes (STR) */
+    size_t add_bytes = dd->kind == DK_WIDE ? (size_t)n * sizeof(sqe_i128) : 0;
+    if (dd->kind == DK_STR && arg) {
+        const sqe_string *str = arg->data;
+        for (uint32_t i = 0; i < n; i++) add_bytes += sizeof(uint32_t) + str[sel ? sel[i] : i].len;
+    }
+    return dset_need(s, dd->kind, n, add_bytes);
+}
+
 static void distinct_init(const sqe_agg_binding *b, void *s) {
     distinct_state *st = s;
     st->set = NULL;
@@ -1408,6 +1456,7 @@ bool sqe_func_bind_aggregate(sqe_arena *arena, const char *name_in, bool distinc
     out->finalize = distinct_finalize;
     out->destroy = distinct_destroy;
     out->mem_delta = distinct_mem_delta;
+    out->grow_need = distinct_grow_need;
     out->data = dd;
     return true;
 }

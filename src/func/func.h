@@ -85,6 +85,15 @@ struct sqe_agg_binding {
      * place, not its value: combine may move memory between dst and src,
      * and their deltas then say so. */
     int64_t (*mem_delta)(const sqe_agg_binding *b, void *state);
+    /* With mem_delta (NULL without): an upper bound of the heap bytes the
+     * next update of `state` with rows (sel, n) of arg (other NULL), or
+     * the next combine of `other` into it (arg NULL), may allocate, copies
+     * that exist only during a rebuild included. The operator reserves that
+     * much under the memory limit before it calls them, so a set that is
+     * about to double fails the statement before the memory exists instead
+     * of after. */
+    size_t (*grow_need)(const sqe_agg_binding *b, const void *state, const void *other,
+                        const sqe_vector *arg, const uint16_t *sel, uint32_t n);
     void *data;
 };
 
