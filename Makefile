@@ -24,8 +24,6 @@ CFLAGS  += $(OPT) $(SAN) $(CFLAGS_BASE) -Iinclude -Isrc $(shell pkg-config --cfl
 CODEC_LIBS := -lz -lzstd -lsnappy -llz4 -lbrotlidec -lbz2
 LDLIBS  += $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) $(CODEC_LIBS) -lm -pthread
 CLI_LIBS := -ledit
-# S3 store and the AWS credential chain (io/s3.c, io/credentials.c).
-LDLIBS  += -lcurl
 
 LIB_SRCS  := $(sort $(wildcard src/base/*.c src/types/*.c src/vector/*.c src/sql/*.c src/io/*.c \
                src/format/*.c src/func/*.c src/hive/*.c src/policy/*.c src/plan/*.c src/exec/*.c \
