@@ -22,7 +22,9 @@ CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes
 CFLAGS  += $(OPT) $(SAN) $(CFLAGS_BASE) -Iinclude -Isrc $(shell pkg-config --cflags jansson 2>/dev/null)
 # Codecs (format/codec.c): zlib, zstd, snappy, lz4, brotli, bzip2 from Debian.
 CODEC_LIBS := -lz -lzstd -lsnappy -llz4 -lbrotlidec -lbz2
-LDLIBS  += $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) $(CODEC_LIBS) -lm -pthread
+# S3 (io/s3.c, io/sigv4.c): libcurl for HTTP, libcrypto for SHA-256/HMAC/MD5.
+S3_LIBS := -lcurl -lcrypto
+LDLIBS  += $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) $(CODEC_LIBS) $(S3_LIBS) -lm -pthread
 CLI_LIBS := -ledit
 
 LIB_SRCS  := $(sort $(wildcard src/base/*.c src/types/*.c src/vector/*.c src/sql/*.c src/io/*.c \

@@ -41,7 +41,12 @@
 
 typedef struct local_store {
     sqe_store base;
+    /* request counters (stats): relaxed atomics, the store is shared */
+    _Atomic uint64_t n_list, n_get, n_head, n_put, n_del, bytes_read, bytes_written;
 } local_store;
+
+#define COUNT(s, field, n)                                                                         \
+    atomic_fetch_add_explicit(&((local_store *)(s))->field, (n), memory_order_relaxed)
 
 static const char *errstr(int e, char *buf, size_t n) {
     /* GNU strerror_r (the tree builds with _GNU_SOURCE) may return a static
@@ -304,6 +309,7 @@ static bool list_fd(int fd, const ancestor *up, list_state *st) {
 
 static bool local_list(sqe_store *s, const char *prefix, bool recursive, sqe_io_list_cb cb,
                        void *ctx, sqe_error *err) {
+    COUNT(s, n_list, 1);
     list_state st = {.recursive = recursive, .cb = cb, .ctx = ctx, .err = err, .root_fd = -1};
     sqe_strbuf_init(&st.shown);
     if (prefix[0]) {
@@ -343,6 +349,7 @@ static bool not_regular(sqe_error *err, const char *path, const struct stat *st)
 }
 
 static bool local_head(sqe_store *s, const char *path, sqe_io_entry *out, sqe_error *err) {
+    COUNT(s, n_head, 1);
     char *local = sqe_io_local_path(path);
     struct stat st;
     int rc = stat(local, &st);
@@ -367,6 +374,7 @@ static bool local_head(sqe_store *s, const char *path, sqe_io_entry *out, sqe_er
 static bool local_get_range(sqe_store *s, const char *path, uint64_t offset, size_t len, void *buf,
                             size_t *n_read, sqe_error *err) {
     *n_read = 0;
+    COUNT(s, n_get, 1);
     char *local = sqe_io_local_path(path);
     /* O_NONBLOCK: opening a FIFO without a writer must not wait for one. It
      * does nothing for regular files, the only thing read below. */
@@ -405,6 +413,7 @@ static bool local_get_range(sqe_store *s, const char *path, uint64_t offset, siz
     }
     close(fd);
     *n_read = got;
+    COUNT(s, bytes_read, got);
     return true;
 }
 
@@ -533,17 +542,22 @@ out:
 
 static bool local_put(sqe_store *s, const char *path, const void *data, size_t len,
                       sqe_error *err) {
-    (void)s;
-    return local_write(path, data, len, true, err);
+    COUNT(s, n_put, 1);
+    bool ok = local_write(path, data, len, true, err);
+    if (ok) COUNT(s, bytes_written, len);
+    return ok;
 }
 
 static bool local_put_if_absent(sqe_store *s, const char *path, const void *data, size_t len,
                                 sqe_error *err) {
-    (void)s;
-    return local_write(path, data, len, false, err);
+    COUNT(s, n_put, 1);
+    bool ok = local_write(path, data, len, false, err);
+    if (ok) COUNT(s, bytes_written, len);
+    return ok;
 }
 
 static bool local_del(sqe_store *s, const char *path, sqe_error *err) {
+    COUNT(s, n_del, 1);
     char *local = sqe_io_local_path(path);
     int rc = unlink(local);
     int e = errno;
@@ -585,6 +599,17 @@ static void local_free(sqe_store *s) {
     sqe_free(s);
 }
 
+static void local_stats(sqe_store *st, sqe_io_stats *out) {
+    local_store *s = (local_store *)st;
+    *out = (sqe_io_stats){.n_list = atomic_load(&s->n_list),
+                          .n_get = atomic_load(&s->n_get),
+                          .n_head = atomic_load(&s->n_head),
+                          .n_put = atomic_load(&s->n_put),
+                          .n_del = atomic_load(&s->n_del),
+                          .bytes_read = atomic_load(&s->bytes_read),
+                          .bytes_written = atomic_load(&s->bytes_written)};
+}
+
 static const sqe_store_vtable local_vtable = {
     .name = "local",
     .list = local_list,
@@ -594,6 +619,7 @@ static const sqe_store_vtable local_vtable = {
     .put_if_absent = local_put_if_absent,
     .del = local_del,
     .free = local_free,
+    .stats = local_stats,
 };
 
 sqe_store *sqe_io_local_new(void) {

@@ -122,5 +122,9 @@ sqe_store *sqe_io_s3_new(const sqe_s3_config *cfg, const char *bucket, sqe_s3_cr
  * read" so the caller can re-read and retry. Local stores: NOT_SUPPORTED. */
 bool sqe_io_s3_put_if_match(sqe_store *s, const char *path, const void *data, size_t len,
                             const char *etag, sqe_error *err);
+/* head plus the object's ETag (as S3 sends it, quoted), to pass to
+ * sqe_io_s3_put_if_match later. Local stores: NOT_SUPPORTED. */
+bool sqe_io_s3_head_etag(sqe_store *s, const char *path, sqe_io_entry *out, char *etag,
+                         size_t etag_cap, sqe_error *err);
 
 #endif
