@@ -38,6 +38,7 @@
 #include "engine/engine.h"
 
 #include "exec/exec.h"
+#include "io/s3.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -47,8 +48,9 @@
 struct sqe_session {
     sqe_options opts;
     sqe_hive_catalog *cat;
-    sqe_threadpool *pool; /* created on first query */
-    sqe_cursor *cursors;  /* open cursors, linked through prev/next */
+    sqe_io_registry *stores; /* every store of the session (io/registry.c) */
+    sqe_threadpool *pool;    /* created on first query */
+    sqe_cursor *cursors;     /* open cursors, linked through prev/next */
 };
 
 /* One column of the batch being read, as text. */
@@ -122,6 +124,15 @@ sqe_session *sqe_session_open(const sqe_options *opts) {
             s->opts.manifest_max_partition_keys ? s->opts.manifest_max_partition_keys : 32,
     };
     s->cat = sqe_hive_catalog_new(&lim);
+    sqe_s3_config flags;
+    sqe_s3_config_defaults(&flags);
+    flags.endpoint = (char *)s->opts.s3_endpoint;
+    flags.region = (char *)s->opts.s3_region;
+    flags.virtual_hosted = s->opts.s3_virtual_hosted;
+    s->stores =
+        sqe_io_registry_new_with_keys(NULL, &flags, s->opts.s3_access_key, s->opts.s3_secret_key);
+    s->opts.s3_endpoint = s->opts.s3_region = s->opts.s3_access_key = s->opts.s3_secret_key = NULL;
+    sqe_hive_catalog_set_registry(s->cat, s->stores);
     return s;
 }
 
@@ -131,6 +142,7 @@ void sqe_session_close(sqe_session *s) {
     if (!s) return;
     while (s->cursors) cursor_detach(s->cursors);
     sqe_hive_catalog_free(s->cat);
+    sqe_io_registry_free(s->stores);
     sqe_threadpool_free(s->pool);
     sqe_free(s);
 }
