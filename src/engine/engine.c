@@ -35,7 +35,7 @@
  * text goes into one buffer, with offsets and lengths, so an sqe_result
  * outlives the statement and the session.
  */
-#include "engine/engine.h"
+#include "engine/engine_int.h"
 
 #include "exec/exec.h"
 #include "io/s3.h"
@@ -480,6 +480,11 @@ sqe_cursor *sqe_session_query(sqe_session *s, const char *sql) {
             break;
         case SQE_STMT_EXPLAIN:
             ok = run_explain(s, arena, st, &rs, &err);
+            break;
+        case SQE_STMT_CREATE_SECRET:
+        case SQE_STMT_DROP_SECRET:
+        case SQE_STMT_SHOW_SECRETS:
+            ok = sqe_engine_secret_stmt(s, st, &rs, &status, &err);
             break;
         case SQE_STMT_UNSUPPORTED:
             ok = sqe_error_set(&err, SQE_ERR_NOT_SUPPORTED, "%s is not supported yet",

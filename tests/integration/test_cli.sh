@@ -148,6 +148,17 @@ else
     pass "S3 root, dead endpoint: secret key not shown"
 fi
 
+# The shell keeps CREATE SECRET (and its keys) out of its history file.
+if command -v script >/dev/null; then
+    printf "CREATE SECRET s (TYPE S3, KEY_ID 'a', SECRET 'hist-secret-77');\nSELECT 42;\n\\\\q\n" |
+        SQE_HISTORY="$tmp/hist" timeout 20 script -qec "$CLI --embedded" /dev/null >"$tmp/out" 2>"$tmp/err"
+    if grep -q "SELECT.*42" "$tmp/hist" 2>/dev/null && ! grep -qi "secret" "$tmp/hist"; then
+        pass "shell history leaves out CREATE SECRET"
+    else
+        fail "shell history leaves out CREATE SECRET" "history: $(cat "$tmp/hist" 2>/dev/null)"
+    fi
+fi
+
 run --embedded --format xml -c "$Q"
 expect_status "--format xml" 2
 expect_in err "--format xml" "unknown format 'xml'"
