@@ -80,6 +80,13 @@ sqltest: $(BUILD)/sqe-slt $(BUILD)/sqe-cli
 cli-test: $(BUILD)/sqe-cli
 	tests/integration/test_cli.sh $(BUILD)/sqe-cli
 
+# SQL on S3 (tests/integration/s3_sql/run.sh): moto_server on a free port,
+# tests/sql_s3/*.test, EXPLAIN ANALYZE request counts, concurrent CREATE
+# with one winner, and no secret in any output. About 20 s.
+.PHONY: s3sqltest
+s3sqltest: $(BUILD)/sqe-cli $(BUILD)/sqe-slt
+	tests/integration/s3_sql/run.sh $(BUILD)
+
 # Differential tier (tests/differential/README.md): fails on any mismatch with
 # DuckDB or a written Trino expectation, and when fewer than DIFFTEST_MIN_PASS
 # queries pass (raise it as features land). Its npm packages come from
@@ -100,6 +107,7 @@ pqtest: $(BUILD)/sqe-cli
 test: deps
 	$(MAKE) all
 	$(MAKE) unit sqltest cli-test difftest pqtest fuzz-replay
+	$(MAKE) s3sqltest
 	$(MAKE) sanitize
 	$(MAKE) tsan
 
