@@ -5,6 +5,8 @@
 #   make test       install deps, build, run unit + SQL tests
 #   make difftest   the same queries on sqe and DuckDB, compared (tests/differential/)
 #   make pqtest     Parquet files written by DuckDB, read by sqe, compared with DuckDB
+#   make s3test     the S3 store against moto_server, s3rver and a fault-injecting fake
+#   make s3sqltest  SQL on S3 (moto_server): catalog, reads, concurrent CREATE, no secret in any output
 #   make sanitize   the same tests under AddressSanitizer + UBSan (build-asan/)
 #   make tsan       the executor's unit tests and the SQL tests under ThreadSanitizer (build-tsan/)
 #   make demo       install deps, build, create a sample warehouse, query it
@@ -39,7 +41,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 SLT_OBJS  := $(SLT_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test unit sqltest cli-test difftest pqtest sanitize tsan tsan-run demo bench clean format \
+.PHONY: all deps test unit sqltest cli-test difftest pqtest s3test sanitize tsan tsan-run demo bench clean format \
         fuzz fuzz-bins \
         fuzz-replay fuzz-replay-run
 all: $(BUILD)/libsqe.a $(BUILD)/sqe-cli $(BUILD)/sqe-slt
@@ -104,9 +106,16 @@ pqtest: $(BUILD)/sqe-cli
 	    { echo "pqtest: run scripts/deps.sh first (npm ci in tests/differential)" >&2; exit 2; }
 	node tests/differential/parquet_duckdb.mjs --sqe $(BUILD)/sqe-cli
 
+# S3 integration tier (tests/integration/s3/run.sh): starts moto_server,
+# @20minutes/s3rver (npm ci by scripts/deps.sh) and a fake S3 on free
+# 127.0.0.1 ports. Skipped with a message when moto_server is absent, unless
+# SQE_REQUIRE_S3=1.
+s3test: $(BUILD)/tests/test_s3 $(BUILD)/tests/test_io
+	tests/integration/s3/run.sh $(BUILD)
+
 test: deps
 	$(MAKE) all
-	$(MAKE) unit sqltest cli-test difftest pqtest fuzz-replay
+	$(MAKE) unit sqltest cli-test difftest pqtest s3test fuzz-replay
 	$(MAKE) s3sqltest
 	$(MAKE) sanitize
 	$(MAKE) tsan

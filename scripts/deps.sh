@@ -14,13 +14,24 @@ npm_deps() {
     local dir="$repo/tests/differential"
     if [[ -d "$dir/node_modules/@duckdb/node-api" ]]; then
         echo "deps: tests/differential npm packages already installed"
+    else
+        if ! (cd "$dir" && npm ci --silent --no-audit --no-fund) >&2; then
+            echo "deps: npm ci failed in tests/differential" >&2
+            exit 1
+        fi
+        echo "deps: installed tests/differential npm packages (npm ci)"
+    fi
+    # S3 integration tier: @20minutes/s3rver (a SigV4-verifying S3 server)
+    local s3dir="$repo/tests/integration/s3"
+    if [[ -d "$s3dir/node_modules/@20minutes/s3rver" ]]; then
+        echo "deps: tests/integration/s3 npm packages already installed"
         return 0
     fi
-    if ! (cd "$dir" && npm ci --silent --no-audit --no-fund) >&2; then
-        echo "deps: npm ci failed in tests/differential" >&2
+    if ! (cd "$s3dir" && npm ci --silent --no-audit --no-fund) >&2; then
+        echo "deps: npm ci failed in tests/integration/s3" >&2
         exit 1
     fi
-    echo "deps: installed tests/differential npm packages (npm ci)"
+    echo "deps: installed tests/integration/s3 npm packages (npm ci)"
 }
 
 packages=(

@@ -44,6 +44,8 @@
  * the key instead of mixing two versions. put and del through this store
  * forget the key. A key never listed or headed is read without a check.
  *
+ * Multipart uploads (above 64 MiB) send their parts from up to four threads.
+ *
  * Errors never contain a secret or the Authorization header; debug logs
  * (SQE_LOG=debug) show method, path, status and timing only.
  */
@@ -199,8 +201,8 @@ static size_t on_write(char *data, size_t size, size_t nmemb, void *ud) {
         return n;
     }
     if (c->resp.len + n > c->resp_max) {
-        c->full = true;
-        return 0;
+        c->full = true; /* keep draining, keep nothing more: the caller sees `full` */
+        return n;
     }
     sqe_strbuf_append(&c->resp, data, n);
     return n;
@@ -306,7 +308,7 @@ static void handle_release(s3_store *s, CURL *h, bool reusable) {
 
 static void encode_key_path(sqe_strbuf *sb, const s3_store *s, const char *key) {
     sqe_strbuf_puts(sb, s->base_path);
-    sqe_strbuf_putc(sb, '/');
+    if (key || !s->base_path[0]) sqe_strbuf_putc(sb, '/'); /* bucket: "/bucket" or "/" */
     if (key) sqe_uri_encode(sb, key, strlen(key), true);
 }
 
@@ -376,9 +378,9 @@ static bool attempt(s3_store *s, s3_call *c, const sqe_s3_creds *cr) {
     sqe_strbuf_init(&url);
     encode_key_path(&path, s, c->key);
     sqe_strbuf_printf(&url, "%s%s%s%s", s->origin, path.data, *c->query ? "?" : "", c->query);
-    struct curl_slist *hdrs = build_headers(s, c, cr, path.data);
-
+    /* wait for a slot before signing, so the signature's time is fresh */
     CURL *h = handle_acquire(s);
+    struct curl_slist *hdrs = build_headers(s, c, cr, path.data);
     if (!h) {
         c->rc = CURLE_OUT_OF_MEMORY;
         curl_slist_free_all(hdrs);
@@ -802,7 +804,18 @@ typedef struct list_ctx {
     sqe_io_list_cb cb;
     void *ctx;
     bool stop;
+    bool url_encoded; /* this page's keys are URL-encoded (encoding-type=url) */
 } list_ctx;
+
+/* A Key or Prefix of a listing page, decoded (NULL if malformed). */
+static char *list_text(const list_ctx *l, sqe_xml_span f) {
+    char *t = sqe_xml_text(f);
+    if (t && l->url_encoded && !sqe_s3_url_decode(t)) {
+        sqe_free(t);
+        return NULL;
+    }
+    return t;
+}
 
 static bool list_emit(list_ctx *l, const char *key, bool is_dir, uint64_t size, int64_t mtime) {
     size_t kl = strlen(key);
@@ -844,10 +857,15 @@ static bool list_page(list_ctx *l, const s3_call *c, char **next, sqe_error *err
     if (!doc || !memmem(doc, len, "<ListBucketResult", 17) ||
         !memmem(doc, len, "</ListBucketResult>", 19))
         return malformed(l->s, l->prefix, "no complete ListBucketResult", err);
+    /* we ask for encoding-type=url (keys may hold bytes XML 1.0 cannot);
+     * a server that honours it says so, and only then are keys decoded */
+    l->url_encoded = sqe_xml_next(doc, len, &pos, "EncodingType", &sp) && sp.n == 3 &&
+                     memcmp(sp.p, "url", 3) == 0;
+    pos = 0;
     while (!l->stop && sqe_xml_next(doc, len, &pos, "Contents", &sp)) {
         if (!sqe_xml_child(sp, "Key", &f))
             return malformed(l->s, l->prefix, "Contents without Key", err);
-        char *key = sqe_xml_text(f);
+        char *key = list_text(l, f);
         if (!key) return malformed(l->s, l->prefix, "undecodable Key", err);
         uint64_t size = 0;
         int64_t mtime = 0;
@@ -873,7 +891,7 @@ static bool list_page(list_ctx *l, const s3_call *c, char **next, sqe_error *err
     pos = 0;
     while (!l->stop && sqe_xml_next(doc, len, &pos, "CommonPrefixes", &sp)) {
         if (!sqe_xml_child(sp, "Prefix", &f)) continue;
-        char *p = sqe_xml_text(f);
+        char *p = list_text(l, f);
         if (!p) return malformed(l->s, l->prefix, "undecodable Prefix", err);
         size_t pl = strlen(p);
         if (pl && p[pl - 1] == '/' && strncmp(p, l->prefix, strlen(l->prefix)) == 0)
@@ -898,15 +916,16 @@ static bool s3_list(sqe_store *st, const char *prefix_url, bool recursive, sqe_i
     const char *k;
     if (!path_key(s, prefix_url, &k, err)) return false;
     char *prefix = (*k && k[strlen(k) - 1] != '/') ? sqe_asprintf("%s/", k) : sqe_strdup(k);
-    list_ctx l = {s, prefix, cb, ctx, false};
+    list_ctx l = {s, prefix, cb, ctx, false, false};
     char *token = NULL;
     bool ok = true;
     char page_size[16];
     snprintf(page_size, sizeof page_size, "%d", s->list_page_size);
     do {
-        sqe_sigv4_param p[5];
+        sqe_sigv4_param p[6];
         size_t n = 0;
         p[n++] = (sqe_sigv4_param){"list-type", "2"};
+        p[n++] = (sqe_sigv4_param){"encoding-type", "url"};
         p[n++] = (sqe_sigv4_param){"prefix", prefix};
         if (!recursive) p[n++] = (sqe_sigv4_param){"delimiter", "/"};
         if (token) p[n++] = (sqe_sigv4_param){"continuation-token", token};
@@ -1112,6 +1131,43 @@ static bool mp_complete(s3_store *s, const char *key, const char *upload_id, cha
     return ok;
 }
 
+/* Parts are uploaded by up to MP_WORKERS threads (bounded further by the
+ * store's max_in_flight slots); each takes the next part number. The first
+ * failure stops the others from starting new parts and is reported. */
+#define MP_WORKERS 4
+
+typedef struct mp_job {
+    s3_store *s;
+    const char *key, *upload_id, *data;
+    size_t len;
+    uint64_t part;
+    int n_parts;
+    char (*etags)[80];
+    unsigned char *md5s;
+    _Atomic int next;
+    _Atomic bool failed;
+    pthread_mutex_t mu;
+    sqe_error err; /* the first failure */
+} mp_job;
+
+static void *mp_worker(void *arg) {
+    mp_job *j = arg;
+    for (;;) {
+        int i = atomic_fetch_add(&j->next, 1);
+        if (i >= j->n_parts || atomic_load(&j->failed)) break;
+        size_t off = (size_t)i * j->part, n = SQE_MIN((size_t)j->part, j->len - off);
+        sqe_md5_raw(j->data + off, n, j->md5s + 16 * i);
+        sqe_error e;
+        if (!mp_part(j->s, j->key, j->upload_id, i + 1, j->data + off, n, j->etags[i], &e)) {
+            pthread_mutex_lock(&j->mu);
+            if (!atomic_exchange(&j->failed, true)) j->err = e;
+            pthread_mutex_unlock(&j->mu);
+            break;
+        }
+    }
+    return NULL;
+}
+
 static bool put_multipart(s3_store *s, const char *key, const char *data, size_t len,
                           sqe_error *err) {
     uint64_t part = s->part_size;
@@ -1119,25 +1175,36 @@ static bool put_multipart(s3_store *s, const char *key, const char *data, size_t
     int n_parts = (int)((len + part - 1) / part);
     char *upload_id = NULL;
     if (!mp_create(s, key, &upload_id, err)) return false;
-    char(*etags)[80] = sqe_calloc((size_t)n_parts, sizeof *etags);
-    unsigned char *md5s = sqe_calloc((size_t)n_parts, 16);
-    bool ok = true;
-    for (int i = 0; ok && i < n_parts; i++) {
-        size_t off = (size_t)i * part, n = SQE_MIN((size_t)part, len - off);
-        ok = mp_part(s, key, upload_id, i + 1, data + off, n, etags[i], err);
-        sqe_md5_raw(data + off, n, md5s + 16 * i);
-    }
-    char want[48];
+    mp_job j = {.s = s,
+                .key = key,
+                .upload_id = upload_id,
+                .data = data,
+                .len = len,
+                .part = part,
+                .n_parts = n_parts};
+    j.etags = sqe_calloc((size_t)n_parts, sizeof *j.etags);
+    j.md5s = sqe_calloc((size_t)n_parts, 16);
+    pthread_mutex_init(&j.mu, NULL);
+    int n_threads = SQE_MIN(SQE_MIN(MP_WORKERS, n_parts), s->max_in_flight);
+    pthread_t th[MP_WORKERS];
+    int started = 0;
+    for (; started < n_threads; started++)
+        if (pthread_create(&th[started], NULL, mp_worker, &j) != 0) break;
+    if (started == 0) mp_worker(&j); /* no thread: upload here */
+    for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
+    bool ok = !atomic_load(&j.failed);
+    if (!ok) *err = j.err;
     if (ok) {
-        char hex[33];
-        sqe_md5_hex(md5s, (size_t)n_parts * 16, hex);
+        char hex[33], want[48];
+        sqe_md5_hex(j.md5s, (size_t)n_parts * 16, hex);
         snprintf(want, sizeof want, "%s-%d", hex, n_parts);
-        ok = mp_complete(s, key, upload_id, etags, n_parts, want, err);
+        ok = mp_complete(s, key, upload_id, j.etags, n_parts, want, err);
     }
     if (!ok) mp_abort(s, key, upload_id);
     obj_forget(s, key);
-    sqe_free(md5s);
-    sqe_free(etags);
+    pthread_mutex_destroy(&j.mu);
+    sqe_free(j.md5s);
+    sqe_free(j.etags);
     sqe_free(upload_id);
     return ok;
 }

@@ -32,6 +32,11 @@ bool sqe_xml_child(sqe_xml_span span, const char *tag, sqe_xml_span *inner);
  * NULL (the caller reports the response as malformed). */
 char *sqe_xml_text(sqe_xml_span span);
 
+/* Decodes, in place, a value of a listing made with encoding-type=url:
+ * %XX escapes and '+' for a space (as AWS writes them). false (s left
+ * unspecified) for a malformed escape or an encoded NUL. */
+bool sqe_s3_url_decode(char *s);
+
 /* ------------------------------------------------------------ store hooks */
 
 /* Test hooks (tests only): multipart threshold and part size (bytes; part

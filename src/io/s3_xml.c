@@ -136,6 +136,31 @@ bad:
     return NULL;
 }
 
+static int hex_digit(char c) {
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+bool sqe_s3_url_decode(char *s) {
+    char *w = s;
+    for (const char *r = s; *r; r++) {
+        if (*r == '+') {
+            *w++ = ' ';
+        } else if (*r == '%') {
+            int hi = hex_digit(r[1]), lo = hi < 0 ? -1 : hex_digit(r[2]);
+            if (lo < 0 || (hi == 0 && lo == 0)) return false;
+            *w++ = (char)(hi * 16 + lo);
+            r += 2;
+        } else {
+            *w++ = *r;
+        }
+    }
+    *w = '\0';
+    return true;
+}
+
 int64_t sqe_s3_parse_time(const char *s) {
     if (!s) return 0;
     struct tm tm = {0};

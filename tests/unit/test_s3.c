@@ -70,6 +70,16 @@ static void test_xml(void) {
     sqe_free(t);
     sqe_xml_span nul = {"a\0b", 3};
     CHECK(sqe_xml_text(nul) == NULL);
+    /* encoding-type=url values */
+    char enc[] = "d/k%3D1+%26%01x/f%25.csv";
+    CHECK(sqe_s3_url_decode(enc));
+    CHECK_STR(enc, "d/k=1 &\x01x/f%.csv");
+    static const char *const bad_pct[] = {"%", "%4", "%G1", "a%00b"};
+    for (size_t i = 0; i < SQE_ARRAY_LEN(bad_pct); i++) {
+        char b[16];
+        snprintf(b, sizeof b, "%s", bad_pct[i]);
+        CHECK(!sqe_s3_url_decode(b));
+    }
 }
 
 static void test_times(void) {
@@ -208,34 +218,49 @@ static bool has(const names *n, const char *path, bool dir) {
     return false;
 }
 
-/* Keys that need encoding round-trip through put, list, head, get, del. */
-static void odd_keys(sqe_store *st, const char *root) {
+/* Keys that need encoding round-trip through put, list, head, get, del.
+ * s3rver escapes XML specials twice in its listings (a server bug: "&amp;"
+ * becomes "&amp;amp;"), so with `xml_specials` false those keys are only
+ * written and read back, not listed. */
+static void odd_keys(sqe_store *st, const char *root, bool xml_specials) {
     static const char *const keys[] = {"a b.csv",
                                        "k=v/x.csv",
                                        "pct%41.csv",
                                        "hive%3Aesc.csv",
                                        "uni-\xc3\xa9\xe2\x82\xac.csv",
                                        "plus+star*tilde~.csv",
+                                       "ctl\x01x.csv",
                                        "amp&lt<gt>.csv",
                                        "q'uote\".csv",
                                        "__HIVE_DEFAULT_PARTITION__/f.csv"};
     char dir[300], path[400];
     snprintf(dir, sizeof dir, "%s/odd", root);
+    size_t n_listed = 0;
     for (size_t i = 0; i < SQE_ARRAY_LEN(keys); i++) {
         snprintf(path, sizeof path, "%s/%s", dir, keys[i]);
         CHECK(put_s(st, path, keys[i]));
         CHECK(read_back(st, path, keys[i]));
+        if (!xml_specials && strpbrk(keys[i], "&<>'\"\x01")) {
+            sqe_error e2;
+            CHECK(st->vt->del(st, path, &e2));
+            continue;
+        }
+        n_listed++;
     }
     names n = {0};
     sqe_error err;
-    CHECK(st->vt->list(st, dir, true, collect, &n, &err));
-    CHECK(n.n == (int)SQE_ARRAY_LEN(keys));
+    bool listed = st->vt->list(st, dir, true, collect, &n, &err);
+    CHECK(listed);
+    if (!listed) fprintf(stderr, "  list %s: %s\n", dir, err.msg);
+    CHECK(n.n == (int)n_listed);
     for (size_t i = 0; i < SQE_ARRAY_LEN(keys); i++) {
+        if (!xml_specials && strpbrk(keys[i], "&<>'\"\x01")) continue;
         snprintf(path, sizeof path, "%s/%s", dir, keys[i]);
         CHECK(has(&n, path, false));
         if (!has(&n, path, false)) fprintf(stderr, "  missing from listing: %s\n", path);
     }
     for (size_t i = 0; i < SQE_ARRAY_LEN(keys); i++) {
+        if (!xml_specials && strpbrk(keys[i], "&<>'\"\x01")) continue;
         snprintf(path, sizeof path, "%s/%s", dir, keys[i]);
         CHECK(st->vt->del(st, path, &err));
     }
@@ -299,7 +324,7 @@ static void wrong_secret(void) {
 }
 
 static void test_s3rver(sqe_store *st, const char *root) {
-    odd_keys(st, root);
+    odd_keys(st, root, false);
     paging(st, root, false);
     wrong_secret();
     /* basic multipart with small parts */
@@ -544,7 +569,7 @@ static void missing_bucket(void) {
 }
 
 static void test_moto(sqe_store *st, const char *root) {
-    odd_keys(st, root);
+    odd_keys(st, root, true);
     paging(st, root, true);
     hive_tree(st, root);
     ranges_and_changes(st, root);
@@ -583,6 +608,88 @@ static sqe_error_class fault_get(sqe_store *st, const char *key, sqe_error *err,
     char path[200];
     snprintf(path, sizeof path, "s3://fake/%s", key);
     return st->vt->get_range(st, path, 0, 5, buf, n, err) ? SQE_OK : err->cls;
+}
+
+static long fake_number(sqe_store *st, const char *key) {
+    char buf[32] = {0};
+    size_t n = 0;
+    sqe_error err;
+    if (fault_get(st, key, &err, buf, &n) != SQE_OK) return -1;
+    return strtol(buf, NULL, 10);
+}
+
+typedef struct slow_reader {
+    sqe_store *st;
+    int failures;
+} slow_reader;
+
+static void *slow_loop(void *arg) {
+    slow_reader *r = arg;
+    for (int i = 0; i < 3; i++) {
+        char buf[8];
+        size_t n;
+        sqe_error err;
+        if (fault_get(r->st, "slow", &err, buf, &n) != SQE_OK) r->failures++;
+    }
+    return NULL;
+}
+
+/* max_in_flight bounds concurrent requests; sequential requests reuse one
+ * connection. */
+static void fault_pool(sqe_s3_cred_source *src) {
+    sqe_s3_config cfg;
+    sqe_s3_config_defaults(&cfg);
+    cfg.endpoint = sqe_strdup(g_endpoint);
+    cfg.max_in_flight = 2;
+    sqe_error err;
+    sqe_store *st = sqe_io_s3_new(&cfg, "fake", src, &err);
+    sqe_s3_config_clear(&cfg);
+    if (!st) return;
+    long c0 = fake_number(st, "connections");
+    for (int i = 0; i < 10; i++) {
+        char buf[8];
+        size_t n;
+        CHECK(fault_get(st, "hello", &err, buf, &n) == SQE_OK);
+    }
+    long c1 = fake_number(st, "connections");
+    CHECK(c0 >= 1 && c1 == c0); /* the first connection served all of them */
+    slow_reader r[6];
+    pthread_t th[6];
+    for (int i = 0; i < 6; i++) {
+        r[i] = (slow_reader){st, 0};
+        pthread_create(&th[i], NULL, slow_loop, &r[i]);
+    }
+    for (int i = 0; i < 6; i++) {
+        pthread_join(th[i], NULL);
+        CHECK(r[i].failures == 0);
+    }
+    CHECK(fake_number(st, "slowmax") == 2);
+    sqe_store_free(st);
+}
+
+/* virtual_hosted puts the bucket in the host name (curl resolves
+ * *.localhost to the loopback address without DNS). */
+static void fault_virtual_hosted(sqe_s3_cred_source *src) {
+    const char *port = strrchr(g_endpoint, ':');
+    sqe_s3_config cfg;
+    sqe_s3_config_defaults(&cfg);
+    cfg.endpoint = sqe_asprintf("http://localhost%s", port ? port : "");
+    cfg.virtual_hosted = true;
+    sqe_error err;
+    sqe_store *st = sqe_io_s3_new(&cfg, "fake", src, &err);
+    sqe_s3_config_clear(&cfg);
+    CHECK(st != NULL);
+    if (!st) return;
+    char buf[8];
+    size_t n = 0;
+    CHECK(fault_get(st, "vhost.txt", &err, buf, &n) == SQE_OK && n == 5);
+    sqe_store_free(st);
+    /* and path-style is refused by the same key, so the check can fail */
+    st = open_store(g_endpoint, "fake", src, 0, 0);
+    if (!st) return;
+    CHECK(fault_get(st, "vhost.txt", &err, buf, &n) == SQE_ERR_STORAGE);
+    CHECK_CONTAINS(err.msg, "FakeNotVirtualHosted");
+    sqe_store_free(st);
 }
 
 static void test_fault(void) {
@@ -642,6 +749,18 @@ static void test_fault(void) {
     snprintf(path, sizeof path, "s3://fake/taken.json");
     CHECK(!st->vt->put_if_absent(st, path, "mine", 4, &err));
     CHECK(err.cls == SQE_ERR_ALREADY_EXISTS);
+    /* a multipart upload whose part fails is aborted, the error names the key */
+    sqe_io_s3_set_test_limits(st, 1000, 400, 0, 0);
+    char *blob = sqe_calloc(1, 2500);
+    snprintf(path, sizeof path, "s3://fake/mpfail.bin");
+    CHECK(!st->vt->put(st, path, blob, 2500, &err));
+    CHECK(err.cls == SQE_ERR_STORAGE);
+    CHECK_CONTAINS(err.msg, "access denied");
+    CHECK_CONTAINS(err.msg, path);
+    sqe_free(blob);
+    CHECK(st->vt->get_range(st, path, 0, 5, buf, &n, &err) && n == 1 && buf[0] == '1');
+    fault_pool(&cs.base);
+    fault_virtual_hosted(&cs.base);
     /* malformed listings fail, never loop */
     names nm = {0};
     CHECK(!st->vt->list(st, "s3://fake/badxml", false, collect, &nm, &err));
@@ -657,8 +776,12 @@ static void test_kill(sqe_store *st, const char *root) {
     if (!pid_s) return;
     char path[300];
     snprintf(path, sizeof path, "%s/k.txt", root);
+    char first[16];
+    size_t got = 0;
+    sqe_error e0;
     CHECK(put_s(st, path, "still here"));
-    CHECK(read_back(st, path, "still here")); /* a pooled connection now exists */
+    CHECK(st->vt->get_range(st, path, 0, 5, first, &got, &e0) &&
+          got == 5); /* a pooled connection */
     CHECK(kill((pid_t)atoi(pid_s), SIGKILL) == 0);
     usleep(200 * 1000);
     double t0 = now_s();

@@ -11,6 +11,11 @@
 //   denied     403 AccessDenied; nobucket: 404 NoSuchBucket
 //   redirect   301 PermanentRedirect with x-amz-bucket-region: eu-west-1
 //   ignorerange  200 with the whole body "0123456789" whatever the Range
+//   slow       answers after 100 ms; GET .../slowmax: most slow requests
+//              in flight at once; GET .../connections: TCP connections so far
+//   vhost      200 only when addressed virtual-hosted (Host: fake.*, path /vhost.txt)
+//   mpfail     multipart: upload "up&1" created, every part refused (403),
+//              the abort counted; a GET answers the number of aborts
 //   ambig      conditional PUT: stores the body then answers 500 (the write
 //              landed), later PUTs 412; HEAD answers the stored body's MD5
 //   taken      conditional PUT: 500 without storing, then 412 (another
@@ -26,6 +31,7 @@ import crypto from 'node:crypto';
 const port = Number(process.argv[2]);
 const counts = new Map();
 const stored = new Map();
+let aborted = 0;
 
 function xmlError(res, status, code, extra = {}) {
   res.writeHead(status, { 'Content-Type': 'application/xml', ...extra });
@@ -40,6 +46,7 @@ function ok(req, res, body = 'hello') {
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
+let connections = 0, slowNow = 0, slowMax = 0;
 const server = http.createServer((req, res) => {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
@@ -65,6 +72,17 @@ function handle(req, res, body) {
                      '<NextContinuationToken>same</NextContinuationToken></ListBucketResult>');
     return res.end('<ListBucketResult><IsTruncated>false</IsTruncated></ListBucketResult>');
   }
+  if (key.includes('vhost')) {
+    const vh = (h.host || '').startsWith('fake.') && key === '/vhost.txt';
+    return vh ? ok(req, res) : xmlError(res, 400, 'FakeNotVirtualHosted');
+  }
+  if (key.endsWith('/connections')) return ok(req, res, String(connections));
+  if (key.endsWith('/slowmax')) return ok(req, res, String(slowMax));
+  if (key.includes('slow')) {
+    slowNow++;
+    slowMax = Math.max(slowMax, slowNow);
+    return setTimeout(() => { slowNow--; ok(req, res); }, 100);
+  }
   if (key.includes('flaky503') && n <= 2) return xmlError(res, 503, 'ServiceUnavailable');
   if (key.includes('throttle429') && n <= 2) return xmlError(res, 429, 'SlowDown');
   if (key.includes('always500')) return xmlError(res, 500, 'InternalError');
@@ -76,6 +94,20 @@ function handle(req, res, body) {
   if (key.includes('redirect'))
     return xmlError(res, 301, 'PermanentRedirect', { 'x-amz-bucket-region': 'eu-west-1' });
   if (key.includes('ignorerange')) return ok(req, res, '0123456789');
+  if (key.includes('mpfail')) {
+    if (req.method === 'POST' && url.searchParams.has('uploads')) {
+      res.writeHead(200, { 'Content-Type': 'application/xml' });
+      return res.end('<InitiateMultipartUploadResult><UploadId>up&amp;1</UploadId>' +
+                     '</InitiateMultipartUploadResult>');
+    }
+    if (req.method === 'DELETE' && url.searchParams.get('uploadId') === 'up&1') {
+      aborted++;
+      res.writeHead(204);
+      return res.end();
+    }
+    if (req.method === 'GET') return ok(req, res, String(aborted));
+    return xmlError(res, 403, 'AccessDenied');
+  }
   if (key.includes('ambig') || key.includes('taken')) {
     if (req.method === 'PUT') {
       if (!stored.has(key)) {
@@ -89,4 +121,5 @@ function handle(req, res, body) {
   return ok(req, res);
 }
 
+server.on('connection', () => connections++);
 server.listen(port, '127.0.0.1', () => console.log(`fake_s3 listening on ${port}`));
