@@ -974,6 +974,13 @@ static bool cred_chain_get(sqe_s3_cred_source *src, sqe_s3_creds *out, sqe_error
             pthread_mutex_unlock(&ch->mu);
             return false;
         }
+        if (ch->generation != gen && ch->have) {
+            /* Just resolved for us: use it even inside the refresh margin
+             * (short-lived credentials), rather than resolving again. */
+            sqe_s3_creds_copy(out, &ch->cached);
+            pthread_mutex_unlock(&ch->mu);
+            return true;
+        }
     }
     ch->resolving = true;
     pthread_mutex_unlock(&ch->mu);

@@ -101,6 +101,7 @@ struct sqe_io_registry {
     sqe_s3_config base; /* resolved session settings */
     bool vh_forced;     /* addressing chosen by a flag or variable */
     reg_creds *default_creds;
+    const char *creds_problem; /* static text: why the default keys are unusable, or NULL */
     SQE_ARRAY(reg_entry *) entries;
     SQE_ARRAY(reg_secret) secrets;
     uint64_t next_generation;
@@ -234,7 +235,7 @@ static void reg_settings(sqe_io_registry *r, const char *const *env, const sqe_s
 /* Default credentials: keys from flags or SQE_STORAGE__S3_* (the secret may
  * come from the environment, as --help advises), else the AWS chain. */
 static reg_creds *reg_default_creds(const char *const *env, const char *flag_key,
-                                    const char *flag_secret) {
+                                    const char *flag_secret, const char **problem) {
     static const char *const key_vars[] = {"SQE_STORAGE__S3_ACCESS_KEY_ID", NULL};
     static const char *const secret_vars[] = {"SQE_STORAGE__S3_SECRET_ACCESS_KEY",
                                               "AWS_SECRET_ACCESS_KEY", NULL};
@@ -243,6 +244,10 @@ static reg_creds *reg_default_creds(const char *const *env, const char *flag_key
     if (!key) return reg_creds_new(sqe_s3_cred_chain_new(env));
     const char *secret = reg_first(env, flag_secret, secret_vars);
     const char *token = reg_first(env, NULL, token_vars);
+    if (!secret)
+        *problem = "an access key is given (--s3-access-key or SQE_STORAGE__S3_ACCESS_KEY_ID) but "
+                   "no secret key; set AWS_SECRET_ACCESS_KEY or "
+                   "SQE_STORAGE__S3_SECRET_ACCESS_KEY (or --s3-secret-key)";
     sqe_s3_creds c = {(char *)key, (char *)(secret ? secret : ""), (char *)token, 0};
     return reg_creds_new(sqe_s3_cred_static_new(&c));
 }
@@ -257,7 +262,7 @@ sqe_io_registry *sqe_io_registry_new_with_keys(const char *const *env,
     sqe_io_registry *r = sqe_calloc(1, sizeof *r);
     pthread_mutex_init(&r->mu, NULL);
     reg_settings(r, env, flags);
-    r->default_creds = reg_default_creds(env, access_key, secret_key);
+    r->default_creds = reg_default_creds(env, access_key, secret_key, &r->creds_problem);
     r->next_generation = 1;
     return r;
 }
@@ -475,6 +480,11 @@ static reg_entry *reg_add_entry(sqe_io_registry *r, char *key, sqe_store *inner,
  * the lock held. */
 static reg_entry *reg_s3_entry(sqe_io_registry *r, const char *url, reg_secret *sec,
                                sqe_error *err) {
+    if ((!sec || !sec->creds) && r->creds_problem) {
+        sqe_error_set(err, SQE_ERR_STORAGE_CREDENTIALS_UNAVAILABLE, "cannot open '%s': %s", url,
+                      r->creds_problem);
+        return NULL;
+    }
     const char *b = url + 5;
     size_t bl = strcspn(b, "/");
     char *bucket = sqe_strndup(b, bl);

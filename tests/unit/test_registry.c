@@ -107,6 +107,35 @@ static sqe_store *open_ok(sqe_io_registry *r, const char *url, const char *secre
     return s;
 }
 
+static void test_half_keys(void) {
+    /* A key from the flags and no secret anywhere: S3 opens fail, naming
+     * what to set; local paths still work. */
+    const char *env[] = {"HOME=/nonexistent", NULL};
+    sqe_io_registry *r = sqe_io_registry_new_with_keys(env, NULL, "AKFLAG", NULL);
+    sqe_error err;
+    sqe_error_clear(&err);
+    CHECK(sqe_io_registry_open(r, "s3://b/x", NULL, &err) == NULL);
+    CHECK(err.cls == SQE_ERR_STORAGE_CREDENTIALS_UNAVAILABLE);
+    CHECK_CONTAINS(err.msg, "cannot open 's3://b/x': an access key is given");
+    sqe_store *l = sqe_io_registry_open(r, "/tmp", NULL, &err);
+    CHECK(l != NULL);
+    sqe_store_free(l);
+    /* A secret with its own keys is unaffected. */
+    sqe_io_secret s = {.name = "k", .key_id = "A", .secret = "B", .url_style = -1};
+    CHECK(sqe_io_registry_create_secret(r, &s, false, false, &err));
+    sqe_store *k = sqe_io_registry_open(r, "s3://b/x", "k", &err);
+    CHECK(k != NULL);
+    sqe_store_free(k);
+    sqe_io_registry_free(r);
+    /* The secret from the environment completes the flag's key. */
+    const char *env2[] = {"AWS_SECRET_ACCESS_KEY=x", "HOME=/nonexistent", NULL};
+    r = sqe_io_registry_new_with_keys(env2, NULL, "AKFLAG", NULL);
+    k = sqe_io_registry_open(r, "s3://b/x", NULL, &err);
+    CHECK(k != NULL);
+    sqe_store_free(k);
+    sqe_io_registry_free(r);
+}
+
 static void test_sharing(void) {
     const char *env[] = {"AWS_ENDPOINT_URL=http://127.0.0.1:1", "AWS_ACCESS_KEY_ID=AK",
                          "AWS_SECRET_ACCESS_KEY=sk", "HOME=/nonexistent", NULL};
@@ -252,6 +281,7 @@ static void test_threads(void) {
 
 int main(void) {
     RUN(test_settings);
+    RUN(test_half_keys);
     RUN(test_sharing);
     RUN(test_secrets);
     RUN(test_threads);
