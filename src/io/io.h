@@ -133,6 +133,9 @@ sqe_store *sqe_io_store_backend(sqe_store *s);
  * (EXPLAIN ANALYZE takes the difference around a query). False when no
  * store counts anything. */
 bool sqe_io_registry_stats(sqe_io_registry *r, sqe_io_stats *out);
+/* How long a store no handle holds is kept unopened before it is dropped
+ * (default five minutes; 0 drops it at the next open). For tests. */
+void sqe_io_registry_set_idle_ms(sqe_io_registry *r, int64_t ms);
 /* The session's resolved S3 settings (no secrets inside). */
 const struct sqe_s3_config *sqe_io_registry_config(const sqe_io_registry *r);
 

@@ -27,14 +27,15 @@
  * of the URL, if any (DuckDB's rule), else the session defaults.
  *
  * Sharing. One S3 store per (endpoint, region, addressing, bucket,
- * credential identity), created on first open and kept until the registry
- * is freed; local paths share one local store. Every open returns a small
- * handle (a proxy store) holding a reference; the handle forwards each call
- * and its free drops the reference, so the shared store dies when the
- * registry and every handle let go of it. Replacing or dropping a secret
- * only unlinks its stores: statements still holding handles finish with
- * the old keys. sqe_io_store_backend(handle) gives the shared store itself
- * (for backend-specific calls such as sqe_io_s3_put_if_match).
+ * credential identity), created on first open; local paths share one local
+ * store. A store that no handle holds and that nobody opened for five
+ * minutes (SPEC §12.1) is dropped at the next open, so connections and
+ * cached object ETags do not live forever; the next open makes a new one. Every open returns a
+ * small handle (a proxy store) holding a reference; the handle forwards each call and its free
+ * drops the reference, so the shared store dies when the registry and every handle let go of it.
+ * Replacing or dropping a secret only unlinks its stores: statements still holding handles finish
+ * with the old keys. sqe_io_store_backend(handle) gives the shared store itself (for
+ * backend-specific calls such as sqe_io_s3_put_if_match).
  *
  * Thread safety: one mutex guards the tables; reference counts are
  * atomic; the stores and credential sources are thread-safe themselves.
@@ -50,6 +51,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* SPEC §12.1: a client is reused for five minutes. */
+#define REG_IDLE_US (5LL * 60 * 1000000)
 
 /* A credential source shared by several stores. */
 typedef struct reg_creds {
@@ -75,8 +79,9 @@ static void reg_creds_unref(reg_creds *c) {
 typedef struct reg_entry {
     char *key;
     sqe_store *inner;
-    reg_creds *creds; /* NULL for the local store */
-    atomic_int refs;  /* the registry's (while listed) + one per handle */
+    reg_creds *creds;     /* NULL for the local store */
+    atomic_int refs;      /* the registry's (while listed) + one per handle */
+    int64_t last_open_us; /* wall clock of the last open (under the registry's lock) */
 } reg_entry;
 
 static void reg_entry_unref(reg_entry *e) {
@@ -105,6 +110,7 @@ struct sqe_io_registry {
     SQE_ARRAY(reg_entry *) entries;
     SQE_ARRAY(reg_secret) secrets;
     uint64_t next_generation;
+    int64_t idle_us; /* a store no handle holds is dropped after this long unopened */
     /* Totals of stores already unlinked (secret replaced/dropped), so the
      * registry's stats never go backwards. */
     sqe_io_stats retired;
@@ -264,6 +270,7 @@ sqe_io_registry *sqe_io_registry_new_with_keys(const char *const *env,
     reg_settings(r, env, flags);
     r->default_creds = reg_default_creds(env, access_key, secret_key, &r->creds_problem);
     r->next_generation = 1;
+    r->idle_us = REG_IDLE_US;
     return r;
 }
 
@@ -465,6 +472,23 @@ static reg_entry *reg_find_entry(sqe_io_registry *r, const char *key) {
     return NULL;
 }
 
+/* Unlinks stores that no handle holds (only the registry's reference is
+ * left; new handles are made under the lock, so none can appear) and that
+ * were last opened longer than idle_us ago: their connections, cached
+ * ETags and resolved endpoints are not kept forever. Lock held. */
+static void reg_sweep_idle(sqe_io_registry *r, int64_t now) {
+    for (size_t i = r->entries.len; i-- > 0;) {
+        reg_entry *e = r->entries.items[i];
+        if (atomic_load(&e->refs) == 1 && now - e->last_open_us >= r->idle_us) reg_unlink(r, i);
+    }
+}
+
+void sqe_io_registry_set_idle_ms(sqe_io_registry *r, int64_t ms) {
+    pthread_mutex_lock(&r->mu);
+    r->idle_us = ms * 1000;
+    pthread_mutex_unlock(&r->mu);
+}
+
 static reg_entry *reg_add_entry(sqe_io_registry *r, char *key, sqe_store *inner, reg_creds *creds) {
     reg_entry *e = sqe_calloc(1, sizeof *e);
     e->key = key;
@@ -525,6 +549,8 @@ sqe_store *sqe_io_registry_open(sqe_io_registry *r, const char *url, const char 
     bool s3 = sqe_str_ieqn(url, "s3://", 5);
     if (secret && !*secret) secret = NULL;
     pthread_mutex_lock(&r->mu);
+    int64_t now = sqe_clock_wall_us();
+    reg_sweep_idle(r, now);
     reg_entry *e = NULL;
     if (!s3) {
         e = reg_find_entry(r, "local");
@@ -540,6 +566,7 @@ sqe_store *sqe_io_registry_open(sqe_io_registry *r, const char *url, const char 
         else
             e = reg_s3_entry(r, url, sec, err);
     }
+    if (e) e->last_open_us = now;
     sqe_store *h = e ? reg_handle_new(e) : NULL;
     pthread_mutex_unlock(&r->mu);
     return h;

@@ -184,6 +184,36 @@ static void test_sharing(void) {
     sqe_store_free(l2);
 }
 
+static void test_idle(void) {
+    const char *env[] = {"HOME=/nonexistent", NULL};
+    sqe_io_registry *r = sqe_io_registry_new(env, NULL);
+    sqe_error err;
+    sqe_error_clear(&err);
+    sqe_io_entry e;
+    sqe_io_stats st;
+    /* Default: the store lives on between statements (its counts go on). */
+    sqe_store *h = open_ok(r, "/tmp", NULL);
+    h->vt->head(h, "/tmp", &e, &err);
+    sqe_store_free(h);
+    h = open_ok(r, "/tmp", NULL);
+    h->vt->stats(h, &st);
+    CHECK(st.n_head == 1);
+    /* Idle 0: a store no handle holds is replaced at the next open; one
+     * still held is kept. The registry's totals never go backwards. */
+    sqe_io_registry_set_idle_ms(r, 0);
+    sqe_store *held = open_ok(r, "/tmp", NULL);
+    CHECK(sqe_io_store_backend(held) == sqe_io_store_backend(h));
+    sqe_store_free(h);
+    sqe_store_free(held);
+    usleep(2000);
+    h = open_ok(r, "/tmp", NULL);
+    h->vt->stats(h, &st);
+    CHECK(st.n_head == 0);
+    CHECK(sqe_io_registry_stats(r, &st) && st.n_head == 1);
+    sqe_store_free(h);
+    sqe_io_registry_free(r);
+}
+
 static void test_secrets(void) {
     const char *env[] = {"AWS_ACCESS_KEY_ID=AK", "AWS_SECRET_ACCESS_KEY=sk", "HOME=/nonexistent",
                          NULL};
@@ -284,6 +314,7 @@ int main(void) {
     RUN(test_half_keys);
     RUN(test_sharing);
     RUN(test_secrets);
+    RUN(test_idle);
     RUN(test_threads);
     return unit_report();
 }
