@@ -148,6 +148,30 @@ else
     pass "S3 root, dead endpoint: secret key not shown"
 fi
 
+# Once parsed, --s3-secret-key's value is overwritten in argv, so the
+# process list no longer shows it (the statement below retries a dead
+# endpoint for about a second, long enough to look).
+"$CLI" --embedded --s3-endpoint http://127.0.0.1:1 --s3-access-key AKID \
+    --s3-secret-key cmdline-secret-456 --hive-root lake=s3://bucket/wh \
+    -c "SHOW DATABASES FROM lake" >/dev/null 2>&1 &
+cli_pid=$!
+cmdline=
+for _ in $(seq 1 50); do
+    sleep 0.02
+    cmdline=$(tr '\0' ' ' <"/proc/$cli_pid/cmdline" 2>/dev/null) || break
+    [[ $cmdline == *"SHOW DATABASES"* ]] && break
+done
+sleep 0.2
+cmdline=$(tr '\0' ' ' <"/proc/$cli_pid/cmdline" 2>/dev/null) || cmdline=
+wait "$cli_pid" 2>/dev/null
+if [[ -z $cmdline ]]; then
+    pass "--s3-secret-key hidden from the process list (skipped: process ended too soon)"
+elif [[ $cmdline == *"--s3-secret-key xxxxxxxxxxxxxxxxxx "* && $cmdline != *cmdline-secret-456* ]]; then
+    pass "--s3-secret-key hidden from the process list"
+else
+    fail "--s3-secret-key hidden from the process list" "cmdline: $cmdline"
+fi
+
 # The shell keeps CREATE SECRET (and its keys) out of its history file.
 if command -v script >/dev/null; then
     printf "CREATE SECRET s (TYPE S3, KEY_ID 'a', SECRET 'hist-secret-77');\nSELECT 42;\n\\\\q\n" |
