@@ -6,6 +6,7 @@
 #   make difftest   the same queries on sqe and DuckDB, compared (tests/differential/)
 #   make pqtest     Parquet files written by DuckDB, read by sqe, compared with DuckDB
 #   make s3test     the S3 store against moto_server, s3rver and a fault-injecting fake
+#   make s3sqltest  SQL on S3 (moto_server): catalog, reads, concurrent CREATE, no secret in any output
 #   make sanitize   the same tests under AddressSanitizer + UBSan (build-asan/)
 #   make tsan       the executor's unit tests and the SQL tests under ThreadSanitizer (build-tsan/)
 #   make demo       install deps, build, create a sample warehouse, query it
@@ -81,6 +82,13 @@ sqltest: $(BUILD)/sqe-slt $(BUILD)/sqe-cli
 cli-test: $(BUILD)/sqe-cli
 	tests/integration/test_cli.sh $(BUILD)/sqe-cli
 
+# SQL on S3 (tests/integration/s3_sql/run.sh): moto_server on a free port,
+# tests/sql_s3/*.test, EXPLAIN ANALYZE request counts, concurrent CREATE
+# with one winner, and no secret in any output. About 20 s.
+.PHONY: s3sqltest
+s3sqltest: $(BUILD)/sqe-cli $(BUILD)/sqe-slt
+	tests/integration/s3_sql/run.sh $(BUILD)
+
 # Differential tier (tests/differential/README.md): fails on any mismatch with
 # DuckDB or a written Trino expectation, and when fewer than DIFFTEST_MIN_PASS
 # queries pass (raise it as features land). Its npm packages come from
@@ -108,6 +116,7 @@ s3test: $(BUILD)/tests/test_s3 $(BUILD)/tests/test_io
 test: deps
 	$(MAKE) all
 	$(MAKE) unit sqltest cli-test difftest pqtest s3test fuzz-replay
+	$(MAKE) s3sqltest
 	$(MAKE) sanitize
 	$(MAKE) tsan
 

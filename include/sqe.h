@@ -59,6 +59,13 @@ typedef struct sqe_options {
      * byte ranges in parallel (default 32 MiB; UINT64_MAX: never split). */
     uint64_t parallel_min_bytes;
     uint64_t text_split_bytes;
+    /* S3 settings from the command line (NULL/false: not given, so
+     * SQE_STORAGE__S3_* and then AWS_* from the environment apply, SPEC
+     * §0.5). Read by sqe_session_open only (copied; the session keeps no
+     * pointer to them). An endpoint selects path-style addressing unless
+     * s3_virtual_hosted. */
+    const char *s3_endpoint, *s3_region, *s3_access_key, *s3_secret_key;
+    bool s3_virtual_hosted;
 } sqe_options;
 
 const char *sqe_version(void);

@@ -76,6 +76,11 @@ bool sqe_cli_run_script(sqe_cli *cli, const char *script, size_t len, const char
  * NULL and prints a message on failure. */
 char *sqe_cli_read_file(const char *path, size_t *len);
 
+/* True when `text` may hold a CREATE SECRET statement (the word CREATE and,
+ * later, the word SECRET, ASCII case-insensitive): the shell keeps such
+ * entries out of its history. Errs on the side of forgetting. */
+bool sqe_cli_holds_secret(const char *text);
+
 /* ------------------------------------------------------------------ repl.c */
 
 /* Runs the interactive shell until \q or end of input. Returns the exit

@@ -41,8 +41,9 @@ static const char usage_text[] =
     "Options:\n"
     "  --embedded               run the engine inside this process (required for now;\n"
     "                           server mode is not supported yet)\n"
-    "  --hive-root NAME=URL     attach a warehouse root as catalog NAME; URL is a local\n"
-    "                           path or file:///abs/path of an existing folder\n"
+    "  --hive-root NAME=URL     attach a warehouse root as catalog NAME; URL is\n"
+    "                           s3://bucket/prefix, or a local path or\n"
+    "                           file:///abs/path of an existing folder\n"
     "                           (repeatable)\n"
     "  -c SQL                   run SQL (one or more statements separated by ';');\n"
     "                           repeatable, run in order with -f\n"
@@ -63,8 +64,9 @@ static const char usage_text[] =
     "                           shell history\n"
     "  --s3-region REGION       S3 region\n"
     "  --s3-virtual-hosted      virtual-hosted-style addressing with --s3-endpoint\n"
-    "                           (S3 storage is not supported yet: these flags are\n"
-    "                           refused)\n"
+    "                           Without these flags, SQE_STORAGE__S3_* and then the\n"
+    "                           usual AWS variables, ~/.aws profiles, web identity,\n"
+    "                           ECS and instance credentials apply\n"
     "  --help                   show this help and exit\n"
     "  --version                print the version and exit\n"
     "\n"
@@ -74,6 +76,8 @@ static const char usage_text[] =
     "  sqe-cli --embedded --hive-root lake=file:///data/wh --format csv -f report.sql\n"
     "  echo \"SHOW TABLES FROM lake.sales;\" | sqe-cli --embedded --hive-root lake=./warehouse\n"
     "  sqe-cli --embedded --hive-root lake=./warehouse      (interactive shell)\n"
+    "  AWS_PROFILE=analytics sqe-cli --embedded --hive-root lake=s3://bucket/warehouse\n"
+    "  sqe-cli --embedded --s3-endpoint http://127.0.0.1:9000 --hive-root lake=s3://b/wh\n"
     "\n"
     "In the shell a statement ends with ';'. Meta commands: \\q (or .quit, .exit),\n"
     "\\timing, \\format FMT (or .mode FMT), \\help. History is kept in ~/.sqe_history\n"
@@ -184,13 +188,26 @@ static bool parse_threads(const char *text, int *threads) {
     return true;
 }
 
-/* The static spelling of an S3 flag, or NULL if name is not one. */
-static const char *s3_flag_name(const char *name) {
-    static const char *const s3_flags[] = {"--s3-endpoint", "--s3-access-key", "--s3-secret-key",
-                                           "--s3-region", "--s3-virtual-hosted"};
-    for (size_t i = 0; i < sizeof(s3_flags) / sizeof(s3_flags[0]); i++)
-        if (strcmp(name, s3_flags[i]) == 0) return s3_flags[i];
-    return NULL;
+/* Takes an S3 flag into opts (false if name is not one). The secret key
+ * is copied and its text in argv overwritten, so `ps` and /proc/PID/cmdline
+ * no longer show it (it was visible until here: --help says to prefer
+ * AWS_SECRET_ACCESS_KEY). */
+static bool s3_flag(const char *name, char *value, sqe_options *opts) {
+    if (strcmp(name, "--s3-endpoint") == 0)
+        opts->s3_endpoint = value;
+    else if (strcmp(name, "--s3-region") == 0)
+        opts->s3_region = value;
+    else if (strcmp(name, "--s3-access-key") == 0)
+        opts->s3_access_key = value;
+    else if (strcmp(name, "--s3-virtual-hosted") == 0)
+        opts->s3_virtual_hosted = true;
+    else if (strcmp(name, "--s3-secret-key") == 0) {
+        free((char *)opts->s3_secret_key);
+        opts->s3_secret_key = strdup(value);
+        memset(value, 'x', strlen(value));
+    } else
+        return false;
+    return true;
 }
 
 typedef struct cli_input {
@@ -208,7 +225,6 @@ typedef struct cli_flags {
     int n_roots;
     cli_input *inputs;
     int n_inputs;
-    const char *s3_flag; /* first S3 flag given, or NULL */
 } cli_flags;
 
 /* Returns -1 to continue, else an exit status. */
@@ -221,14 +237,14 @@ static int parse_flags(int argc, char **argv, cli_flags *fl) {
     }
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        const char *value = NULL;
+        char *value = NULL;
         char name[64];
         /* --flag=value is accepted for every long flag that takes a value */
         const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
         if (eq && (size_t)(eq - arg) < sizeof(name)) {
             memcpy(name, arg, (size_t)(eq - arg));
             name[eq - arg] = '\0';
-            value = eq + 1;
+            value = (char *)eq + 1;
         } else {
             snprintf(name, sizeof(name), "%s", arg);
         }
@@ -302,8 +318,11 @@ static int parse_flags(int argc, char **argv, cli_flags *fl) {
                 return EXIT_USAGE;
             }
             fl->memory_limit_set = true;
-        } else if (s3_flag_name(name)) {
-            if (!fl->s3_flag) fl->s3_flag = s3_flag_name(name);
+        } else if (s3_flag(name, value, &fl->opts)) {
+            if (value && !*value) {
+                usage_error("%s needs a non-empty value", name);
+                return EXIT_USAGE;
+            }
         } else if (arg[0] == '-' && arg[1] != '\0') {
             usage_error("unknown flag %s", name);
             return EXIT_USAGE;
@@ -364,14 +383,6 @@ int main(int argc, char **argv) {
         status = EXIT_USAGE;
         goto out;
     }
-    if (fl.s3_flag) {
-        fprintf(stderr,
-                "sqe-cli: S3 storage is not supported yet (%s); use a local path or file:// URL "
-                "for --hive-root\n",
-                fl.s3_flag);
-        status = EXIT_USAGE;
-        goto out;
-    }
 
     const char *log = getenv("SQE_LOG");
     cli.debug = log && strcasecmp(log, "debug") == 0;
@@ -411,6 +422,10 @@ out:
     if (cli.session) sqe_session_close(cli.session);
     free(fl.roots);
     free(fl.inputs);
+    if (fl.opts.s3_secret_key) {
+        memset((char *)fl.opts.s3_secret_key, 0, strlen(fl.opts.s3_secret_key));
+        free((char *)fl.opts.s3_secret_key);
+    }
     if (fflush(stdout) != 0 && status == 0) status = 1;
     return status;
 }

@@ -15,7 +15,9 @@
  *
  * History: one entry per statement, in $SQE_HISTORY (empty: no history) or
  * ~/.sqe_history, kept to 1000 entries, written (mode 0600) after every
- * entry so nothing is lost if the process is killed.
+ * entry so nothing is lost if the process is killed. An entry that holds
+ * CREATE ... SECRET (whose text carries keys) is never recorded, in memory
+ * or in the file (sqe_cli_holds_secret).
  *
  * Signals (run.c's handler): Ctrl-C at the prompt abandons the statement
  * being typed; while a statement runs it cancels it ("Error: query was
@@ -86,7 +88,24 @@ static char *history_path(void) {
     return path;
 }
 
+bool sqe_cli_holds_secret(const char *text) {
+    bool seen_create = false;
+    for (const char *p = text; *p;) {
+        if (!isalpha((unsigned char)*p) && *p != '_') {
+            p++;
+            continue;
+        }
+        const char *w = p;
+        while (isalnum((unsigned char)*p) || *p == '_') p++;
+        size_t n = (size_t)(p - w);
+        if (n == 6 && strncasecmp(w, "create", 6) == 0) seen_create = true;
+        if (n == 6 && strncasecmp(w, "secret", 6) == 0 && seen_create) return true;
+    }
+    return false;
+}
+
 static void remember(const char *entry, const char *path) {
+    if (sqe_cli_holds_secret(entry)) return;
     /* One history line per statement: newlines become spaces unless a
      * "--" comment would then swallow the rest of the statement. */
     char *flat = strdup(entry);

@@ -35,9 +35,10 @@
  * text goes into one buffer, with offsets and lengths, so an sqe_result
  * outlives the statement and the session.
  */
-#include "engine/engine.h"
+#include "engine/engine_int.h"
 
 #include "exec/exec.h"
+#include "io/s3.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -47,8 +48,9 @@
 struct sqe_session {
     sqe_options opts;
     sqe_hive_catalog *cat;
-    sqe_threadpool *pool; /* created on first query */
-    sqe_cursor *cursors;  /* open cursors, linked through prev/next */
+    sqe_io_registry *stores; /* every store of the session (io/registry.c) */
+    sqe_threadpool *pool;    /* created on first query */
+    sqe_cursor *cursors;     /* open cursors, linked through prev/next */
 };
 
 /* One column of the batch being read, as text. */
@@ -125,6 +127,15 @@ sqe_session *sqe_session_open(const sqe_options *opts) {
             s->opts.manifest_max_partition_keys ? s->opts.manifest_max_partition_keys : 32,
     };
     s->cat = sqe_hive_catalog_new(&lim);
+    sqe_s3_config flags;
+    sqe_s3_config_defaults(&flags);
+    flags.endpoint = (char *)s->opts.s3_endpoint;
+    flags.region = (char *)s->opts.s3_region;
+    flags.virtual_hosted = s->opts.s3_virtual_hosted;
+    s->stores =
+        sqe_io_registry_new_with_keys(NULL, &flags, s->opts.s3_access_key, s->opts.s3_secret_key);
+    s->opts.s3_endpoint = s->opts.s3_region = s->opts.s3_access_key = s->opts.s3_secret_key = NULL;
+    sqe_hive_catalog_set_registry(s->cat, s->stores);
     return s;
 }
 
@@ -134,6 +145,7 @@ void sqe_session_close(sqe_session *s) {
     if (!s) return;
     while (s->cursors) cursor_detach(s->cursors);
     sqe_hive_catalog_free(s->cat);
+    sqe_io_registry_free(s->stores);
     sqe_threadpool_free(s->pool);
     sqe_free(s);
 }
@@ -363,12 +375,35 @@ static const char *cell_text(sqe_cursor *c, uint32_t row, int col, size_t *len) 
     return ct->text.data + ct->offs[row];
 }
 
+/* EXPLAIN ANALYZE's storage line: the requests the session's stores made
+ * between `before` and now (planning included: manifests, join
+ * estimates). Nothing when no store counts. Other statements of the
+ * session running at the same time are counted too. */
+static void explain_storage(sqe_session *s, const sqe_io_stats *before, sqe_strbuf *sb) {
+    sqe_io_stats now;
+    if (!sqe_io_registry_stats(s->stores, &now)) return;
+    if (sb->len && sb->data[sb->len - 1] != '\n') sqe_strbuf_putc(sb, '\n');
+    sqe_strbuf_printf(sb,
+                      "Storage: LIST %llu, GET %llu, HEAD %llu, PUT %llu, DELETE %llu, retries "
+                      "%llu, bytes read %llu, bytes written %llu",
+                      (unsigned long long)(now.n_list - before->n_list),
+                      (unsigned long long)(now.n_get - before->n_get),
+                      (unsigned long long)(now.n_head - before->n_head),
+                      (unsigned long long)(now.n_put - before->n_put),
+                      (unsigned long long)(now.n_del - before->n_del),
+                      (unsigned long long)(now.n_retry - before->n_retry),
+                      (unsigned long long)(now.bytes_read - before->bytes_read),
+                      (unsigned long long)(now.bytes_written - before->bytes_written));
+}
+
 static bool run_explain(sqe_session *s, sqe_arena *arena, const sqe_ast_stmt *st,
                         sqe_resultset **out, sqe_error *err) {
     const sqe_ast_stmt *inner = st->u.explain.stmt;
     if (inner->kind != SQE_STMT_SELECT)
         return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
                              "EXPLAIN is only supported for queries (SELECT)");
+    sqe_io_stats before; /* all zero when no store exists yet */
+    sqe_io_registry_stats(s->stores, &before);
     sqe_plan *plan = sqe_plan_query(arena, s->cat, inner->u.query, err);
     if (!plan) return false;
     sqe_strbuf sb;
@@ -385,6 +420,7 @@ static bool run_explain(sqe_session *s, sqe_arena *arena, const sqe_ast_stmt *st
             sqe_strbuf_free(&sb);
             return false;
         }
+        explain_storage(s, &before, &sb);
     } else {
         sqe_exec_explain(plan, &sb);
     }
@@ -450,6 +486,11 @@ sqe_cursor *sqe_session_query(sqe_session *s, const char *sql) {
             break;
         case SQE_STMT_EXPLAIN:
             ok = run_explain(s, arena, st, &rs, &err);
+            break;
+        case SQE_STMT_CREATE_SECRET:
+        case SQE_STMT_DROP_SECRET:
+        case SQE_STMT_SHOW_SECRETS:
+            ok = sqe_engine_secret_stmt(s, st, &rs, &status, &err);
             break;
         case SQE_STMT_UNSUPPORTED:
             ok = sqe_error_set(&err, SQE_ERR_NOT_SUPPORTED, "%s is not supported yet",

@@ -274,7 +274,7 @@ bool sqe_scan_source_new(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source *
     if (!sqe_hive_check_readable(t, err)) goto fail;
     src->rvt = sqe_format_reader_for(t->format, err);
     if (!src->rvt) goto fail;
-    im->store = sqe_io_store_for_url(t->location, err);
+    im->store = sqe_hive_table_store(t, err);
     if (!im->store) goto fail;
 
     /* Reader spec: the distinct data columns among scan.cols, in order. */
@@ -455,7 +455,7 @@ static bool scan_open(sqe_op *op, sqe_error *err) {
     }
     const sqe_scan_source *src = s->src;
     const sqe_hive_table *t = src->table;
-    s->store = sqe_io_store_for_url(t->location, err);
+    s->store = sqe_hive_table_store(t, err);
     if (!s->store) return false;
 
     int n_proj = src->spec.n_proj;

@@ -51,7 +51,28 @@ sqe_hive_catalog *sqe_hive_catalog_new(const sqe_hive_limits *limits) {
             cat->limits.manifest_max_partition_keys = limits->manifest_max_partition_keys;
     }
     cat->current_db = sqe_strdup(SQE_DEFAULT_DATABASE);
+    cat->registry = sqe_io_registry_new(NULL, NULL);
+    cat->own_registry = true;
     return cat;
+}
+
+void sqe_hive_catalog_set_registry(sqe_hive_catalog *cat, sqe_io_registry *reg) {
+    sqe_hive_catalog_reset_stores(cat);
+    if (cat->own_registry) sqe_io_registry_free(cat->registry);
+    cat->registry = reg;
+    cat->own_registry = false;
+    for (size_t i = 0; i < cat->roots.len; i++) cat->roots.items[i].registry = reg;
+}
+
+sqe_io_registry *sqe_hive_catalog_registry(sqe_hive_catalog *cat) {
+    return cat->registry;
+}
+
+void sqe_hive_catalog_reset_stores(sqe_hive_catalog *cat) {
+    for (size_t i = 0; i < cat->roots.len; i++) {
+        sqe_store_free(cat->roots.items[i].store);
+        cat->roots.items[i].store = NULL;
+    }
 }
 
 static void root_free(hive_root *r) {
@@ -66,6 +87,7 @@ void sqe_hive_catalog_free(sqe_hive_catalog *cat) {
     SQE_ARRAY_FREE(cat->roots);
     sqe_free(cat->current_root);
     sqe_free(cat->current_db);
+    if (cat->own_registry) sqe_io_registry_free(cat->registry);
     sqe_free(cat);
 }
 
@@ -80,7 +102,7 @@ static hive_root *current_root(sqe_hive_catalog *cat) {
 }
 
 sqe_store *hive_root_store(hive_root *r, sqe_error *err) {
-    if (!r->store) r->store = sqe_io_store_for_url(r->url, err);
+    if (!r->store) r->store = sqe_io_registry_open(r->registry, r->url, NULL, err);
     return r->store;
 }
 
@@ -164,7 +186,7 @@ bool sqe_hive_attach(sqe_hive_catalog *cat, const char *name, const char *url, c
         sqe_free(folded);
         return false;
     }
-    hive_root r = {folded, sqe_strdup(url), NULL};
+    hive_root r = {folded, sqe_strdup(url), NULL, cat->registry};
     SQE_ARRAY_PUSH(NULL, cat->roots, r);
     if (!cat->current_root) {
         cat->current_root = sqe_strdup(folded);
@@ -371,6 +393,7 @@ sqe_hive_table *sqe_hive_resolve_table(sqe_hive_catalog *cat, int n_parts, const
     sqe_hive_table *t = NULL;
     if (load_table(cat, &nm, &m, &path, err)) {
         t = hive_table_from_manifest(&m, nm.root->name, nm.db, path);
+        t->registry = cat->registry;
         hive_manifest_free(&m);
         sqe_free(path);
     }
@@ -891,7 +914,7 @@ static bool exec_show_partitions(sqe_hive_catalog *cat, const sqe_ast_stmt *st, 
                       t->database, t->name);
         goto out;
     }
-    if (!(store = sqe_io_store_for_url(t->location, err))) goto out;
+    if (!(store = sqe_hive_table_store(t, err))) goto out;
     arena = sqe_arena_new(0);
     sqe_hive_partition *ps;
     size_t n;

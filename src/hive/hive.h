@@ -34,7 +34,15 @@ typedef struct sqe_hive_catalog sqe_hive_catalog;
 /* limits may be NULL for the defaults. Owned by the caller (the session). */
 sqe_hive_catalog *sqe_hive_catalog_new(const sqe_hive_limits *limits);
 void sqe_hive_catalog_free(sqe_hive_catalog *cat);
-
+/* Makes the catalog use `reg` (borrowed; the session's) for every store
+ * instead of the one it made for itself from the process environment. Call
+ * before attaching roots. */
+void sqe_hive_catalog_set_registry(sqe_hive_catalog *cat, struct sqe_io_registry *reg);
+struct sqe_io_registry *sqe_hive_catalog_registry(sqe_hive_catalog *cat);
+/* Forgets the roots' cached stores, so that the next use opens them again
+ * from the registry (after CREATE/DROP SECRET changed which secret's SCOPE
+ * covers a root). */
+void sqe_hive_catalog_reset_stores(sqe_hive_catalog *cat);
 /* ATTACH: type NULL means hive_external. Checks the URL syntax only (lists
  * and reads nothing). Errors: TYPE hive (explained), unknown TYPE, name
  * collisions (another root, system, information_schema, SQE_DEFAULT_CATALOG),
@@ -83,7 +91,15 @@ typedef struct sqe_hive_table {
     bool is_view;
     char *view_original_text; /* VIRTUAL_VIEW: ViewOriginalText as stored; else NULL */
     struct hive_adhoc *adhoc; /* read_csv & co: the files, listed at plan time (adhoc.c) */
+    char *secret;             /* TBLPROPERTIES 'sqe.secret' (a CREATE SECRET name), NULL if none */
+    /* Where the table's store comes from: the catalog's registry (borrowed;
+     * the session outlives its statements). NULL: a fresh local store. */
+    struct sqe_io_registry *registry;
 } sqe_hive_table;
+
+/* The store serving the table's LOCATION: from its registry with its
+ * sqe.secret. Release with sqe_store_free. */
+sqe_store *sqe_hive_table_store(const sqe_hive_table *t, sqe_error *err);
 
 /* Resolves a table name of 1-3 parts (table | db.table | root.db.table)
  * against the current root and database; loads and validates the manifest.

@@ -22,9 +22,10 @@
 /* ------------------------------------------------------------ catalog */
 
 typedef struct hive_root {
-    char *name;       /* lower-case, [a-z0-9_]+ */
-    char *url;        /* as attached */
-    sqe_store *store; /* opened on first use (opening does no I/O); owned */
+    char *name;                /* lower-case, [a-z0-9_]+ */
+    char *url;                 /* as attached */
+    sqe_store *store;          /* opened on first use (opening does no I/O); owned */
+    sqe_io_registry *registry; /* the catalog's, borrowed */
 } hive_root;
 
 struct sqe_hive_catalog {
@@ -32,6 +33,8 @@ struct sqe_hive_catalog {
     SQE_ARRAY(hive_root) roots; /* malloc'd items */
     char *current_root;         /* NULL when none */
     char *current_db;           /* never NULL; "default" to start */
+    sqe_io_registry *registry;  /* stores for roots and tables (the session's) */
+    bool own_registry;          /* made by sqe_hive_catalog_new (no session) */
 };
 
 /* A resolved (root, database, table) triple. Strings malloc'd. */

@@ -1336,6 +1336,8 @@ sqe_hive_table *hive_table_from_manifest(const hive_manifest *m, const char *roo
     }
     derive_json(m, t);
     t->is_view = m->is_view;
+    const char *secret = hive_kv_get(&m->params, "sqe.secret");
+    t->secret = secret && *secret ? sqe_strdup(secret) : NULL;
     t->view_original_text = m->view_original_text ? sqe_strdup(m->view_original_text) : NULL;
     priv->col_names = sqe_calloc(m->n_cols ? (size_t)m->n_cols : 1, sizeof *priv->col_names);
     priv->col_types = sqe_calloc(m->n_cols ? (size_t)m->n_cols : 1, sizeof *priv->col_types);
@@ -1346,8 +1348,14 @@ sqe_hive_table *hive_table_from_manifest(const hive_manifest *m, const char *roo
     return t;
 }
 
+sqe_store *sqe_hive_table_store(const sqe_hive_table *t, sqe_error *err) {
+    if (!t->registry) return sqe_io_store_for_url(t->location, err);
+    return sqe_io_registry_open(t->registry, t->location, t->secret, err);
+}
+
 void sqe_hive_table_free(sqe_hive_table *t) {
     if (!t) return;
+    sqe_free(t->secret);
     sqe_free(t->root);
     sqe_free(t->database);
     sqe_free(t->name);

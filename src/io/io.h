@@ -120,6 +120,51 @@ void sqe_io_registry_free(sqe_io_registry *r);
  * NOT_FOUND naming it. */
 sqe_store *sqe_io_registry_open(sqe_io_registry *r, const char *url, const char *secret,
                                 sqe_error *err);
+/* As sqe_io_registry_new, with the --s3-access-key/--s3-secret-key flags
+ * (NULL when not given; a key without a secret takes the secret from
+ * SQE_STORAGE__S3_SECRET_ACCESS_KEY or AWS_SECRET_ACCESS_KEY). */
+sqe_io_registry *sqe_io_registry_new_with_keys(const char *const *env,
+                                               const struct sqe_s3_config *flags,
+                                               const char *access_key, const char *secret_key);
+/* The shared store behind a registry handle (itself for any other store),
+ * for backend-specific calls such as sqe_io_s3_put_if_match. */
+sqe_store *sqe_io_store_backend(sqe_store *s);
+/* Sums the request counters of every store the registry made so far
+ * (EXPLAIN ANALYZE takes the difference around a query). False when no
+ * store counts anything. */
+bool sqe_io_registry_stats(sqe_io_registry *r, sqe_io_stats *out);
+/* How long a store no handle holds is kept unopened before it is dropped
+ * (default five minutes; 0 drops it at the next open). For tests. */
+void sqe_io_registry_set_idle_ms(sqe_io_registry *r, int64_t ms);
+/* The session's resolved S3 settings (no secrets inside). */
+const struct sqe_s3_config *sqe_io_registry_config(const sqe_io_registry *r);
+
+/* Named secrets (CREATE SECRET, SPEC §12.3), per registry (= session).
+ * Strings are copied; empty or NULL means not given. url_style: -1 not
+ * given, 0 path, 1 vhost. KEY_ID and SECRET go together; without them the
+ * secret's stores use the session's default credentials. SCOPE, when
+ * given, must be an s3:// URL: a store opened without a secret name uses
+ * the secret with the longest SCOPE prefixing the URL. */
+typedef struct sqe_io_secret {
+    const char *name, *key_id, *secret, *session_token, *region, *endpoint, *scope;
+    int url_style;
+} sqe_io_secret;
+/* Exists and !or_replace: ALREADY_EXISTS (if_not_exists: nothing happens).
+ * Replacing a secret unlinks its stores: statements that hold them finish
+ * with the old keys. */
+bool sqe_io_registry_create_secret(sqe_io_registry *r, const sqe_io_secret *s, bool or_replace,
+                                   bool if_not_exists, sqe_error *err);
+/* Missing and !if_exists: NOT_FOUND naming it. */
+bool sqe_io_registry_drop_secret(sqe_io_registry *r, const char *name, bool if_exists,
+                                 sqe_error *err);
+/* What SHOW SECRETS may show (never key, secret or token). */
+typedef struct sqe_io_secret_info {
+    const char *name, *type, *scope, *region, *endpoint, *url_style; /* NULL: not given */
+    bool has_keys;
+} sqe_io_secret_info;
+typedef void (*sqe_io_secret_cb)(const sqe_io_secret_info *info, void *ctx);
+/* Calls cb for each secret in name order (under the registry's lock). */
+void sqe_io_registry_list_secrets(sqe_io_registry *r, sqe_io_secret_cb cb, void *ctx);
 
 /* Local backend (io/local.c). */
 sqe_store *sqe_io_local_new(void);

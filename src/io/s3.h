@@ -77,6 +77,10 @@ sqe_s3_cred_source *sqe_s3_cred_static_new(const sqe_s3_creds *creds);
  * tests can run chains side by side without setenv. */
 sqe_s3_cred_source *sqe_s3_cred_chain_new(const char *const *env);
 void sqe_s3_cred_source_free(sqe_s3_cred_source *src);
+/* The `region` of the profile the chain would use (AWS_PROFILE, else
+ * "default", in AWS_CONFIG_FILE / AWS_SHARED_CREDENTIALS_FILE or ~/.aws/),
+ * malloc'd, or NULL when none. For the registry's region fallback. */
+char *sqe_s3_profile_region(const char *const *env);
 
 /* ------------------------------------------------------------ config */
 

@@ -32,7 +32,7 @@ static double js_scan_bytes(sqe_plan *p) {
     const sqe_hive_table *t = p->u.scan.table;
     sqe_error err;
     sqe_error_clear(&err);
-    sqe_store *store = t ? sqe_io_store_for_url(t->location, &err) : NULL;
+    sqe_store *store = t ? sqe_hive_table_store(t, &err) : NULL;
     if (!store) return SQE_PLAN_EST_UNKNOWN;
     sqe_arena *a = sqe_arena_new(0);
     sqe_hive_partition *parts = NULL;

@@ -335,7 +335,9 @@ sqe_plan *sqe_plan_table_function(planner *pl, const sqe_ast_from *f, scope *out
     tf_defaults(fn, &o);
     const char *path = tf_args(pl, f, fn, &o, err);
     if (!path) return NULL;
-    sqe_store *store = sqe_io_store_for_url(path, err);
+    sqe_io_registry *reg = pl->cat ? sqe_hive_catalog_registry(pl->cat) : NULL;
+    sqe_store *store =
+        reg ? sqe_io_registry_open(reg, path, NULL, err) : sqe_io_store_for_url(path, err);
     if (!store) return NULL;
     char *base = NULL;
     sqe_hive_file *files = NULL;
@@ -357,6 +359,7 @@ sqe_plan *sqe_plan_table_function(planner *pl, const sqe_ast_from *f, scope *out
                                 .hive_partitioning = o.hive_part};
     sqe_hive_table *t = sqe_hive_adhoc_table(&spec, err);
     if (!t) return NULL;
+    t->registry = reg;
     SQE_ARRAY_PUSH(NULL, pl->tables, t);
     sqe_plan *p =
         sqe_plan_scan_node(pl, t, sqe_arena_sprintf(pl->arena, "%s('%s')", fn->name, path));

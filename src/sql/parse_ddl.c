@@ -342,11 +342,8 @@ bool sqe_p_parse_create(sqe_parser *p, sqe_ast_stmt *st, const char **what) {
             *what = "CREATE MATERIALIZED VIEW";
             return true;
         }
-        if (sqe_p_is(p, 0, "secret") ||
-            (sqe_p_is(p, 0, "persistent") && sqe_p_is(p, 1, "secret"))) {
-            *what = "CREATE SECRET";
-            return true;
-        }
+        if (sqe_p_is(p, 0, "secret") || (sqe_p_is(p, 0, "persistent") && sqe_p_is(p, 1, "secret")))
+            return sqe_p_parse_create_secret(p, st, or_replace, temporary);
         if (sqe_p_is(p, 0, "function") || sqe_p_is(p, 0, "role")) {
             *what = sqe_arena_sprintf(p->arena, "CREATE %s", sqe_p_upper_word(p, sqe_p_peek(p, 0)));
             return true;
@@ -385,7 +382,11 @@ static bool parse_drop(sqe_parser *p, sqe_ast_stmt *st) {
         return true;
     }
     if (sqe_p_tok_is(t, "materialized")) return sqe_p_unsupported(p, st, "DROP MATERIALIZED VIEW");
-    if (sqe_p_tok_is(t, "secret") || sqe_p_tok_is(t, "function") || sqe_p_tok_is(t, "role"))
+    if (sqe_p_tok_is(t, "secret") ||
+        ((sqe_p_tok_is(t, "temporary") || sqe_p_tok_is(t, "persistent")) &&
+         sqe_p_is(p, 1, "secret")))
+        return sqe_p_parse_drop_secret(p, st);
+    if (sqe_p_tok_is(t, "function") || sqe_p_tok_is(t, "role"))
         return sqe_p_unsupported(p, st,
                                  sqe_arena_sprintf(p->arena, "DROP %s", sqe_p_upper_word(p, t)));
     return sqe_p_error_expected(p, "TABLE, VIEW, DATABASE or SCHEMA");
@@ -445,6 +446,10 @@ static bool parse_show(sqe_parser *p, sqe_ast_stmt *st) {
             n->parts = parts;
             n->n_parts += db.n_parts;
         }
+        return true;
+    }
+    if (sqe_p_accept(p, "secrets")) {
+        st->kind = SQE_STMT_SHOW_SECRETS;
         return true;
     }
     if (sqe_p_accept(p, "partitions")) {

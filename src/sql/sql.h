@@ -420,6 +420,9 @@ typedef enum sqe_stmt_kind {
     SQE_STMT_SHOW_PARTITIONS,   /* target */
     SQE_STMT_DESCRIBE,          /* target */
     SQE_STMT_USE,               /* use */
+    SQE_STMT_CREATE_SECRET,     /* create_secret */
+    SQE_STMT_DROP_SECRET,       /* drop_secret */
+    SQE_STMT_SHOW_SECRETS,      /* (no fields) */
     SQE_STMT_UNSUPPORTED,       /* unsupported: a recognised statement sqe does not implement */
 } sqe_stmt_kind;
 
@@ -479,6 +482,16 @@ typedef struct sqe_ast_stmt {
         struct {
             char *what; /* e.g. "INSERT", "MSCK REPAIR TABLE", "ALTER TABLE" */
         } unsupported;
+        struct {
+            sqe_ident name;
+            bool or_replace, if_not_exists, persistent;
+            int n_options;       /* in the order written */
+            sqe_ast_kv *options; /* key lower-case; value as written (may be a secret) */
+        } create_secret;
+        struct {
+            sqe_ident name;
+            bool if_exists;
+        } drop_secret;
     } u;
 } sqe_ast_stmt;
 

@@ -253,6 +253,10 @@ char *sqe_sql_expr_canonical(sqe_arena *arena, const sqe_ast_expr *e);
  * statements (DROP, SHOW, DESCRIBE, USE, ATTACH, DETACH, SHOWDDL). */
 bool sqe_p_parse_create(sqe_parser *p, sqe_ast_stmt *st, const char **unsupported_what);
 bool sqe_p_parse_catalog_stmt(sqe_parser *p, sqe_ast_stmt *st);
+/* parse_secret.c: CREATE SECRET (at SECRET or PERSISTENT), DROP SECRET (at
+ * SECRET, TEMPORARY or PERSISTENT). */
+bool sqe_p_parse_create_secret(sqe_parser *p, sqe_ast_stmt *st, bool or_replace, bool temporary);
+bool sqe_p_parse_drop_secret(sqe_parser *p, sqe_ast_stmt *st);
 /* Makes st an SQE_STMT_UNSUPPORTED named `what` and skips to the end of
  * the statement. Returns true. */
 bool sqe_p_unsupported(sqe_parser *p, sqe_ast_stmt *st, const char *what);

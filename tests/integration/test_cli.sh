@@ -124,17 +124,64 @@ expect_status "no --embedded" 2
 expect_stderr "no --embedded" \
     "sqe-cli: server mode (without --embedded) is not supported yet; run with --embedded"
 
+# S3 flags are accepted (nothing is contacted until an s3:// URL is used).
 for flag in --s3-endpoint --s3-access-key --s3-secret-key --s3-region; do
-    run --embedded "$flag" value -c "$Q"
-    expect_status "$flag" 2
-    expect_stderr "$flag" \
-        "sqe-cli: S3 storage is not supported yet ($flag); use a local path or file:// URL for --hive-root"
-    expect_stdout_empty "$flag"
+    run --embedded "$flag" http://127.0.0.1:1 -c "$Q"
+    expect_status "$flag" 0
+    expect_in out "$flag" "x"
 done
 run --embedded --s3-virtual-hosted -c "$Q"
-expect_status "--s3-virtual-hosted" 2
-expect_stderr "--s3-virtual-hosted" \
-    "sqe-cli: S3 storage is not supported yet (--s3-virtual-hosted); use a local path or file:// URL for --hive-root"
+expect_status "--s3-virtual-hosted" 0
+run --embedded --s3-region= -c "$Q"
+expect_status "--s3-region empty" 2
+expect_line1 err "--s3-region empty" "^sqe-cli: --s3-region needs a non-empty value$"
+# An S3 root behind a dead endpoint: the statement fails naming the
+# endpoint, quickly (no hang), and the secret key appears nowhere.
+run --embedded --s3-endpoint http://127.0.0.1:1 --s3-access-key AKID \
+    --s3-secret-key cli-secret-value-123 --hive-root lake=s3://bucket/wh \
+    -c "SHOW DATABASES FROM lake"
+expect_status "S3 root, dead endpoint" 1
+expect_in err "S3 root, dead endpoint" "cannot connect to endpoint 'http://127.0.0.1:1'"
+if grep -q "cli-secret-value-123" "$tmp/out" "$tmp/err"; then
+    fail "S3 root, dead endpoint: secret key not shown" "the secret key was printed"
+else
+    pass "S3 root, dead endpoint: secret key not shown"
+fi
+
+# Once parsed, --s3-secret-key's value is overwritten in argv, so the
+# process list no longer shows it (the statement below retries a dead
+# endpoint for about a second, long enough to look).
+"$CLI" --embedded --s3-endpoint http://127.0.0.1:1 --s3-access-key AKID \
+    --s3-secret-key cmdline-secret-456 --hive-root lake=s3://bucket/wh \
+    -c "SHOW DATABASES FROM lake" >/dev/null 2>&1 &
+cli_pid=$!
+cmdline=
+for _ in $(seq 1 50); do
+    sleep 0.02
+    cmdline=$(tr '\0' ' ' <"/proc/$cli_pid/cmdline" 2>/dev/null) || break
+    [[ $cmdline == *"SHOW DATABASES"* ]] && break
+done
+sleep 0.2
+cmdline=$(tr '\0' ' ' <"/proc/$cli_pid/cmdline" 2>/dev/null) || cmdline=
+wait "$cli_pid" 2>/dev/null
+if [[ -z $cmdline ]]; then
+    pass "--s3-secret-key hidden from the process list (skipped: process ended too soon)"
+elif [[ $cmdline == *"--s3-secret-key xxxxxxxxxxxxxxxxxx "* && $cmdline != *cmdline-secret-456* ]]; then
+    pass "--s3-secret-key hidden from the process list"
+else
+    fail "--s3-secret-key hidden from the process list" "cmdline: $cmdline"
+fi
+
+# The shell keeps CREATE SECRET (and its keys) out of its history file.
+if command -v script >/dev/null; then
+    printf "CREATE SECRET s (TYPE S3, KEY_ID 'a', SECRET 'hist-secret-77');\nSELECT 42;\n\\\\q\n" |
+        SQE_HISTORY="$tmp/hist" timeout 20 script -qec "$CLI --embedded" /dev/null >"$tmp/out" 2>"$tmp/err"
+    if grep -q "SELECT.*42" "$tmp/hist" 2>/dev/null && ! grep -qi "secret" "$tmp/hist"; then
+        pass "shell history leaves out CREATE SECRET"
+    else
+        fail "shell history leaves out CREATE SECRET" "history: $(cat "$tmp/hist" 2>/dev/null)"
+    fi
+fi
 
 run --embedded --format xml -c "$Q"
 expect_status "--format xml" 2

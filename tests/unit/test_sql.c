@@ -1072,6 +1072,48 @@ static void test_database_statements(void) {
           st->u.drop_table.name.n_parts == 3);
 }
 
+static void test_secret_statements(void) {
+    sqe_ast_stmt *st = parse("CREATE OR REPLACE TEMPORARY SECRET IF NOT EXISTS s (TYPE s3, "
+                             "KEY_ID 'AK', Secret 'sk', USE_SSL false);");
+    CHECK(st && st->kind == SQE_STMT_CREATE_SECRET);
+    if (st && st->kind == SQE_STMT_CREATE_SECRET) {
+        CHECK(st->u.create_secret.or_replace && st->u.create_secret.if_not_exists &&
+              !st->u.create_secret.persistent);
+        CHECK_STR(st->u.create_secret.name.name, "s");
+        CHECK(st->u.create_secret.n_options == 4);
+        CHECK_STR(st->u.create_secret.options[0].key, "type");
+        CHECK_STR(st->u.create_secret.options[0].value, "s3");
+        CHECK_STR(st->u.create_secret.options[2].key, "secret");
+        CHECK_STR(st->u.create_secret.options[2].value, "sk");
+        CHECK_STR(st->u.create_secret.options[3].value, "false");
+    }
+    st = parse("CREATE PERSISTENT SECRET p (TYPE S3)");
+    CHECK(st && st->kind == SQE_STMT_CREATE_SECRET && st->u.create_secret.persistent);
+    st = parse("DROP SECRET IF EXISTS s");
+    CHECK(st && st->kind == SQE_STMT_DROP_SECRET && st->u.drop_secret.if_exists);
+    st = parse("DROP PERSISTENT SECRET s");
+    CHECK(st && st->kind == SQE_STMT_DROP_SECRET && !st->u.drop_secret.if_exists);
+    st = parse("SHOW SECRETS");
+    CHECK(st && st->kind == SQE_STMT_SHOW_SECRETS);
+    /* Syntax errors never quote the token: it may be a key. */
+    const char *bad[] = {"CREATE SECRET s (TYPE S3, KEY_ID 'AK' 'hush-123')",
+                         "CREATE SECRET s (TYPE S3) 'hush-123'",
+                         "CREATE SECRET s ('hush-123')",
+                         "CREATE SECRET s 'hush-123'",
+                         "CREATE SECRET s (SECRET = 'hush-123')",
+                         "CREATE SECRET s (SECRET hush-123)",
+                         "CREATE SECRET s (SECRET 'hush-123'"};
+    for (size_t i = 0; i < SQE_ARRAY_LEN(bad); i++) {
+        sqe_arena *a = sqe_arena_new(0);
+        sqe_error err;
+        sqe_error_clear(&err);
+        CHECK(sqe_sql_parse(a, bad[i], &err) == NULL);
+        CHECK(err.cls == SQE_ERR_SYNTAX);
+        CHECK(strstr(err.msg, "hush") == NULL);
+        sqe_arena_free(a);
+    }
+}
+
 static void check_unsupported(const char *sql, const char *what) {
     sqe_ast_stmt *st = parse(sql);
     CHECK(st && st->kind == SQE_STMT_UNSUPPORTED);
@@ -1091,14 +1133,12 @@ static void test_unsupported_statements(void) {
     check_unsupported("ANALYZE TABLE t COMPUTE STATISTICS", "ANALYZE");
     check_unsupported("CREATE VIEW v AS SELECT 1", "CREATE VIEW");
     check_unsupported("CREATE OR REPLACE VIEW v AS SELECT 1", "CREATE OR REPLACE VIEW");
-    check_unsupported("CREATE SECRET s (TYPE s3, KEY_ID 'x')", "CREATE SECRET");
     check_unsupported("GRANT SELECT ON t TO alice", "GRANT");
     check_unsupported("REVOKE SELECT ON t FROM alice", "REVOKE");
     check_unsupported("CALL system.refresh_catalog_cache(table => 'r.d.t')", "CALL");
     check_unsupported("SET SESSION x = 1", "SET");
     check_unsupported("REPLACE INTO t VALUES (1)", "REPLACE INTO");
     check_unsupported("TRUNCATE TABLE t", "TRUNCATE");
-    check_unsupported("DROP SECRET s", "DROP SECRET");
     sqe_ast_stmt *st = parse("insert into t values (1);");
     CHECK(st != NULL);
     if (st) CHECK_STR(st->text, "insert into t values (1)");
@@ -1981,6 +2021,7 @@ int main(void) {
     RUN(test_attach_detach);
     RUN(test_database_statements);
     RUN(test_unsupported_statements);
+    RUN(test_secret_statements);
     RUN(test_create_table_basic);
     RUN(test_create_table_cloudfront);
     RUN(test_create_table_alb_regex);

@@ -1,0 +1,16 @@
+/*
+ * engine_int.h - private to src/engine/: what engine.c and secrets.c share.
+ */
+#ifndef SQE_ENGINE_INT_H
+#define SQE_ENGINE_INT_H
+
+#include "engine/engine.h"
+#include "vector/vector.h"
+
+/* CREATE SECRET, DROP SECRET, SHOW SECRETS (secrets.c): *status for the
+ * first two, *out (name, type, scope, region, endpoint, url_style,
+ * has_keys; never a key) for SHOW SECRETS. */
+bool sqe_engine_secret_stmt(sqe_session *s, const sqe_ast_stmt *st, sqe_resultset **out,
+                            const char **status, sqe_error *err);
+
+#endif
