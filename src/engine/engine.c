@@ -445,6 +445,10 @@ sqe_cursor *sqe_session_query(sqe_session *s, const char *sql) {
         case SQE_STMT_EXPLAIN:
             ok = run_explain(s, arena, st, &rs, &err);
             break;
+        case SQE_STMT_SHOW_FUNCTIONS:
+            ok = sqe_func_show(st->u.show.like, &rs, &err);
+            status = "SHOW FUNCTIONS";
+            break;
         case SQE_STMT_UNSUPPORTED:
             ok = sqe_error_set(&err, SQE_ERR_NOT_SUPPORTED, "%s is not supported yet",
                                st->u.unsupported.what ? st->u.unsupported.what : "this statement");

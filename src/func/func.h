@@ -51,6 +51,16 @@ bool sqe_func_bind_scalar(sqe_arena *arena, const char *name, int n_args, const 
 bool sqe_func_cast_vector(const sqe_vector *in, sqe_vector *out, bool try_, const uint16_t *sel,
                           uint32_t n, sqe_error *err);
 
+/* SHOW FUNCTIONS [LIKE 'pattern']: every scalar overload of the registry
+ * plus the aggregates and window functions, as a VARCHAR result with
+ * columns Function, Return Type, Argument Types, Function Type,
+ * Description, sorted by name. like NULL: everything. */
+bool sqe_func_show(const char *like, sqe_resultset **out, sqe_error *err);
+/* Writes into buf the registered names closest to `name` by edit distance
+ * ("regexp_like, ..."; at most three); returns the length, 0 when none is
+ * close. */
+size_t sqe_func_suggest(const char *name, char *buf, size_t buf_len);
+
 /* ------------------------------------------------------------ aggregates */
 
 typedef struct sqe_agg_binding sqe_agg_binding;

@@ -144,6 +144,13 @@ uint32_t sqe_utf8_decode(const char *p, size_t n, int *len);
 
 /* ------------------------------------------------------------- misc */
 
+/* The registry's tables, for catalog.c: calls fn for every signature. */
+void sqe_func_for_each_sig(void (*fn)(const sqe_func_sig *s, void *ctx), void *ctx);
+/* "varchar, bigint, ..." (parameter kinds as the candidates list shows them). */
+void sqe_func_append_params(sqe_strbuf *sb, const sqe_func_sig *s);
+/* Result type of s as text ("bigint", "depends on arguments"); a thread-local buffer. */
+const char *sqe_func_ret_name(const sqe_func_sig *s);
+
 /* Type name for messages: "integer", "decimal(10,2)". */
 const char *sqe_func_type_name(sqe_type t, char *buf, size_t buf_len);
 

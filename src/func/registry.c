@@ -255,14 +255,35 @@ static const char *param_name(uint8_t p, char *buf, size_t n) {
     }
 }
 
-static void append_sig(sqe_strbuf *sb, const sqe_func_sig *s) {
+void sqe_func_append_params(sqe_strbuf *sb, const sqe_func_sig *s) {
     char buf[48];
-    sqe_strbuf_printf(sb, "%s(", s->name);
     for (int i = 0; i < s->n_params; i++) {
         if (i) sqe_strbuf_puts(sb, ", ");
         sqe_strbuf_puts(sb, param_name(s->params[i], buf, sizeof buf));
     }
     if (s->variadic) sqe_strbuf_puts(sb, ", ...");
+}
+
+const char *sqe_func_ret_name(const sqe_func_sig *s) {
+    static _Thread_local char buf[48];
+    switch (s->ret) {
+    case SQE_FR_ARG0:
+        return s->n_params ? param_name(s->params[0], buf, sizeof buf) : "unknown";
+    case SQE_FR_BIND:
+        return "depends on arguments";
+    default:
+        return param_name(s->ret, buf, sizeof buf);
+    }
+}
+
+void sqe_func_for_each_sig(void (*fn)(const sqe_func_sig *s, void *ctx), void *ctx) {
+    for (size_t t = 0; t < SQE_ARRAY_LEN(k_tables); t++)
+        for (size_t i = 0; i < k_tables[t]->n; i++) fn(&k_tables[t]->sigs[i], ctx);
+}
+
+static void append_sig(sqe_strbuf *sb, const sqe_func_sig *s) {
+    sqe_strbuf_printf(sb, "%s(", s->name);
+    sqe_func_append_params(sb, s);
     sqe_strbuf_putc(sb, ')');
 }
 
@@ -323,6 +344,10 @@ bool sqe_func_bind_scalar(sqe_arena *arena, const char *name, int n_args, const 
             return sqe_error_set(
                 err, SQE_ERR_NOT_FOUND,
                 "function '%s' not registered as a scalar function (it is an aggregate)", name);
+        char hint[160];
+        if (sqe_func_suggest(name, hint, sizeof hint))
+            return sqe_error_set(err, SQE_ERR_NOT_FOUND,
+                                 "function '%s' not registered; did you mean %s?", name, hint);
         return sqe_error_set(err, SQE_ERR_NOT_FOUND, "function '%s' not registered", name);
     }
     if (!best) return mismatch_error(name, n_args, arg_types, err);

@@ -420,6 +420,7 @@ typedef enum sqe_stmt_kind {
     SQE_STMT_SHOW_PARTITIONS,   /* target */
     SQE_STMT_DESCRIBE,          /* target */
     SQE_STMT_USE,               /* use */
+    SQE_STMT_SHOW_FUNCTIONS,    /* show (like only) */
     SQE_STMT_UNSUPPORTED,       /* unsupported: a recognised statement sqe does not implement */
 } sqe_stmt_kind;
 
