@@ -22,7 +22,9 @@ CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes
 CFLAGS  += $(OPT) $(SAN) $(CFLAGS_BASE) -Iinclude -Isrc $(shell pkg-config --cflags jansson 2>/dev/null)
 # Codecs (format/codec.c): zlib, zstd, snappy, lz4, brotli, bzip2 from Debian.
 CODEC_LIBS := -lz -lzstd -lsnappy -llz4 -lbrotlidec -lbz2
-LDLIBS  += $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) $(CODEC_LIBS) -lm -pthread
+# Functions (func/): PCRE2 for regexp_*, libcrypto for md5/sha*, from Debian.
+FUNC_LIBS := -lpcre2-8 -lcrypto
+LDLIBS  += $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) $(CODEC_LIBS) $(FUNC_LIBS) -lm -pthread
 CLI_LIBS := -ledit
 
 LIB_SRCS  := $(sort $(wildcard src/base/*.c src/types/*.c src/vector/*.c src/sql/*.c src/io/*.c \

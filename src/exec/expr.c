@@ -346,11 +346,12 @@ struct node_st {
     sqe_vector *out; /* scratch result; NULL for COLUMN */
     int n_kids;
     node_st **kids;
-    sqe_vector **argv;   /* CALL: argument vectors handed to the kernel */
-    uint16_t *bufs;      /* AND/OR/CASE/COALESCE: 3 * SQE_BATCH_ROWS selection buffers */
-    in_set *set;         /* IN */
-    sqe_key_slot *slots; /* IN: loaded keys */
-    uint8_t *nulls;      /* IN */
+    sqe_vector **argv;    /* CALL: argument vectors handed to the kernel */
+    sqe_func_binding *fn; /* CALL with fn.state_new: the binding with this node's kernel state */
+    uint16_t *bufs;       /* AND/OR/CASE/COALESCE: 3 * SQE_BATCH_ROWS selection buffers */
+    in_set *set;          /* IN */
+    sqe_key_slot *slots;  /* IN: loaded keys */
+    uint8_t *nulls;       /* IN */
 };
 
 /* Memory. A state with an account (sqe_expr_state_new_acct) charges its
@@ -439,6 +440,11 @@ static node_st *node_new(const sqe_expr *e, const sqe_mem_account *acct) {
     switch (e->kind) {
     case SQE_EXPR_CALL:
         n->argv = sqe_calloc((size_t)(e->n_args > 0 ? e->n_args : 1), sizeof *n->argv);
+        if (e->fn.state_new) {
+            n->fn = sqe_malloc(sizeof *n->fn);
+            *n->fn = e->fn;
+            n->fn->state = e->fn.state_new(&e->fn);
+        }
         break;
     case SQE_EXPR_AND:
     case SQE_EXPR_OR:
@@ -463,6 +469,10 @@ static void node_free(node_st *n) {
     sqe_free(n->kids);
     sqe_vector_free(n->out);
     sqe_free(n->argv);
+    if (n->fn) {
+        if (n->fn->state_free && n->fn->state) n->fn->state_free(n->fn->state);
+        sqe_free(n->fn);
+    }
     sqe_free(n->bufs);
     in_set_free(n->set);
     sqe_free(n->slots);
@@ -776,7 +786,7 @@ static sqe_vector *eval_node(node_st *ns, sqe_batch *in, const uint16_t *sel, ui
                           e->fn.name ? e->fn.name : "?");
             return NULL;
         }
-        if (!e->fn.kernel(&e->fn, ns->argv, sel, n, ns->out, err)) return NULL;
+        if (!e->fn.kernel(ns->fn ? ns->fn : &e->fn, ns->argv, sel, n, ns->out, err)) return NULL;
         return ns->out;
     }
     case SQE_EXPR_CAST: {

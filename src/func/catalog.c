@@ -107,6 +107,13 @@ static const fdesc k_desc[] = {
     {"year", "Year"},
     {"year_of_week", "Year of the ISO week"},
     {"yow", "Year of the ISO week"},
+    {"regexp_count", "Number of matches of the regular expression in the string"},
+    {"regexp_extract", "First match of the regular expression (or of its group)"},
+    {"regexp_extract_all", "All matches of the regular expression (needs ARRAY: not supported)"},
+    {"regexp_like", "Whether the regular expression matches anywhere in the string"},
+    {"regexp_position", "Position (1-based) of the n-th match at or after start, -1 if none"},
+    {"regexp_replace", "Replaces every match; $g and ${name} insert groups"},
+    {"regexp_split", "Splits on the regular expression (needs ARRAY: not supported)"},
 };
 
 typedef struct fother {

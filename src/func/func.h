@@ -35,6 +35,15 @@ struct sqe_func_binding {
     int n_args;
     sqe_type *arg_types; /* n_args exact argument types (arena) */
     void *data;          /* per-binding state (e.g. a pre-compiled constant pattern), arena */
+    /* Optional per-evaluation scratch (compiled regular expressions and
+     * their match buffers): when state_new is set, whoever runs the kernel
+     * (exec/expr.c, once per expression state, so per operator and thread)
+     * copies the binding, sets state = state_new(b) and frees it with
+     * state_free(state) when done. Kernels must also work with state NULL
+     * (they then make a temporary one per call). */
+    void *(*state_new)(const sqe_func_binding *b);
+    void (*state_free)(void *state);
+    void *state;
 };
 
 /* Resolves name(args). const_args[i] is the value of argument i when it is a
