@@ -114,6 +114,16 @@ static const fdesc k_desc[] = {
     {"regexp_position", "Position (1-based) of the n-th match at or after start, -1 if none"},
     {"regexp_replace", "Replaces every match; $g and ${name} insert groups"},
     {"regexp_split", "Splits on the regular expression (needs ARRAY: not supported)"},
+    {"concat_ws", "The strings joined with the separator (NULL strings skipped)"},
+    {"chr", "The character with the Unicode code point n"},
+    {"codepoint", "Unicode code point of the only character of the string"},
+    {"translate", "Replaces each character found in from by the one at its index in to"},
+    {"levenshtein_distance", "Levenshtein edit distance of the two strings"},
+    {"hamming_distance", "Positions at which two strings of equal length differ"},
+    {"normalize", "Unicode normalization (NFC, NFD, NFKC, NFKD; ASCII text only)"},
+    {"soundex", "American Soundex code of the string"},
+    {"luhn_check", "Whether the string of digits passes the Luhn check"},
+    {"format", "Java-style formatted string (%s %d %f %x ... subset)"},
 };
 
 typedef struct fother {

@@ -21,6 +21,7 @@
  *
  * Function-call sugar is rewritten to ordinary calls here so the binder sees
  * one shape: EXTRACT(YEAR FROM x) -> year(x), position(a IN b) -> strpos(b, a),
+ * normalize(s, NFKC) -> normalize(s, 'NFKC'),
  * substring(s FROM i [FOR n]) -> substring(s, i[, n]), trim([BOTH|LEADING|
  * TRAILING] [c] FROM s) -> trim|ltrim|rtrim(s[, c]), CURRENT_DATE ->
  * current_date(). Keywords used as function names (left, right, if, replace,
@@ -474,6 +475,25 @@ fail:
     return NULL;
 }
 
+/* normalize(s, NFD): the form is a keyword; it becomes the string 'NFD'. */
+static void normalize_form(sqe_parser *p, sqe_ast_expr *a) {
+    static const char *const forms[] = {"nfc", "nfd", "nfkc", "nfkd"};
+    if (a->kind != SQE_AST_COLUMN || a->u.column.n_parts != 1 || a->u.column.parts[0].quoted)
+        return;
+    for (size_t i = 0; i < SQE_ARRAY_LEN(forms); i++) {
+        if (!sqe_str_ieq(a->u.column.parts[0].name, forms[i])) continue;
+        char *text = sqe_str_lower(sqe_arena_strdup(p->arena, forms[i]));
+        for (char *c = text; *c; c++) *c = (char)(*c - 32);
+        sqe_pos pos = a->pos;
+        memset(a, 0, sizeof *a);
+        a->kind = SQE_AST_LITERAL;
+        a->pos = pos;
+        a->u.lit.kind = SQE_LIT_STRING;
+        a->u.lit.text = text;
+        return;
+    }
+}
+
 /* name ( ... ); the name is parsed, '(' is next. */
 static sqe_ast_expr *parse_call_args(sqe_parser *p, sqe_qname *name) {
     sqe_ast_expr *e = new_expr(p, SQE_AST_FUNCTION, name->pos);
@@ -529,6 +549,7 @@ static sqe_ast_expr *parse_call_args(sqe_parser *p, sqe_qname *name) {
         }
     }
     if (!sqe_p_expect_tok(p, SQE_TK_RPAREN, args.len ? "',' or ')'" : "')'")) return NULL;
+    if (sqe_str_ieq(fname, "normalize") && args.len == 2) normalize_form(p, args.items[1]);
     e->u.func.n_args = (int)args.len;
     e->u.func.args = args.items;
     return e;
