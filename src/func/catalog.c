@@ -124,6 +124,17 @@ static const fdesc k_desc[] = {
     {"soundex", "American Soundex code of the string"},
     {"luhn_check", "Whether the string of digits passes the Luhn check"},
     {"format", "Java-style formatted string (%s %d %f %x ... subset)"},
+    {"json_extract", "JSON text of the value at the JSONPath (NULL if missing)"},
+    {"json_extract_scalar", "The scalar at the JSONPath as text (NULL if missing or not scalar)"},
+    {"json_query", "JSON text of the item at the SQL/JSON path (lax/strict basics)"},
+    {"json_value", "The scalar at the SQL/JSON path as text (lax/strict basics)"},
+    {"json_size", "Number of members or elements at the JSONPath (0 for a scalar)"},
+    {"json_parse", "Validates JSON text and returns it compact"},
+    {"json_format", "Compact JSON text of the JSON value"},
+    {"json_array_length", "Length of the JSON array (NULL if not an array)"},
+    {"json_array_contains", "Whether the JSON array contains the value"},
+    {"json_array_get", "Element of the JSON array at the 0-based index (negative: from the end)"},
+    {"is_json_scalar", "Whether the JSON value is a scalar"},
 };
 
 typedef struct fother {

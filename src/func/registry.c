@@ -36,10 +36,20 @@
 
 #include <stdio.h>
 
+/* One table per line (families append theirs), kept so by clang-format. */
+// clang-format off
 static const sqe_func_sig_table *const k_tables[] = {
-    &sqe_func_arith_table,    &sqe_func_compare_table, &sqe_func_string_table, &sqe_func_math_table,
-    &sqe_func_datetime_table, &sqe_func_cast_table,    &sqe_func_regex_table,  &sqe_func_text_table,
+    &sqe_func_arith_table,
+    &sqe_func_compare_table,
+    &sqe_func_string_table,
+    &sqe_func_math_table,
+    &sqe_func_datetime_table,
+    &sqe_func_cast_table,
+    &sqe_func_regex_table,
+    &sqe_func_text_table,
+    &sqe_func_json_table,
 };
+// clang-format on
 
 /* ------------------------------------------------------------ helpers */
 
