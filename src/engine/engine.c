@@ -315,8 +315,7 @@ static void render_column(sqe_cursor *c, int col) {
         }
         size_t at = ct->text.len;
         switch (id) {
-        case SQE_T_VARCHAR:
-        case SQE_T_VARBINARY: {
+        case SQE_T_VARCHAR: {
             const sqe_string *str = &SQE_VEC_DATA(v, sqe_string)[r];
             sqe_strbuf_append(&ct->text, sqe_string_data(str), str->len);
             break;

@@ -48,6 +48,8 @@ static const sqe_func_sig_table *const k_tables[] = {
     &sqe_func_regex_table,
     &sqe_func_text_table,
     &sqe_func_json_table,
+    &sqe_func_binary_table,
+    &sqe_func_url_table,
 };
 // clang-format on
 

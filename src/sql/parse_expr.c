@@ -650,6 +650,15 @@ static sqe_ast_expr *parse_primary(sqe_parser *p) {
              ((t1->kind == SQE_TK_MINUS || t1->kind == SQE_TK_PLUS) &&
               sqe_p_peek(p, 2)->kind == SQE_TK_STRING)))
             return parse_interval(p);
+        if (t1->kind == SQE_TK_STRING && sqe_p_tok_is(t, "x") && t1->pos.line == t->pos.line &&
+            t1->pos.col == t->pos.col + 1) {
+            /* X'0A FF': a VARBINARY literal (the binder decodes the hex) */
+            sqe_p_next(p);
+            sqe_p_next(p);
+            sqe_ast_expr *e = new_literal(p, SQE_LIT_TYPED, t1->text, t->pos);
+            e->u.lit.type_name = "x";
+            return e;
+        }
         if (t1->kind == SQE_TK_STRING && is_typed_literal_word(t)) {
             sqe_p_next(p);
             sqe_p_next(p);
