@@ -93,6 +93,7 @@ sqe_expr *sqe_expr_new(sqe_arena *a, sqe_expr_kind kind, sqe_type type, int n_ar
 
 bool sqe_expr_is_const(const sqe_expr *e) {
     if (e->kind == SQE_EXPR_COLUMN) return false;
+    if (e->kind == SQE_EXPR_CALL && e->fn.nondeterministic) return false;
     for (int i = 0; i < e->n_args; i++)
         if (!sqe_expr_is_const(e->args[i])) return false;
     return true;
@@ -218,6 +219,11 @@ static void put_expr(sqe_strbuf *sb, const sqe_expr *e) {
         sqe_strbuf_puts(sb, " END");
         return;
     }
+    case SQE_EXPR_TRY:
+        sqe_strbuf_puts(sb, "try(");
+        put_list(sb, e->args, e->n_args, ", ");
+        sqe_strbuf_putc(sb, ')');
+        return;
     case SQE_EXPR_COALESCE:
         sqe_strbuf_puts(sb, "coalesce(");
         put_list(sb, e->args, e->n_args, ", ");
@@ -760,6 +766,49 @@ static sqe_vector *eval_in(node_st *ns, sqe_batch *in, const uint16_t *sel, uint
     return out;
 }
 
+/* The errors try() turns into NULL (Trino: division by zero, invalid cast
+ * argument, invalid function argument, numeric value out of range). */
+static bool try_catches(const sqe_error *err) {
+    return err->cls == SQE_ERR_DIVISION_BY_ZERO || err->cls == SQE_ERR_OUT_OF_RANGE ||
+           err->cls == SQE_ERR_INVALID_ARGUMENT || err->cls == SQE_ERR_INVALID_DATA;
+}
+
+/* try(x): x over the whole selection; when that fails with an error try
+ * catches, x again row by row, failing rows NULL (strings are copied, as
+ * each row's evaluation resets the child's heap). */
+static sqe_vector *eval_try(node_st *ns, sqe_batch *in, const uint16_t *sel, uint32_t n,
+                            sqe_error *err) {
+    sqe_vector *out = ns->out;
+    sqe_vector *v = eval_node(ns->kids[0], in, sel, n, err);
+    sqe_vector_reset(out);
+    if (v) {
+        sqe_exec_copy_rows(out, v, sel, n);
+        return out;
+    }
+    if (!try_catches(err)) return NULL;
+    bool str = out->type.id == SQE_T_VARCHAR || out->type.id == SQE_T_VARBINARY;
+    for (uint32_t i = 0; i < n; i++) {
+        uint16_t r = (uint16_t)ROW(sel, i);
+        sqe_error rerr;
+        v = eval_node(ns->kids[0], in, &r, 1, &rerr);
+        if (!v) {
+            if (!try_catches(&rerr)) {
+                *err = rerr;
+                return NULL;
+            }
+            sqe_vector_set_null(out, r);
+        } else if (str && v->type.id != SQE_T_NULL) {
+            if (!sqe_vector_copy_row(out, r, v, r)) {
+                sqe_mem_account_error(out->acct, "try", err);
+                return NULL;
+            }
+        } else {
+            sqe_exec_copy_rows(out, v, &r, 1);
+        }
+    }
+    return out;
+}
+
 static sqe_vector *eval_node(node_st *ns, sqe_batch *in, const uint16_t *sel, uint32_t n,
                              sqe_error *err) {
     const sqe_expr *e = ns->e;
@@ -846,6 +895,8 @@ static sqe_vector *eval_node(node_st *ns, sqe_batch *in, const uint16_t *sel, ui
         return eval_coalesce(ns, in, sel, n, err);
     case SQE_EXPR_IN:
         return eval_in(ns, in, sel, n, err);
+    case SQE_EXPR_TRY:
+        return eval_try(ns, in, sel, n, err);
     case SQE_EXPR_OUTER_COL:
         sqe_error_set(err, SQE_ERR_INTERNAL, "correlated reference %s reached execution",
                       e->name ? e->name : "?");

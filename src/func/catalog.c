@@ -158,6 +158,18 @@ static const fdesc k_desc[] = {
     {"url_extract_parameter", "First value of the query parameter"},
     {"url_encode", "Escapes the string for a URL query parameter"},
     {"url_decode", "Unescapes a URL-encoded string"},
+    {"width_bucket", "Bucket number of x in bound1..bound2 split into n equal buckets"},
+    {"random", "Pseudo-random double in [0, 1), or integer in [0, n) / [m, n)"},
+    {"rand", "Pseudo-random double in [0, 1), or integer in [0, n) / [m, n)"},
+    {"bitwise_and", "Bitwise AND in two's complement"},
+    {"bitwise_or", "Bitwise OR in two's complement"},
+    {"bitwise_xor", "Bitwise XOR in two's complement"},
+    {"bitwise_not", "Bitwise NOT in two's complement"},
+    {"bitwise_left_shift", "value shifted left by shift bits"},
+    {"bitwise_right_shift", "value shifted right by shift bits (logical)"},
+    {"bitwise_right_shift_arithmetic", "value shifted right by shift bits (sign kept)"},
+    {"from_base", "Integer from its text in the radix"},
+    {"to_base", "Text of the integer in the radix"},
 };
 
 typedef struct fother {
@@ -194,6 +206,14 @@ static const fother k_other[] = {
     {"percent_rank", "double", "", "window", "(rank - 1) / (rows in partition - 1)"},
     {"rank", "bigint", "", "window", "Rank with gaps"},
     {"row_number", "bigint", "", "window", "Sequential number of the row in its partition"},
+    {"coalesce", "T", "T, ...", "scalar",
+     "The first non-null argument (later ones evaluated only if needed)"},
+    {"if", "T", "boolean, T[, T]", "scalar",
+     "The second argument if the condition is true, else the third"},
+    {"nullif", "T", "T, T", "scalar", "NULL if the arguments are equal, else the first"},
+    {"try", "T", "T", "scalar",
+     "The value, or NULL where it fails with a data error (division by zero, bad cast, out of "
+     "range, invalid argument)"},
 };
 
 static const char *const k_hidden[] = {"like", "ilike", "is_distinct_from"};

@@ -44,6 +44,8 @@ struct sqe_func_binding {
     void *(*state_new)(const sqe_func_binding *b);
     void (*state_free)(void *state);
     void *state;
+    /* A different value per call (random): never folded to a constant. */
+    bool nondeterministic;
 };
 
 /* Resolves name(args). const_args[i] is the value of argument i when it is a

@@ -64,6 +64,7 @@ extern const sqe_func_sig_table sqe_func_text_table;
 extern const sqe_func_sig_table sqe_func_json_table;
 extern const sqe_func_sig_table sqe_func_binary_table;
 extern const sqe_func_sig_table sqe_func_url_table;
+extern const sqe_func_sig_table sqe_func_math_more_table;
 
 #define SQE_FUNC_TABLE(var, arr)                                                                   \
     const sqe_func_sig_table var = {arr, sizeof(arr) / sizeof((arr)[0])}

@@ -15,10 +15,12 @@
  * that is not valid UTF-8 never errors (its bad bytes match nothing but
  * themselves); only \n ends a line for (?m), as Trino documents.
  *
- * Compilation. A constant pattern is checked at bind time (a bad one is a
- * plan-time error naming the function and the pattern) and compiled again,
- * once, in each expression state that runs the call (the binding's
- * state_new/state_free; func.h), then JIT-compiled when PCRE2 has a JIT.
+ * Compilation. A constant pattern is compiled once in each expression
+ * state that runs the call (the binding's state_new/state_free; func.h),
+ * on its first row, then JIT-compiled when PCRE2 has a JIT. A bad pattern
+ * fails when the call first runs (not at bind time, so that try() and
+ * CASE branches that never run are not failed by it), naming the function
+ * and the pattern.
  * Nothing is cached globally, and states are per thread, so matching needs
  * no locks. A pattern that varies per row is compiled when it differs from
  * the previous row's (the state keeps the last one).
@@ -503,13 +505,11 @@ static SQE_KERNEL(replace_kernel) {
 
 static bool bind_regex(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
                        const sqe_value *const *const_args, sqe_error *err) {
+    (void)sig;
     b->state_new = rx_state_new;
     b->state_free = rx_state_free;
     const sqe_value *pv = const_args ? const_args[1] : NULL;
     if (!pv || pv->is_null || pv->type.id == SQE_T_NULL) return true;
-    pcre2_code *code = rx_compile(sig->name, pv->v.s.ptr, pv->v.s.len, err);
-    if (!code) return false;
-    pcre2_code_free(code);
     rx_bind *bd = sqe_arena_alloc(arena, sizeof *bd);
     char *p = sqe_arena_alloc(arena, (size_t)pv->v.s.len + 1);
     memcpy(p, pv->v.s.ptr, pv->v.s.len);

@@ -50,6 +50,7 @@ static const sqe_func_sig_table *const k_tables[] = {
     &sqe_func_json_table,
     &sqe_func_binary_table,
     &sqe_func_url_table,
+    &sqe_func_math_more_table,
 };
 // clang-format on
 

@@ -773,11 +773,22 @@ static sqe_expr *bind_function(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *e
     int n = e->u.func.n_args;
     sqe_expr **args = args_array(cx->arena, n);
     bool lazy_rest = strcmp(name, "coalesce") == 0 || strcmp(name, "if") == 0;
+    bool is_try = strcmp(name, "try") == 0; /* its argument's errors may never surface */
     for (int i = 0; i < n; i++) {
-        cx->lazy += lazy_rest && i > 0;
+        bool lazy = (lazy_rest && i > 0) || is_try;
+        cx->lazy += lazy;
         args[i] = bind(cx, e->u.func.args[i], err);
-        cx->lazy -= lazy_rest && i > 0;
+        cx->lazy -= lazy;
         if (!args[i]) return NULL;
+    }
+
+    if (is_try) {
+        if (n != 1) {
+            sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos, "try requires 1 argument, got %d",
+                           n);
+            return NULL;
+        }
+        return sqe_expr_new(cx->arena, SQE_EXPR_TRY, args[0]->type, 1, args);
     }
 
     if (strcmp(name, "coalesce") == 0) {
