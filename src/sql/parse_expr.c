@@ -475,6 +475,20 @@ fail:
     return NULL;
 }
 
+/* A lambda argument (x -> ...) is next: refused as NOT_SUPPORTED naming the
+ * function, instead of a puzzling syntax error at '>'. */
+static bool lambda_refused(sqe_parser *p, const char *fname) {
+    sqe_token *a = sqe_p_peek(p, 0), *m = sqe_p_peek(p, 1), *g = sqe_p_peek(p, 2);
+    if (!sqe_p_tok_is_ident(a) || m->kind != SQE_TK_MINUS || g->kind != SQE_TK_GT ||
+        g->pos.line != m->pos.line || g->pos.col != m->pos.col + 1)
+        return false;
+    sqe_p_not_supported(p,
+                        "lambda expressions (%s -> ...) are not supported yet, in %s() at line "
+                        "%d:%d",
+                        a->text, fname, a->pos.line, a->pos.col);
+    return true;
+}
+
 /* normalize(s, NFD): the form is a keyword; it becomes the string 'NFD'. */
 static void normalize_form(sqe_parser *p, sqe_ast_expr *a) {
     static const char *const forms[] = {"nfc", "nfd", "nfkc", "nfkd"};
@@ -517,6 +531,7 @@ static sqe_ast_expr *parse_call_args(sqe_parser *p, sqe_qname *name) {
             sqe_ast_expr *t = parse_trim(p, name, &a, &failed);
             if (t || failed) return t;
         } else {
+            if (lambda_refused(p, fname)) return NULL;
             a = position ? parse_concat(p) : sqe_p_parse_expr(p);
         }
         if (!a) return NULL;
@@ -542,6 +557,7 @@ static sqe_ast_expr *parse_call_args(sqe_parser *p, sqe_qname *name) {
             }
         } else {
             while (sqe_p_accept_tok(p, SQE_TK_COMMA)) {
+                if (lambda_refused(p, fname)) return NULL;
                 sqe_ast_expr *x = sqe_p_parse_expr(p);
                 if (!x) return NULL;
                 SQE_ARRAY_PUSH(p->arena, args, x);
