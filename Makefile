@@ -22,8 +22,8 @@ CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes
 CFLAGS  += $(OPT) $(SAN) $(CFLAGS_BASE) -Iinclude -Isrc $(shell pkg-config --cflags jansson 2>/dev/null)
 # Codecs (format/codec.c): zlib, zstd, snappy, lz4, brotli, bzip2 from Debian.
 CODEC_LIBS := -lz -lzstd -lsnappy -llz4 -lbrotlidec -lbz2
-# Functions (func/): PCRE2 for regexp_*, libcrypto for md5/sha*, from Debian.
-FUNC_LIBS := -lpcre2-8 -lcrypto
+# Functions (func/): PCRE2 for regexp_*, libcrypto for md5/sha*, ICU for normalize, from Debian.
+FUNC_LIBS := -lpcre2-8 -lcrypto $(shell pkg-config --libs icu-uc 2>/dev/null || echo -licuuc -licudata)
 LDLIBS  += $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) $(CODEC_LIBS) $(FUNC_LIBS) -lm -pthread
 CLI_LIBS := -ledit
 

@@ -120,7 +120,7 @@ static const fdesc k_desc[] = {
     {"translate", "Replaces each character found in from by the one at its index in to"},
     {"levenshtein_distance", "Levenshtein edit distance of the two strings"},
     {"hamming_distance", "Positions at which two strings of equal length differ"},
-    {"normalize", "Unicode normalization (NFC, NFD, NFKC, NFKD; ASCII text only)"},
+    {"normalize", "Unicode normalization form NFC (default), NFD, NFKC or NFKD"},
     {"soundex", "American Soundex code of the string"},
     {"luhn_check", "Whether the string of digits passes the Luhn check"},
     {"format", "Java-style formatted string (%s %d %f %x ... subset)"},

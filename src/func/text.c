@@ -8,11 +8,10 @@
  * small per-call buffer and copied; every length is checked before it is
  * used, and distances refuse inputs whose work would be unbounded.
  *
- * normalize: sqe has no Unicode tables beyond case mapping, and Debian's
- * ICU would be a large dependency for one function, so normalize returns
- * its input unchanged when that is exactly the normalized form (ASCII
- * input: every form is the identity) and fails with NOT_SUPPORTED naming
- * the form otherwise, rather than answering wrongly.
+ * normalize uses ICU's normalizers (Debian's libicu, the library the
+ * issue names for time zones too): the UTF-8 value goes through UTF-16
+ * (invalid bytes become U+FFFD) and back. ASCII input is returned as it is
+ * (every form leaves it unchanged) without calling ICU.
  *
  * format(fmt, args...) implements a subset of Java's Formatter: %s %S %d
  * %x %X %o %f %e %E %g %b %% %n with the flags - 0 + space and width /
@@ -25,6 +24,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <unicode/unorm2.h>
+#include <unicode/ustring.h>
 
 #define TX_RESULT_MAX ((size_t)1 << 28)
 #define TX_DISTANCE_MAX_CELLS 100000000ULL /* levenshtein work bound */
@@ -300,33 +301,80 @@ static SQE_KERNEL(hamming_kernel) {
 
 /* ------------------------------------------------------------ normalize */
 
-static bool tx_form_ok(const char *f, size_t n) {
-    static const char *const forms[] = {"NFC", "NFD", "NFKC", "NFKD"};
-    for (size_t i = 0; i < SQE_ARRAY_LEN(forms); i++)
-        if (strlen(forms[i]) == n && sqe_str_ieqn(forms[i], f, n)) return true;
-    return false;
+static const UNormalizer2 *tx_normalizer(const char *f, size_t n, UErrorCode *ec) {
+    if (n == 3 && sqe_str_ieqn(f, "NFC", 3)) return unorm2_getNFCInstance(ec);
+    if (n == 3 && sqe_str_ieqn(f, "NFD", 3)) return unorm2_getNFDInstance(ec);
+    if (n == 4 && sqe_str_ieqn(f, "NFKC", 4)) return unorm2_getNFKCInstance(ec);
+    if (n == 4 && sqe_str_ieqn(f, "NFKD", 4)) return unorm2_getNFKDInstance(ec);
+    return NULL;
+}
+
+static bool tx_ascii(const char *p, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)p[i] >= 0x80) return false;
+    return true;
+}
+
+/* Normalizes p[0..n) (UTF-8) into sb through ICU's UTF-16 API. */
+static bool tx_normalize(const UNormalizer2 *nz, const char *p, size_t n, sqe_strbuf *sb,
+                         sqe_error *err) {
+    UErrorCode ec = U_ZERO_ERROR;
+    if (n > (size_t)INT32_MAX / 4)
+        return sqe_error_set(err, SQE_ERR_RESOURCE_EXHAUSTED, "normalize: value too long");
+    int32_t cap16 = (int32_t)n + 1, cap_out = (int32_t)n * 4 + 16;
+    UChar *in16 = sqe_malloc(sizeof(UChar) * (size_t)cap16);
+    UChar *out16 = sqe_malloc(sizeof(UChar) * (size_t)cap_out);
+    int32_t len16 = 0, out_len = 0, len8 = 0;
+    u_strFromUTF8WithSub(in16, cap16, &len16, p, (int32_t)n, 0xFFFD, NULL, &ec);
+    if (U_SUCCESS(ec)) out_len = unorm2_normalize(nz, in16, len16, out16, cap_out, &ec);
+    if (ec == U_BUFFER_OVERFLOW_ERROR) { /* NFKD of some characters expands 18-fold */
+        ec = U_ZERO_ERROR;
+        cap_out = out_len + 1;
+        out16 = sqe_realloc(out16, sizeof(UChar) * (size_t)cap_out);
+        out_len = unorm2_normalize(nz, in16, len16, out16, cap_out, &ec);
+    }
+    if (U_SUCCESS(ec)) {
+        char *o = sqe_malloc((size_t)out_len * 3 + 1);
+        u_strToUTF8(o, out_len * 3 + 1, &len8, out16, out_len, &ec);
+        if (U_SUCCESS(ec)) sqe_strbuf_append(sb, o, (size_t)len8);
+        sqe_free(o);
+    }
+    sqe_free(in16);
+    sqe_free(out16);
+    if (U_FAILURE(ec))
+        return sqe_error_set(err, SQE_ERR_INTERNAL, "normalize: ICU failed: %s", u_errorName(ec));
+    return true;
 }
 
 static SQE_KERNEL(normalize_kernel) {
     bool nulls = sqe_func_propagate_nulls(args, b->n_args, sel, n, out);
+    sqe_strbuf sb;
+    sqe_strbuf_init(&sb);
+    bool ok = true;
     SQE_FOR_ROWS(sel, n, row, {
+        if (!ok) break;
         if (nulls && !sqe_func_row_valid(out, row)) continue;
         uint32_t len, flen = 3;
         const char *p = sqe_func_str(args[0], row, &len);
         const char *f = b->n_args > 1 ? sqe_func_str(args[1], row, &flen) : "NFC";
-        if (!tx_form_ok(f, flen))
-            return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
-                                 "normalize: unknown form '%.*s'; use NFC, NFD, NFKC or NFKD",
-                                 (int)SQE_MIN(flen, 50), f);
-        for (uint32_t i = 0; i < len; i++)
-            if ((unsigned char)p[i] >= 0x80)
-                return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
-                                     "normalize to %.*s of non-ASCII text is not supported (no "
-                                     "Unicode normalization tables); value '%.*s'",
-                                     (int)flen, f, (int)SQE_MIN(len, 100), p);
-        if (!sqe_vector_set_string(out, row, p, len)) return sqe_func_mem_error(out, b->name, err);
+        UErrorCode ec = U_ZERO_ERROR;
+        const UNormalizer2 *nz = tx_normalizer(f, flen, &ec);
+        if (!nz || U_FAILURE(ec)) {
+            ok = sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
+                               "normalize: unknown form '%.*s'; use NFC, NFD, NFKC or NFKD",
+                               (int)SQE_MIN(flen, 50), f);
+            break;
+        }
+        sqe_strbuf_clear(&sb);
+        if (tx_ascii(p, len)) /* every form leaves ASCII alone */
+            sqe_strbuf_append(&sb, p, len);
+        else if (!(ok = tx_normalize(nz, p, len, &sb, err)))
+            break;
+        if (!sqe_vector_set_string(out, row, sb.data ? sb.data : "", sb.len))
+            ok = sqe_func_mem_error(out, b->name, err);
     });
-    return true;
+    sqe_strbuf_free(&sb);
+    return ok;
 }
 
 /* -------------------------------------------------------------- soundex */
