@@ -7,8 +7,10 @@
  * sqe has no JSON type: a JSON value is VARCHAR holding JSON text, and
  * functions that return JSON in Trino (json_extract, json_parse,
  * json_array_get, json_query) return it as compact text (whitespace
- * between tokens dropped; strings and numbers keep their spelling, keys
- * keep their order: Trino's json_parse would also sort object keys).
+ * between tokens dropped; scalars keep their spelling). json_parse also
+ * canonicalizes as Trino does: object members sorted by key, the last of
+ * duplicate keys kept (Trino's Jackson would also respell numbers such as
+ * 1.5e3 as 1500.0; sqe keeps them as written).
  *
  * Scanning. No tree is built: a small bounded scanner (js_*) walks the
  * text, and a path lookup skips every member and element that is not on
@@ -32,6 +34,7 @@
 #include "func/func_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #define JS_MAX_DEPTH 1000
 #define JS_MAX_STEPS 256
@@ -212,6 +215,21 @@ static bool js_unescape(sqe_strbuf *sb, const char *p, const char *e) {
         js_put_cp(sb, (uint32_t)cp);
     }
     return true;
+}
+
+/* Appends s[0..n) with JSON string escapes (quotes, backslash, controls). */
+static void js_escape(sqe_strbuf *sb, const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            sqe_strbuf_putc(sb, '\\');
+            sqe_strbuf_putc(sb, (char)c);
+        } else if (c < 0x20) {
+            sqe_strbuf_printf(sb, "\\u%04x", c);
+        } else {
+            sqe_strbuf_putc(sb, (char)c);
+        }
+    }
 }
 
 /* Whether the key token [ks, ke) (quotes included) equals key[0..n). */
@@ -633,7 +651,90 @@ static bool js_invalid(const char *fn, const char *t, uint32_t len, sqe_error *e
                          fn, (int)SQE_MIN(len, 200), t);
 }
 
-/* json_parse / json_format: validated compact text. */
+/* ---------------------------------------------- json_parse: canonical text */
+
+/* One object member: its key decoded (for sorting) and its value's span. */
+typedef struct js_member {
+    char *key;
+    size_t klen, order;
+    const char *vs, *ve;
+} js_member;
+
+static int js_member_cmp(const void *a, const void *b) {
+    const js_member *x = a, *y = b;
+    size_t n = SQE_MIN(x->klen, y->klen);
+    int c = n ? memcmp(x->key, y->key, n) : 0;
+    if (c) return c;
+    if (x->klen != y->klen) return x->klen < y->klen ? -1 : 1;
+    return x->order < y->order ? -1 : 1;
+}
+
+static void js_canonical(sqe_strbuf *sb, const char *p, const char *e);
+
+/* An object with its members sorted by key, the last of duplicate keys
+ * kept (Trino reads it into a sorted map). p at '{', validated. */
+static void js_canonical_object(sqe_strbuf *sb, const char *p, const char *e) {
+    SQE_ARRAY(js_member) ms = {0};
+    sqe_strbuf key;
+    sqe_strbuf_init(&key);
+    p = js_ws(p + 1, e);
+    while (*p != '}') {
+        const char *ks = p, *ke = js_skip_string(p, e);
+        sqe_strbuf_clear(&key);
+        js_unescape(&key, ks, ke);
+        js_member m = {sqe_strndup(key.data ? key.data : "", key.len), key.len, ms.len, NULL, NULL};
+        m.vs = js_ws(js_ws(ke, e) + 1, e);
+        m.ve = js_skip_value(m.vs, e, 1);
+        SQE_ARRAY_PUSH(NULL, ms, m);
+        p = js_ws(m.ve, e);
+        if (*p == ',') p = js_ws(p + 1, e);
+    }
+    if (ms.len) qsort(ms.items, ms.len, sizeof(js_member), js_member_cmp);
+    sqe_strbuf_putc(sb, '{');
+    bool first = true;
+    for (size_t i = 0; i < ms.len; i++) {
+        js_member *m = &ms.items[i];
+        bool dup_next = i + 1 < ms.len && ms.items[i + 1].klen == m->klen &&
+                        memcmp(ms.items[i + 1].key, m->key, m->klen) == 0;
+        if (!dup_next) {
+            if (!first) sqe_strbuf_putc(sb, ',');
+            first = false;
+            sqe_strbuf_putc(sb, '"');
+            js_escape(sb, m->key, m->klen);
+            sqe_strbuf_puts(sb, "\":");
+            js_canonical(sb, m->vs, m->ve);
+        }
+    }
+    for (size_t i = 0; i < ms.len; i++) sqe_free(ms.items[i].key);
+    SQE_ARRAY_FREE(ms);
+    sqe_strbuf_free(&key);
+    sqe_strbuf_putc(sb, '}');
+}
+
+/* Canonical text of a validated value: objects sorted, arrays in order,
+ * whitespace dropped, scalars as written. */
+static void js_canonical(sqe_strbuf *sb, const char *p, const char *e) {
+    if (*p == '{') {
+        js_canonical_object(sb, p, e);
+        return;
+    }
+    if (*p != '[') {
+        js_compact(sb, p, e);
+        return;
+    }
+    sqe_strbuf_putc(sb, '[');
+    p = js_ws(p + 1, e);
+    for (bool first = true; *p != ']'; first = false) {
+        const char *ve = js_skip_value(p, e, 1);
+        if (!first) sqe_strbuf_putc(sb, ',');
+        js_canonical(sb, p, ve);
+        p = js_ws(ve, e);
+        if (*p == ',') p = js_ws(p + 1, e);
+    }
+    sqe_strbuf_putc(sb, ']');
+}
+
+/* json_parse: validated canonical text; json_format: validated compact text. */
 static SQE_KERNEL(parse_kernel) {
     bool nulls = sqe_func_propagate_nulls(args, 1, sel, n, out);
     sqe_strbuf sb;
@@ -650,7 +751,10 @@ static SQE_KERNEL(parse_kernel) {
             break;
         }
         sqe_strbuf_clear(&sb);
-        js_compact(&sb, vs, ve);
+        if (b->name[5] == 'p') /* json_parse */
+            js_canonical(&sb, vs, ve);
+        else
+            js_compact(&sb, vs, ve);
         ok = js_set(out, row, &sb, b->name, err);
     });
     sqe_strbuf_free(&sb);
