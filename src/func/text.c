@@ -507,8 +507,10 @@ static bool fmt_one(sqe_strbuf *sb, const char *f, size_t fl, size_t *i, const f
         sqe_strbuf_putc(sb, conv == '%' ? '%' : '\n');
         return true;
     }
-    if (!strchr("sSdxXofeEgb", conv))
+    if (!strchr("sSdxXofeEgb", conv) && conv && strchr("BhHcCaAGtT", conv))
         return fmt_error(err, SQE_ERR_NOT_SUPPORTED, f, fl, "unsupported conversion");
+    if (!strchr("sSdxXofeEgb", conv) || !conv)
+        return fmt_error(err, SQE_ERR_INVALID_ARGUMENT, f, fl, "unknown conversion");
     if (*next >= n_args)
         return fmt_error(err, SQE_ERR_INVALID_ARGUMENT, f, fl, "too few arguments");
     const fmt_arg *a = &args[(*next)++];
