@@ -9,8 +9,9 @@
  * each batch.
  *
  * Resolution (Trino's rules, simplified):
- *   1. Every family table (arith, compare, string, math, datetime, cast) is
- *      scanned for signatures with the name (case-insensitive) and arity.
+ *   1. Every family table (arith, compare, string, math, datetime, cast,
+ *      regex, text, json, binary, url, math_more: k_tables) is scanned for
+ *      signatures with the name (case-insensitive) and arity.
  *   2. Each argument is scored: exact type id 0; an untyped NULL 1; an
  *      implicit widening the distance along
  *        tinyint < smallint < integer < bigint < decimal < real < double
@@ -27,7 +28,8 @@
  *      precision rules), pick a type-specialised kernel or pre-compile a
  *      constant argument into b->data.
  *
- * Errors: unknown name -> NOT_FOUND "function 'foo' not registered"; an
+ * Errors: unknown name -> NOT_FOUND "function 'foo' not registered", with
+ * "; did you mean x, y?" when registered names are close (catalog.c); an
  * aggregate name -> NOT_FOUND naming it as an aggregate; no viable
  * overload -> TYPE_MISMATCH "unexpected parameters (varchar, integer) for
  * function abs; expected: abs(tinyint), ...".
