@@ -26,7 +26,9 @@ CFLAGS  += $(OPT) $(SAN) $(CFLAGS_BASE) -Iinclude -Isrc $(shell pkg-config --cfl
 CODEC_LIBS := -lz -lzstd -lsnappy -llz4 -lbrotlidec -lbz2
 # S3 (io/s3.c, io/sigv4.c): libcurl for HTTP, libcrypto for SHA-256/HMAC/MD5.
 S3_LIBS := -lcurl -lcrypto
-LDLIBS  += $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) $(CODEC_LIBS) $(S3_LIBS) -lm -pthread
+# Functions (func/): PCRE2 for regexp_*, libcrypto for md5/sha*, ICU for normalize, from Debian.
+FUNC_LIBS := -lpcre2-8 $(shell pkg-config --libs icu-uc 2>/dev/null || echo -licuuc -licudata)
+LDLIBS  += $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) $(CODEC_LIBS) $(S3_LIBS) $(FUNC_LIBS) -lm -pthread
 CLI_LIBS := -ledit
 
 LIB_SRCS  := $(sort $(wildcard src/base/*.c src/types/*.c src/vector/*.c src/sql/*.c src/io/*.c \

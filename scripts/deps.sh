@@ -38,9 +38,10 @@ packages=(
     build-essential pkg-config          # gcc, make
     libjansson-dev                      # manifests
     libedit-dev                         # sqe-cli line editing
-    libcurl4-openssl-dev libssl-dev     # S3 over HTTPS, SigV4
+    libcurl4-openssl-dev libssl-dev     # S3 over HTTPS, SigV4; md5/sha* functions (libcrypto)
     zlib1g-dev libzstd-dev libsnappy-dev liblz4-dev libbz2-dev libbrotli-dev  # codecs
-    libpcre2-dev                        # RegexSerDe
+    libpcre2-dev                        # RegexSerDe, regexp_* functions
+    libicu-dev                          # normalize() (Unicode normalization forms)
     postgresql-client                   # psql against sqe-server
 )
 # Integration tests use node tools (s3rver) and the differential tier runs

@@ -10,5 +10,5 @@ for m in "$@"; do srcs+=(src/$m/*.c); done
 mkdir -p build/unit-mod
 ${CC:-cc} -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
   -Wno-unused-parameter -Wno-format-truncation -Werror -pthread -fsanitize=address,undefined \
-  -Iinclude -Isrc -Itests/unit -o build/unit-mod/$test tests/unit/$test.c "${srcs[@]}" -ljansson -lm
+  -Iinclude -Isrc -Itests/unit -o build/unit-mod/$test tests/unit/$test.c "${srcs[@]}" -ljansson -lpcre2-8 -lcrypto -licuuc -licudata -lz -lm
 ./build/unit-mod/$test

@@ -333,8 +333,7 @@ static void render_column(sqe_cursor *c, int col) {
         }
         size_t at = ct->text.len;
         switch (id) {
-        case SQE_T_VARCHAR:
-        case SQE_T_VARBINARY: {
+        case SQE_T_VARCHAR: {
             const sqe_string *str = &SQE_VEC_DATA(v, sqe_string)[r];
             sqe_strbuf_append(&ct->text, sqe_string_data(str), str->len);
             break;
@@ -491,6 +490,10 @@ sqe_cursor *sqe_session_query(sqe_session *s, const char *sql) {
         case SQE_STMT_DROP_SECRET:
         case SQE_STMT_SHOW_SECRETS:
             ok = sqe_engine_secret_stmt(s, st, &rs, &status, &err);
+            break;
+        case SQE_STMT_SHOW_FUNCTIONS:
+            ok = sqe_func_show(st->u.show.like, &rs, &err);
+            status = "SHOW FUNCTIONS";
             break;
         case SQE_STMT_UNSUPPORTED:
             ok = sqe_error_set(&err, SQE_ERR_NOT_SUPPORTED, "%s is not supported yet",

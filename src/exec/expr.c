@@ -93,6 +93,7 @@ sqe_expr *sqe_expr_new(sqe_arena *a, sqe_expr_kind kind, sqe_type type, int n_ar
 
 bool sqe_expr_is_const(const sqe_expr *e) {
     if (e->kind == SQE_EXPR_COLUMN) return false;
+    if (e->kind == SQE_EXPR_CALL && e->fn.nondeterministic) return false;
     for (int i = 0; i < e->n_args; i++)
         if (!sqe_expr_is_const(e->args[i])) return false;
     return true;
@@ -218,6 +219,11 @@ static void put_expr(sqe_strbuf *sb, const sqe_expr *e) {
         sqe_strbuf_puts(sb, " END");
         return;
     }
+    case SQE_EXPR_TRY:
+        sqe_strbuf_puts(sb, "try(");
+        put_list(sb, e->args, e->n_args, ", ");
+        sqe_strbuf_putc(sb, ')');
+        return;
     case SQE_EXPR_COALESCE:
         sqe_strbuf_puts(sb, "coalesce(");
         put_list(sb, e->args, e->n_args, ", ");
@@ -346,11 +352,12 @@ struct node_st {
     sqe_vector *out; /* scratch result; NULL for COLUMN */
     int n_kids;
     node_st **kids;
-    sqe_vector **argv;   /* CALL: argument vectors handed to the kernel */
-    uint16_t *bufs;      /* AND/OR/CASE/COALESCE: 3 * SQE_BATCH_ROWS selection buffers */
-    in_set *set;         /* IN */
-    sqe_key_slot *slots; /* IN: loaded keys */
-    uint8_t *nulls;      /* IN */
+    sqe_vector **argv;    /* CALL: argument vectors handed to the kernel */
+    sqe_func_binding *fn; /* CALL with fn.state_new: the binding with this node's kernel state */
+    uint16_t *bufs;       /* AND/OR/CASE/COALESCE: 3 * SQE_BATCH_ROWS selection buffers */
+    in_set *set;          /* IN */
+    sqe_key_slot *slots;  /* IN: loaded keys */
+    uint8_t *nulls;       /* IN */
 };
 
 /* Sizes. Scratch vectors start empty (a constant's with its one row) and
@@ -445,6 +452,11 @@ static node_st *node_new(const sqe_expr *e, const sqe_mem_account *acct) {
     switch (e->kind) {
     case SQE_EXPR_CALL:
         n->argv = sqe_calloc((size_t)(e->n_args > 0 ? e->n_args : 1), sizeof *n->argv);
+        if (e->fn.state_new) {
+            n->fn = sqe_malloc(sizeof *n->fn);
+            *n->fn = e->fn;
+            n->fn->state = e->fn.state_new(&e->fn);
+        }
         break;
     case SQE_EXPR_AND:
     case SQE_EXPR_OR:
@@ -469,6 +481,10 @@ static void node_free(node_st *n) {
     sqe_free(n->kids);
     sqe_vector_free(n->out);
     sqe_free(n->argv);
+    if (n->fn) {
+        if (n->fn->state_free && n->fn->state) n->fn->state_free(n->fn->state);
+        sqe_free(n->fn);
+    }
     sqe_free(n->bufs);
     in_set_free(n->set);
     sqe_free(n->slots);
@@ -781,6 +797,49 @@ static bool node_reserve(node_st *ns, const sqe_batch *in, const uint16_t *sel, 
     return true;
 }
 
+/* The errors try() turns into NULL (Trino: division by zero, invalid cast
+ * argument, invalid function argument, numeric value out of range). */
+static bool try_catches(const sqe_error *err) {
+    return err->cls == SQE_ERR_DIVISION_BY_ZERO || err->cls == SQE_ERR_OUT_OF_RANGE ||
+           err->cls == SQE_ERR_INVALID_ARGUMENT || err->cls == SQE_ERR_INVALID_DATA;
+}
+
+/* try(x): x over the whole selection; when that fails with an error try
+ * catches, x again row by row, failing rows NULL (strings are copied, as
+ * each row's evaluation resets the child's heap). */
+static sqe_vector *eval_try(node_st *ns, sqe_batch *in, const uint16_t *sel, uint32_t n,
+                            sqe_error *err) {
+    sqe_vector *out = ns->out;
+    sqe_vector *v = eval_node(ns->kids[0], in, sel, n, err);
+    sqe_vector_reset(out);
+    if (v) {
+        sqe_exec_copy_rows(out, v, sel, n);
+        return out;
+    }
+    if (!try_catches(err)) return NULL;
+    bool str = out->type.id == SQE_T_VARCHAR || out->type.id == SQE_T_VARBINARY;
+    for (uint32_t i = 0; i < n; i++) {
+        uint16_t r = (uint16_t)ROW(sel, i);
+        sqe_error rerr;
+        v = eval_node(ns->kids[0], in, &r, 1, &rerr);
+        if (!v) {
+            if (!try_catches(&rerr)) {
+                *err = rerr;
+                return NULL;
+            }
+            sqe_vector_set_null(out, r);
+        } else if (str && v->type.id != SQE_T_NULL) {
+            if (!sqe_vector_copy_row(out, r, v, r)) {
+                sqe_mem_account_error(out->acct, "try", err);
+                return NULL;
+            }
+        } else {
+            sqe_exec_copy_rows(out, v, &r, 1);
+        }
+    }
+    return out;
+}
+
 static sqe_vector *eval_node(node_st *ns, sqe_batch *in, const uint16_t *sel, uint32_t n,
                              sqe_error *err) {
     const sqe_expr *e = ns->e;
@@ -810,7 +869,7 @@ static sqe_vector *eval_node(node_st *ns, sqe_batch *in, const uint16_t *sel, ui
                           e->fn.name ? e->fn.name : "?");
             return NULL;
         }
-        if (!e->fn.kernel(&e->fn, ns->argv, sel, n, ns->out, err)) return NULL;
+        if (!e->fn.kernel(ns->fn ? ns->fn : &e->fn, ns->argv, sel, n, ns->out, err)) return NULL;
         return ns->out;
     }
     case SQE_EXPR_CAST: {
@@ -870,6 +929,8 @@ static sqe_vector *eval_node(node_st *ns, sqe_batch *in, const uint16_t *sel, ui
         return eval_coalesce(ns, in, sel, n, err);
     case SQE_EXPR_IN:
         return eval_in(ns, in, sel, n, err);
+    case SQE_EXPR_TRY:
+        return eval_try(ns, in, sel, n, err);
     case SQE_EXPR_OUTER_COL:
         sqe_error_set(err, SQE_ERR_INTERNAL, "correlated reference %s reached execution",
                       e->name ? e->name : "?");

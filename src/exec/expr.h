@@ -29,6 +29,8 @@ typedef enum sqe_expr_kind {
     SQE_EXPR_IN,        /* args[0] IN (in_values) [negated]: constants of args[0]'s type */
     SQE_EXPR_OUTER_COL, /* col: a column of the enclosing query (a correlated subquery's
                            reference); the planner rewrites it away, it is never evaluated */
+    SQE_EXPR_TRY,       /* try(args[0]): rows whose evaluation fails with division by zero,
+                           out of range, invalid argument or invalid data become NULL */
 } sqe_expr_kind;
 
 typedef struct sqe_expr sqe_expr;

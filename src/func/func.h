@@ -35,6 +35,17 @@ struct sqe_func_binding {
     int n_args;
     sqe_type *arg_types; /* n_args exact argument types (arena) */
     void *data;          /* per-binding state (e.g. a pre-compiled constant pattern), arena */
+    /* Optional per-evaluation scratch (compiled regular expressions and
+     * their match buffers): when state_new is set, whoever runs the kernel
+     * (exec/expr.c, once per expression state, so per operator and thread)
+     * copies the binding, sets state = state_new(b) and frees it with
+     * state_free(state) when done. Kernels must also work with state NULL
+     * (they then make a temporary one per call). */
+    void *(*state_new)(const sqe_func_binding *b);
+    void (*state_free)(void *state);
+    void *state;
+    /* A different value per call (random): never folded to a constant. */
+    bool nondeterministic;
 };
 
 /* Resolves name(args). const_args[i] is the value of argument i when it is a
@@ -50,6 +61,16 @@ bool sqe_func_bind_scalar(sqe_arena *arena, const char *name, int n_args, const 
  * semantics as sqe_value_cast; try_ turns failures into NULL). */
 bool sqe_func_cast_vector(const sqe_vector *in, sqe_vector *out, bool try_, const uint16_t *sel,
                           uint32_t n, sqe_error *err);
+
+/* SHOW FUNCTIONS [LIKE 'pattern']: every scalar overload of the registry
+ * plus the aggregates and window functions, as a VARCHAR result with
+ * columns Function, Return Type, Argument Types, Function Type,
+ * Description, sorted by name. like NULL: everything. */
+bool sqe_func_show(const char *like, sqe_resultset **out, sqe_error *err);
+/* Writes into buf the registered names closest to `name` by edit distance
+ * ("regexp_like, ..."; at most three); returns the length, 0 when none is
+ * close. */
+size_t sqe_func_suggest(const char *name, char *buf, size_t buf_len);
 
 /* ------------------------------------------------------------ aggregates */
 

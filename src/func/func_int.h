@@ -59,6 +59,12 @@ extern const sqe_func_sig_table sqe_func_string_table;
 extern const sqe_func_sig_table sqe_func_math_table;
 extern const sqe_func_sig_table sqe_func_datetime_table;
 extern const sqe_func_sig_table sqe_func_cast_table;
+extern const sqe_func_sig_table sqe_func_regex_table;
+extern const sqe_func_sig_table sqe_func_text_table;
+extern const sqe_func_sig_table sqe_func_json_table;
+extern const sqe_func_sig_table sqe_func_binary_table;
+extern const sqe_func_sig_table sqe_func_url_table;
+extern const sqe_func_sig_table sqe_func_math_more_table;
 
 #define SQE_FUNC_TABLE(var, arr)                                                                   \
     const sqe_func_sig_table var = {arr, sizeof(arr) / sizeof((arr)[0])}
@@ -143,6 +149,13 @@ size_t sqe_utf8_offset(const char *p, size_t n, size_t k);
 uint32_t sqe_utf8_decode(const char *p, size_t n, int *len);
 
 /* ------------------------------------------------------------- misc */
+
+/* The registry's tables, for catalog.c: calls fn for every signature. */
+void sqe_func_for_each_sig(void (*fn)(const sqe_func_sig *s, void *ctx), void *ctx);
+/* "varchar, bigint, ..." (parameter kinds as the candidates list shows them). */
+void sqe_func_append_params(sqe_strbuf *sb, const sqe_func_sig *s);
+/* Result type of s as text ("bigint", "depends on arguments"); a thread-local buffer. */
+const char *sqe_func_ret_name(const sqe_func_sig *s);
 
 /* Type name for messages: "integer", "decimal(10,2)". */
 const char *sqe_func_type_name(sqe_type t, char *buf, size_t buf_len);

@@ -9,8 +9,9 @@
  * each batch.
  *
  * Resolution (Trino's rules, simplified):
- *   1. Every family table (arith, compare, string, math, datetime, cast) is
- *      scanned for signatures with the name (case-insensitive) and arity.
+ *   1. Every family table (arith, compare, string, math, datetime, cast,
+ *      regex, text, json, binary, url, math_more: k_tables) is scanned for
+ *      signatures with the name (case-insensitive) and arity.
  *   2. Each argument is scored: exact type id 0; an untyped NULL 1; an
  *      implicit widening the distance along
  *        tinyint < smallint < integer < bigint < decimal < real < double
@@ -27,7 +28,8 @@
  *      precision rules), pick a type-specialised kernel or pre-compile a
  *      constant argument into b->data.
  *
- * Errors: unknown name -> NOT_FOUND "function 'foo' not registered"; an
+ * Errors: unknown name -> NOT_FOUND "function 'foo' not registered", with
+ * "; did you mean x, y?" when registered names are close (catalog.c); an
  * aggregate name -> NOT_FOUND naming it as an aggregate; no viable
  * overload -> TYPE_MISMATCH "unexpected parameters (varchar, integer) for
  * function abs; expected: abs(tinyint), ...".
@@ -36,10 +38,23 @@
 
 #include <stdio.h>
 
+/* One table per line (families append theirs), kept so by clang-format. */
+// clang-format off
 static const sqe_func_sig_table *const k_tables[] = {
-    &sqe_func_arith_table, &sqe_func_compare_table,  &sqe_func_string_table,
-    &sqe_func_math_table,  &sqe_func_datetime_table, &sqe_func_cast_table,
+    &sqe_func_arith_table,
+    &sqe_func_compare_table,
+    &sqe_func_string_table,
+    &sqe_func_math_table,
+    &sqe_func_datetime_table,
+    &sqe_func_cast_table,
+    &sqe_func_regex_table,
+    &sqe_func_text_table,
+    &sqe_func_json_table,
+    &sqe_func_binary_table,
+    &sqe_func_url_table,
+    &sqe_func_math_more_table,
 };
+// clang-format on
 
 /* ------------------------------------------------------------ helpers */
 
@@ -255,14 +270,35 @@ static const char *param_name(uint8_t p, char *buf, size_t n) {
     }
 }
 
-static void append_sig(sqe_strbuf *sb, const sqe_func_sig *s) {
+void sqe_func_append_params(sqe_strbuf *sb, const sqe_func_sig *s) {
     char buf[48];
-    sqe_strbuf_printf(sb, "%s(", s->name);
     for (int i = 0; i < s->n_params; i++) {
         if (i) sqe_strbuf_puts(sb, ", ");
         sqe_strbuf_puts(sb, param_name(s->params[i], buf, sizeof buf));
     }
     if (s->variadic) sqe_strbuf_puts(sb, ", ...");
+}
+
+const char *sqe_func_ret_name(const sqe_func_sig *s) {
+    static _Thread_local char buf[48];
+    switch (s->ret) {
+    case SQE_FR_ARG0:
+        return s->n_params ? param_name(s->params[0], buf, sizeof buf) : "unknown";
+    case SQE_FR_BIND:
+        return "depends on arguments";
+    default:
+        return param_name(s->ret, buf, sizeof buf);
+    }
+}
+
+void sqe_func_for_each_sig(void (*fn)(const sqe_func_sig *s, void *ctx), void *ctx) {
+    for (size_t t = 0; t < SQE_ARRAY_LEN(k_tables); t++)
+        for (size_t i = 0; i < k_tables[t]->n; i++) fn(&k_tables[t]->sigs[i], ctx);
+}
+
+static void append_sig(sqe_strbuf *sb, const sqe_func_sig *s) {
+    sqe_strbuf_printf(sb, "%s(", s->name);
+    sqe_func_append_params(sb, s);
     sqe_strbuf_putc(sb, ')');
 }
 
@@ -323,6 +359,10 @@ bool sqe_func_bind_scalar(sqe_arena *arena, const char *name, int n_args, const 
             return sqe_error_set(
                 err, SQE_ERR_NOT_FOUND,
                 "function '%s' not registered as a scalar function (it is an aggregate)", name);
+        char hint[160];
+        if (sqe_func_suggest(name, hint, sizeof hint))
+            return sqe_error_set(err, SQE_ERR_NOT_FOUND,
+                                 "function '%s' not registered; did you mean %s?", name, hint);
         return sqe_error_set(err, SQE_ERR_NOT_FOUND, "function '%s' not registered", name);
     }
     if (!best) return mismatch_error(name, n_args, arg_types, err);

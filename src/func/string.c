@@ -23,8 +23,10 @@
  * followed by '%', '_' or itself; a bad constant pattern fails at bind
  * time, a bad per-row pattern when it is met.
  *
- * lower/upper map ASCII, Latin-1, Latin Extended-A, Greek and Cyrillic
- * (every mapping there keeps the UTF-8 length); other characters are kept.
+ * lower/upper map ASCII, Latin-1, Latin Extended-A and the paired letters
+ * of Latin Extended-B, Greek (with tonos and the archaic pairs), Cyrillic
+ * and the Cyrillic Supplement (every mapping there keeps the UTF-8
+ * length); other characters are kept.
  */
 #include "func/func_int.h"
 
@@ -68,6 +70,39 @@ static SQE_KERNEL(concat_kernel) {
 
 /* ------------------------------------------------------- lower / upper */
 
+/* Blocks where upper and lower case alternate (Latin Extended-B, Greek
+ * archaic letters, Cyrillic supplement): even upper, odd lower, except
+ * the odd-upper runs listed in k_odd_upper. */
+static const uint32_t k_even_upper[][2] = {
+    {0x1DE, 0x1EF}, {0x1F8, 0x21F}, {0x222, 0x233}, {0x246, 0x24F},
+    {0x3D8, 0x3EF}, {0x460, 0x481}, {0x48A, 0x4BF}, {0x4D0, 0x52F},
+};
+static const uint32_t k_odd_upper[][2] = {{0x1CD, 0x1DC}, {0x4C1, 0x4CE}};
+
+static int case_pair_kind(uint32_t c) {
+    for (size_t i = 0; i < SQE_ARRAY_LEN(k_even_upper); i++)
+        if (c >= k_even_upper[i][0] && c <= k_even_upper[i][1]) return 1;
+    for (size_t i = 0; i < SQE_ARRAY_LEN(k_odd_upper); i++)
+        if (c >= k_odd_upper[i][0] && c <= k_odd_upper[i][1]) return 2;
+    return 0;
+}
+
+static uint32_t cp_lower_pairs(uint32_t c) {
+    if (c == 0x4C0) return 0x4CF;
+    int k = case_pair_kind(c);
+    if (k == 1) return c | 1;
+    if (k == 2) return (c & 1) ? c + 1 : c;
+    return c;
+}
+
+static uint32_t cp_upper_pairs(uint32_t c) {
+    if (c == 0x4CF) return 0x4C0;
+    int k = case_pair_kind(c);
+    if (k == 1) return c & ~1u;
+    if (k == 2) return (c & 1) ? c : c - 1;
+    return c;
+}
+
 static uint32_t cp_lower(uint32_t c) {
     if (c < 0x80) return c >= 'A' && c <= 'Z' ? c + 32 : c;
     if (c >= 0xC0 && c <= 0xDE && c != 0xD7) return c + 32;
@@ -82,7 +117,7 @@ static uint32_t cp_lower(uint32_t c) {
     if (c == 0x38E || c == 0x38F) return c + 63;
     if (c >= 0x410 && c <= 0x42F) return c + 32;
     if (c >= 0x400 && c <= 0x40F) return c + 80;
-    return c;
+    return cp_lower_pairs(c);
 }
 
 static uint32_t cp_upper(uint32_t c) {
@@ -101,7 +136,7 @@ static uint32_t cp_upper(uint32_t c) {
     if (c == 0x3CD || c == 0x3CE) return c - 63;
     if (c >= 0x430 && c <= 0x44F) return c - 32;
     if (c >= 0x450 && c <= 0x45F) return c - 80;
-    return c;
+    return cp_upper_pairs(c);
 }
 
 /* Maps src[0..n) into dst (same length). */

@@ -137,6 +137,41 @@ static int count_digits(const char *s) {
     return n;
 }
 
+static int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* X'48 65': hex digits, whitespace ignored (Trino), into a VARBINARY. */
+static bool bind_binary_literal(sqe_arena *a, const sqe_ast_expr *e, sqe_value *out,
+                                sqe_error *err) {
+    const char *t = e->u.lit.text;
+    size_t n = strlen(t), k = 0;
+    char *bytes = sqe_arena_alloc(a, n / 2 + 1);
+    int hi = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r') continue;
+        int d = hex_digit(t[i]);
+        if (d < 0)
+            return sqe_bind_error(err, SQE_ERR_SYNTAX, e->pos,
+                                  "binary literal can only contain hexadecimal digits: X'%s'", t);
+        if (hi < 0) {
+            hi = d;
+        } else {
+            bytes[k++] = (char)(hi << 4 | d);
+            hi = -1;
+        }
+    }
+    if (hi >= 0)
+        return sqe_bind_error(err, SQE_ERR_SYNTAX, e->pos,
+                              "binary literal must contain an even number of digits: X'%s'", t);
+    *out = sqe_value_string(bytes, (uint32_t)k);
+    out->type = sqe_type_make(SQE_T_VARBINARY);
+    return true;
+}
+
 bool sqe_bind_literal(sqe_arena *a, const sqe_ast_expr *e, sqe_value *out, sqe_error *err) {
     const char *t = e->u.lit.text;
     switch (e->u.lit.kind) {
@@ -214,6 +249,7 @@ bool sqe_bind_literal(sqe_arena *a, const sqe_ast_expr *e, sqe_value *out, sqe_e
             *out = sqe_value_decimal(v, digits, scale);
             return true;
         }
+        if (strcmp(e->u.lit.type_name, "x") == 0) return bind_binary_literal(a, e, out, err);
         if (!sqe_type_parse(e->u.lit.type_name, &ty, &terr))
             return sqe_bind_error(err, terr.cls, e->pos, "%s", terr.msg);
         sqe_value s = sqe_value_string(t, (uint32_t)strlen(t));
@@ -737,11 +773,22 @@ static sqe_expr *bind_function(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *e
     int n = e->u.func.n_args;
     sqe_expr **args = args_array(cx->arena, n);
     bool lazy_rest = strcmp(name, "coalesce") == 0 || strcmp(name, "if") == 0;
+    bool is_try = strcmp(name, "try") == 0; /* its argument's errors may never surface */
     for (int i = 0; i < n; i++) {
-        cx->lazy += lazy_rest && i > 0;
+        bool lazy = (lazy_rest && i > 0) || is_try;
+        cx->lazy += lazy;
         args[i] = bind(cx, e->u.func.args[i], err);
-        cx->lazy -= lazy_rest && i > 0;
+        cx->lazy -= lazy;
         if (!args[i]) return NULL;
+    }
+
+    if (is_try) {
+        if (n != 1) {
+            sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos, "try requires 1 argument, got %d",
+                           n);
+            return NULL;
+        }
+        return sqe_expr_new(cx->arena, SQE_EXPR_TRY, args[0]->type, 1, args);
     }
 
     if (strcmp(name, "coalesce") == 0) {

@@ -452,6 +452,13 @@ static bool parse_show(sqe_parser *p, sqe_ast_stmt *st) {
         st->kind = SQE_STMT_SHOW_SECRETS;
         return true;
     }
+    if (sqe_p_accept(p, "functions")) {
+        st->kind = SQE_STMT_SHOW_FUNCTIONS;
+        if (sqe_p_accept(p, "like") &&
+            !(st->u.show.like = sqe_p_parse_string(p, false, "pattern (a string literal)")))
+            return false;
+        return true;
+    }
     if (sqe_p_accept(p, "partitions")) {
         st->kind = SQE_STMT_SHOW_PARTITIONS;
         if (!sqe_p_accept(p, "from")) sqe_p_accept(p, "in");
@@ -461,8 +468,8 @@ static bool parse_show(sqe_parser *p, sqe_ast_stmt *st) {
         return sqe_p_unsupported(p, st,
                                  sqe_arena_sprintf(p->arena, "SHOW %s", sqe_p_upper_word(p, t)));
     }
-    return sqe_p_error_expected(p,
-                                "TABLES, DATABASES, SCHEMAS, COLUMNS, PARTITIONS or CREATE TABLE");
+    return sqe_p_error_expected(
+        p, "TABLES, DATABASES, SCHEMAS, COLUMNS, PARTITIONS, FUNCTIONS or CREATE TABLE");
 }
 
 /* ATTACH [DATABASE] [IF NOT EXISTS] 'url' AS name [(TYPE x [, key value ...])] */

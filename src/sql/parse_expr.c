@@ -21,6 +21,7 @@
  *
  * Function-call sugar is rewritten to ordinary calls here so the binder sees
  * one shape: EXTRACT(YEAR FROM x) -> year(x), position(a IN b) -> strpos(b, a),
+ * normalize(s, NFKC) -> normalize(s, 'NFKC'),
  * substring(s FROM i [FOR n]) -> substring(s, i[, n]), trim([BOTH|LEADING|
  * TRAILING] [c] FROM s) -> trim|ltrim|rtrim(s[, c]), CURRENT_DATE ->
  * current_date(). Keywords used as function names (left, right, if, replace,
@@ -474,6 +475,39 @@ fail:
     return NULL;
 }
 
+/* A lambda argument (x -> ...) is next: refused as NOT_SUPPORTED naming the
+ * function, instead of a puzzling syntax error at '>'. */
+static bool lambda_refused(sqe_parser *p, const char *fname) {
+    sqe_token *a = sqe_p_peek(p, 0), *m = sqe_p_peek(p, 1), *g = sqe_p_peek(p, 2);
+    if (!sqe_p_tok_is_ident(a) || m->kind != SQE_TK_MINUS || g->kind != SQE_TK_GT ||
+        g->pos.line != m->pos.line || g->pos.col != m->pos.col + 1)
+        return false;
+    sqe_p_not_supported(p,
+                        "lambda expressions (%s -> ...) are not supported yet, in %s() at line "
+                        "%d:%d",
+                        a->text, fname, a->pos.line, a->pos.col);
+    return true;
+}
+
+/* normalize(s, NFD): the form is a keyword; it becomes the string 'NFD'. */
+static void normalize_form(sqe_parser *p, sqe_ast_expr *a) {
+    static const char *const forms[] = {"nfc", "nfd", "nfkc", "nfkd"};
+    if (a->kind != SQE_AST_COLUMN || a->u.column.n_parts != 1 || a->u.column.parts[0].quoted)
+        return;
+    for (size_t i = 0; i < SQE_ARRAY_LEN(forms); i++) {
+        if (!sqe_str_ieq(a->u.column.parts[0].name, forms[i])) continue;
+        char *text = sqe_str_lower(sqe_arena_strdup(p->arena, forms[i]));
+        for (char *c = text; *c; c++) *c = (char)(*c - 32);
+        sqe_pos pos = a->pos;
+        memset(a, 0, sizeof *a);
+        a->kind = SQE_AST_LITERAL;
+        a->pos = pos;
+        a->u.lit.kind = SQE_LIT_STRING;
+        a->u.lit.text = text;
+        return;
+    }
+}
+
 /* name ( ... ); the name is parsed, '(' is next. */
 static sqe_ast_expr *parse_call_args(sqe_parser *p, sqe_qname *name) {
     sqe_ast_expr *e = new_expr(p, SQE_AST_FUNCTION, name->pos);
@@ -497,6 +531,7 @@ static sqe_ast_expr *parse_call_args(sqe_parser *p, sqe_qname *name) {
             sqe_ast_expr *t = parse_trim(p, name, &a, &failed);
             if (t || failed) return t;
         } else {
+            if (lambda_refused(p, fname)) return NULL;
             a = position ? parse_concat(p) : sqe_p_parse_expr(p);
         }
         if (!a) return NULL;
@@ -522,6 +557,7 @@ static sqe_ast_expr *parse_call_args(sqe_parser *p, sqe_qname *name) {
             }
         } else {
             while (sqe_p_accept_tok(p, SQE_TK_COMMA)) {
+                if (lambda_refused(p, fname)) return NULL;
                 sqe_ast_expr *x = sqe_p_parse_expr(p);
                 if (!x) return NULL;
                 SQE_ARRAY_PUSH(p->arena, args, x);
@@ -529,6 +565,7 @@ static sqe_ast_expr *parse_call_args(sqe_parser *p, sqe_qname *name) {
         }
     }
     if (!sqe_p_expect_tok(p, SQE_TK_RPAREN, args.len ? "',' or ')'" : "')'")) return NULL;
+    if (sqe_str_ieq(fname, "normalize") && args.len == 2) normalize_form(p, args.items[1]);
     e->u.func.n_args = (int)args.len;
     e->u.func.args = args.items;
     return e;
@@ -629,6 +666,15 @@ static sqe_ast_expr *parse_primary(sqe_parser *p) {
              ((t1->kind == SQE_TK_MINUS || t1->kind == SQE_TK_PLUS) &&
               sqe_p_peek(p, 2)->kind == SQE_TK_STRING)))
             return parse_interval(p);
+        if (t1->kind == SQE_TK_STRING && sqe_p_tok_is(t, "x") && t1->pos.line == t->pos.line &&
+            t1->pos.col == t->pos.col + 1) {
+            /* X'0A FF': a VARBINARY literal (the binder decodes the hex) */
+            sqe_p_next(p);
+            sqe_p_next(p);
+            sqe_ast_expr *e = new_literal(p, SQE_LIT_TYPED, t1->text, t->pos);
+            e->u.lit.type_name = "x";
+            return e;
+        }
         if (t1->kind == SQE_TK_STRING && is_typed_literal_word(t)) {
             sqe_p_next(p);
             sqe_p_next(p);

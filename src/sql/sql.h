@@ -423,6 +423,7 @@ typedef enum sqe_stmt_kind {
     SQE_STMT_CREATE_SECRET,     /* create_secret */
     SQE_STMT_DROP_SECRET,       /* drop_secret */
     SQE_STMT_SHOW_SECRETS,      /* (no fields) */
+    SQE_STMT_SHOW_FUNCTIONS,    /* show (like only) */
     SQE_STMT_UNSUPPORTED,       /* unsupported: a recognised statement sqe does not implement */
 } sqe_stmt_kind;
 

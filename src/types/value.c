@@ -296,8 +296,16 @@ void sqe_value_format(const sqe_value *v, sqe_strbuf *sb) {
         sqe_strbuf_append(sb, buf, sqe_decimal_format(v->v.dec, v->type.scale, buf, sizeof buf));
         return;
     case SQE_T_VARCHAR:
-    case SQE_T_VARBINARY:
         if (v->v.s.len) sqe_strbuf_append(sb, v->v.s.ptr, v->v.s.len);
+        return;
+    case SQE_T_VARBINARY: /* as the Trino CLI: hex bytes separated by spaces */
+        for (uint32_t i = 0; i < v->v.s.len; i++) {
+            static const char hx[] = "0123456789abcdef";
+            unsigned char c = (unsigned char)v->v.s.ptr[i];
+            if (i) sqe_strbuf_putc(sb, ' ');
+            sqe_strbuf_putc(sb, hx[c >> 4]);
+            sqe_strbuf_putc(sb, hx[c & 15]);
+        }
         return;
     case SQE_T_DATE:
         sqe_strbuf_append(sb, buf, sqe_date_format((int32_t)v->v.i, buf, sizeof buf));

@@ -1290,6 +1290,57 @@ static void test_agg_distinct_grow_need(void) {
     free_vecs();
 }
 
+/* ------------------------------------------ issue 8 families, direct calls */
+
+/* Kernels called directly (no expression state): regex and random make a
+ * temporary state per call; a selection leaves other rows alone. */
+static void test_stateful_kernels(void) {
+    g_rows = 3;
+    sqe_vector *s = VEC("varchar", "a1b22", NULL, "xyz");
+    sqe_vector *p = VEC("varchar", "(\\d+)", "(\\d+)", "(\\d+)");
+    sqe_vector *r = VEC("varchar", "<$1>", "<$1>", "<$1>");
+    sqe_value pc = sqe_value_string("(\\d+)", 5);
+    const sqe_value *consts[3] = {NULL, &pc, NULL};
+    sqe_vector *args[3] = {s, p, r};
+    sqe_error err;
+    sqe_vector *o = call_ex("regexp_replace", 3, args, consts, NULL, 3, &err);
+    CHECK(o != NULL);
+    CHECK(g_last.state_new != NULL && g_last.state == NULL);
+    CHECK_STR(txt(o, 0), "a<1>b<22>");
+    CHECK_STR(txt(o, 1), "NULL");
+    CHECK_STR(txt(o, 2), "xyz");
+    uint16_t sel[1] = {2};
+    o = call_ex("regexp_count", 2, args, NULL, sel, 1, &err);
+    CHECK(o && !strcmp(txt(o, 2), "0"));
+
+    o = call("random", 0);
+    CHECK(o != NULL && g_last.nondeterministic);
+    double d = o ? SQE_VEC_DATA(o, double)[0] : -1;
+    CHECK(d >= 0 && d < 1);
+
+    sqe_vector *bad = VEC("varchar", "(", "(", "(");
+    sqe_vector *bargs[2] = {s, bad};
+    CHECK(!call_ex("regexp_like", 2, bargs, NULL, NULL, 3, &err));
+    CHECK_CONTAINS(err.msg, "regexp_like: invalid regular expression '('");
+}
+
+static void test_catalog(void) {
+    char buf[160];
+    CHECK(sqe_func_suggest("regex_like", buf, sizeof buf) > 0);
+    CHECK_STR(buf, "regexp_like");
+    CHECK(sqe_func_suggest("zzzzzzzzzz", buf, sizeof buf) == 0);
+    CHECK(sqe_func_suggest("COUNTT", buf, sizeof buf) > 0);
+    CHECK_STR(buf, "count");
+    sqe_resultset *rs = NULL;
+    sqe_error err;
+    CHECK(sqe_func_show("json_array_get", &rs, &err));
+    CHECK(rs && rs->n_cols == 5 && rs->n_rows == 1);
+    sqe_resultset_free(rs);
+    CHECK(sqe_func_show(NULL, &rs, &err));
+    CHECK(rs && rs->n_rows > 200);
+    sqe_resultset_free(rs);
+}
+
 int main(void) {
     g_arena = sqe_arena_new(0);
     RUN(test_registry);
@@ -1308,6 +1359,8 @@ int main(void) {
     RUN(test_agg_strings);
     RUN(test_agg_distinct);
     RUN(test_agg_misc);
+    RUN(test_stateful_kernels);
+    RUN(test_catalog);
     free_vecs();
     sqe_arena_free(g_arena);
     return unit_report();

@@ -1002,8 +1002,13 @@ static void test_explain_use_describe_show(void) {
     st = parse("SHOW PARTITIONS db.t");
     CHECK(st && st->kind == SQE_STMT_SHOW_PARTITIONS && st->u.target.name.n_parts == 2);
     st = parse("SHOW FUNCTIONS");
+    CHECK(st && st->kind == SQE_STMT_SHOW_FUNCTIONS && !st->u.show.like);
+    st = parse("SHOW FUNCTIONS LIKE 'a%'");
+    CHECK(st && st->kind == SQE_STMT_SHOW_FUNCTIONS && st->u.show.like);
+    if (st) CHECK_STR(st->u.show.like, "a%");
+    st = parse("SHOW GRANTS");
     CHECK(st && st->kind == SQE_STMT_UNSUPPORTED);
-    if (st) CHECK_STR(st->u.unsupported.what, "SHOW FUNCTIONS");
+    if (st) CHECK_STR(st->u.unsupported.what, "SHOW GRANTS");
     st = parse("SHOW CREATE VIEW v");
     CHECK(st && st->kind == SQE_STMT_UNSUPPORTED);
     if (st) CHECK_STR(st->u.unsupported.what, "SHOW CREATE VIEW");
@@ -1686,7 +1691,7 @@ static void test_ddl_errors(void) {
     SYN("DROP VIEW v PURGE", "syntax error at line 1:13: expected end of input, found 'PURGE'");
     SYN("DROP DATABASE", "syntax error at line 1:14: expected database name, found end of input");
     SYN("SHOW", "syntax error at line 1:5: expected TABLES, DATABASES, SCHEMAS, COLUMNS, "
-                "PARTITIONS or CREATE "
+                "PARTITIONS, FUNCTIONS or CREATE "
                 "TABLE, found end of input");
     SYN("SHOW CREATE", "syntax error at line 1:12: expected TABLE, found end of input");
     SYN("SHOW COLUMNS t", "syntax error at line 1:14: expected FROM or IN, found 't'");
