@@ -62,6 +62,8 @@ typedef struct topn_op {
     size_t pos, end;
     uint64_t skip, left; /* sorter output: rows still to skip, to return */
     sqe_batch *out;
+    sqe_exec_dyn *dyn; /* dynamic filter on the first key's scan column, or NULL */
+    sqe_vector *dyn_v; /* one-row scratch: worst key slot -> value */
 } topn_op;
 
 static topn_state *state_new(topn_op *op) {
@@ -118,6 +120,17 @@ static size_t state_need(const topn_op *op, const topn_state *s) {
     return bytes + keep + rows * SQE_SORT_PEAK_ROW(op->n_keys);
 }
 
+/* Publishes the first key of s's K-th row as the dynamic filter's bound
+ * (the filter keeps it only when tighter than what other states gave). */
+static void publish(topn_op *op, const topn_state *s) {
+    if (!op->dyn) return;
+    sqe_vector_reset(op->dyn_v);
+    sqe_key_store(op->dyn_v, 0, &s->worst[0], &s->worst_null[0], 1);
+    sqe_value v;
+    sqe_vector_get_value(op->dyn_v, 0, &v);
+    sqe_dyn_filter_publish(op->dyn->f, &v);
+}
+
 /* Ranks best + cand and keeps the first K rows in best. */
 static void compact(topn_op *op, topn_state *s) {
     if (s->cand.n_rows == 0) return;
@@ -143,6 +156,7 @@ static void compact(topn_op *op, topn_state *s) {
             uint16_t r16 = (uint16_t)row;
             sqe_key_load(v, &r16, 1, &s->worst[k], &s->worst_null[k]);
         }
+        publish(op, s);
     }
 }
 
@@ -216,7 +230,10 @@ static bool topn_consume(sqe_op *op_, void *l, sqe_batch *b, uint64_t tag_base, 
     sqe_rowstore_append(&s->cand, b, rows, np, tag_base);
     if (!state_reserve(op, s, err)) return false;
     if (s->fell_back) return true;
-    if (s->cand.n_rows >= compact_threshold(op)) {
+    /* Compacting as soon as K rows are held gives `worst` (and the
+     * dynamic filter's bound) early, instead of after 2048 candidates. */
+    if (s->cand.n_rows >= compact_threshold(op) ||
+        (!s->have_worst && s->best.n_rows + s->cand.n_rows >= op->k)) {
         compact(op, s);
         sqe_exec_mem_reserve(op_->ctx, &s->tracked, state_need(op, s)); /* shrinks */
     }
@@ -269,6 +286,37 @@ static bool topn_merge(sqe_op *op_, void *l, sqe_error *err) {
 static const sqe_sink_vtable topn_sink = {topn_local_new, topn_consume, topn_merge,
                                           topn_local_free};
 
+/* The dynamic filter of a TopN whose first key is a plain column of the
+ * scan at the bottom of its input (through filters and projections that
+ * pass the column on, nothing that adds, merges or changes rows), or NULL.
+ * Rows the scan drops sort after the K-th row some state holds, so they
+ * could not have entered the result. */
+static sqe_exec_dyn *topn_dyn(sqe_op *op_) {
+    const sqe_plan *p = op_->plan;
+    if (p->u.sort.n_keys < 1 || p->n_children < 1) return NULL;
+    int col = p->u.sort.keys[0].col;
+    const sqe_plan *c = p->children[0];
+    while (c && col >= 0 && col < c->n_out) {
+        if (c->kind == SQE_PLAN_FILTER) {
+            c = c->children[0];
+        } else if (c->kind == SQE_PLAN_PROJECT) {
+            const sqe_expr *e = c->u.project.exprs[col];
+            if (!e || e->kind != SQE_EXPR_COLUMN) return NULL;
+            col = e->col;
+            c = c->children[0];
+        } else {
+            break;
+        }
+    }
+    if (!c || c->kind != SQE_PLAN_SCAN || col < 0 || col >= c->u.scan.n_cols) return NULL;
+    const sqe_hive_table *t = c->u.scan.table;
+    int tcol = c->u.scan.cols[col];
+    sqe_type ty = c->out_types[col];
+    if (!sqe_type_equal(ty, p->out_types[p->u.sort.keys[0].col])) return NULL;
+    int reader_col = t && tcol >= 0 && tcol < t->n_cols ? tcol : -1;
+    return sqe_exec_dyn_register(op_->ctx, c, col, p->u.sort.keys[0], reader_col, ty);
+}
+
 static bool topn_open(sqe_op *op_, sqe_error *err) {
     SQE_UNUSED(err);
     topn_op *op = (topn_op *)op_;
@@ -287,6 +335,8 @@ static bool topn_open(sqe_op *op_, sqe_error *err) {
     op->sorter =
         sqe_sorter_new(op_->ctx, "TopNExec", p->n_out + 1, op->types, op->n_keys, op->keys);
     op->out = sqe_batch_new(p->n_out, p->out_types);
+    op->dyn = topn_dyn(op_);
+    if (op->dyn) op->dyn_v = sqe_vector_new(op->types[op->keys[0].col]);
     return true;
 }
 
@@ -372,6 +422,8 @@ static void topn_close(sqe_op *op_) {
     op->types = NULL;
     sqe_batch_free(op->out);
     op->out = NULL;
+    sqe_vector_free(op->dyn_v);
+    op->dyn_v = NULL;
 }
 
 static const sqe_op_vtable topn_vtable = {"TopNExec", topn_open, topn_next, topn_close};

@@ -202,6 +202,8 @@ typedef struct pq_reader {
     int n_cols;
     pq_col *cols;         /* one per batch vector (spec->n_proj) */
     sqe_format_pred pred; /* copied into meta_arena */
+    sqe_dyn_filter *dyn;  /* spec->dyn when its column is projected, else NULL */
+    sqe_dyn_bound dynb;   /* our copy of dyn's bound */
     int rg_next, rg_end;  /* row groups still to consider: [rg_next, rg_end) */
     int rg_cur;           /* row group being read, -1 none */
     int64_t rg_rows_left;
@@ -1711,6 +1713,40 @@ static bool pq_rg_may_match(const pq_reader *r, const sqe_pq_row_group *rg) {
     return true;
 }
 
+/* Whether some row of row group rg may sort at or before the dynamic
+ * filter's bound B (r->dynb), judged from column chunk statistics: NULL
+ * rows qualify when B is NULL or NULLs sort first; non-NULL ones when B is
+ * not NULL and they sort first (NULLS LAST), and then by the chunk's min
+ * (ASC) or max (DESC) against B. A float chunk that may hold NaN qualifies
+ * when NaN sorts before the numbers (DESC NULLS LAST, ASC NULLS FIRST). */
+static bool pq_rg_dyn_may_match(pq_reader *r, const sqe_pq_row_group *rg) {
+    const sqe_dyn_filter *f = r->dyn;
+    if (!f || !sqe_dyn_filter_load(r->dyn, &r->dynb)) return true;
+    const sqe_value *b = &r->dynb.v;
+    const pq_col *c = pq_col_for(r, f->col);
+    if (!c) return true;
+    bool nulls_ok = b->is_null || f->nulls_first;
+    if (c->leaf < 0) return nulls_ok; /* missing from the file: all NULL */
+    if (c->leaf >= rg->n_columns || !rg->columns[c->leaf].has_meta) return true;
+    const sqe_pq_stats *st = &rg->columns[c->leaf].stats;
+    bool may_null = !st->has_null_count || st->null_count > 0;
+    if (may_null && nulls_ok) return true;
+    if (st->has_null_count && st->null_count >= rg->num_rows) return false; /* only NULLs */
+    if (b->is_null) return !f->nulls_first;
+    bool is_float = c->type.id == SQE_T_REAL || c->type.id == SQE_T_DOUBLE;
+    if (is_float) {
+        if (pq_val_is_nan(b)) return true;
+        bool may_nan = !(st->has_nan_count && st->nan_count == 0);
+        if (may_nan && f->desc != f->nulls_first) return true;
+    }
+    if (!pq_stats_usable(c, st)) return true;
+    sqe_value lo, hi;
+    if (!pq_stat_value(r, c, st->min, st->min_len, &lo) ||
+        !pq_stat_value(r, c, st->max, st->max_len, &hi) || sqe_value_cmp(&lo, &hi) > 0)
+        return true;
+    return sqe_dyn_filter_cmp(f, f->desc ? &hi : &lo, b) <= 0;
+}
+
 /* ------------------------------------------------------------- life cycle */
 
 /* A hostile footer must not make count(*) (which reads no page) emit
@@ -1748,6 +1784,10 @@ static bool pq_next_row_group(pq_reader *r, bool *eof, sqe_error *err) {
                               g, (long long)rg->num_rows);
         if (!pq_rg_may_match(r, rg)) {
             r->base.stats.row_groups_pruned++;
+            continue;
+        }
+        if (!pq_rg_dyn_may_match(r, rg)) {
+            r->base.stats.row_groups_dyn_pruned++;
             continue;
         }
         r->rg_cur = g;
@@ -1801,6 +1841,7 @@ static void pq_close(sqe_reader *rd) {
         pq_buf_free(&c->bbuf);
     }
     SQE_ARRAY_FREE(r->retired);
+    sqe_dyn_bound_free(&r->dynb);
     sqe_free(r->cols);
     sqe_arena_free(r->meta_arena);
     sqe_free(r->path);
@@ -1873,6 +1914,9 @@ static sqe_reader *pq_open_groups(sqe_store *store, const char *path, uint64_t s
         goto fail;
     if (!pq_bind(r, spec, err)) goto fail;
     pq_copy_pred(r, spec);
+    if (spec->dyn && spec->dyn->col >= 0 && pq_col_for(r, spec->dyn->col) &&
+        sqe_type_equal(pq_col_for(r, spec->dyn->col)->type, spec->dyn->type))
+        r->dyn = spec->dyn;
     r->rg_next = (int)SQE_MIN(rg_start, (uint64_t)r->meta.n_row_groups);
     r->rg_end = (int)SQE_MIN(rg_end, (uint64_t)r->meta.n_row_groups);
     return &r->base;
