@@ -93,24 +93,6 @@ static inline void pq_copy_value(uint8_t *dst, const uint8_t *src, size_t w) {
     }
 }
 
-/* out[i] = dict[idx[i]] for values of w bytes (indexes already checked). */
-static void pq_gather(uint8_t *out, const uint8_t *dict, const uint32_t *idx, uint32_t n,
-                      size_t w) {
-    switch (w) {
-    case 4:
-        for (uint32_t i = 0; i < n; i++) memcpy(out + (size_t)i * 4, dict + (size_t)idx[i] * 4, 4);
-        break;
-    case 8:
-        for (uint32_t i = 0; i < n; i++) memcpy(out + (size_t)i * 8, dict + (size_t)idx[i] * 8, 8);
-        break;
-    case 16:
-        for (uint32_t i = 0; i < n; i++)
-            memcpy(out + (size_t)i * 16, dict + (size_t)idx[i] * 16, 16);
-        break;
-    default:
-        for (uint32_t i = 0; i < n; i++) memcpy(out + (size_t)i * w, dict + (size_t)idx[i] * w, w);
-    }
-}
 #include <zlib.h>
 
 #include "format/codec.h"
@@ -182,13 +164,15 @@ typedef struct pq_col {
     sqe_arena *dict_arena; /* dictionary values (converted), per chunk */
     uint8_t *dict;
     uint32_t n_dict;
+    uint64_t dict_id;     /* sqe_vector_dict_new_id of the chunk's dictionary */
     uint64_t values_seen; /* level values of this chunk's pages so far */
     /* current page (decoded whole) */
     sqe_arena *page_arena; /* page-lifetime allocations (strings made here), or NULL */
     pq_buf pbuf, lvbuf, vbuf, ibuf, rbuf, bbuf; /* page, levels, values, indexes, raw, bytes */
     uint32_t page_n, page_pos;                  /* levels of the page, next one to hand out */
-    uint8_t *defs; /* per level: 1 = value present; NULL: all present */
-    uint8_t *vals; /* converted non-null values */
+    uint8_t *defs;        /* per level: 1 = value present; NULL: all present */
+    uint8_t *vals;        /* converted non-null values (not for dictionary pages) */
+    const uint32_t *didx; /* dictionary page: entry of each non-null value; NULL: vals */
     uint32_t vals_pos;
 } pq_col;
 
@@ -1308,8 +1292,13 @@ static bool pq_decode_defs(pq_reader *r, pq_col *c, int encoding, const uint8_t 
 /* Values of a page: dictionary indexes or encoded values, into c->vals. */
 static bool pq_page_values(pq_reader *r, pq_col *c, int encoding, const uint8_t *p, size_t len,
                            uint32_t n, sqe_error *err) {
-    c->vals = pq_buf_get(r, &c->vbuf, (size_t)n * c->out_w + 16, false);
+    c->didx = NULL;
     c->vals_pos = 0;
+    if (encoding == SQE_PQ_RLE_DICTIONARY || encoding == SQE_PQ_PLAIN_DICTIONARY) {
+        c->vals = NULL;
+    } else {
+        c->vals = pq_buf_get(r, &c->vbuf, (size_t)n * c->out_w + 16, false);
+    }
     if (encoding == SQE_PQ_RLE_DICTIONARY || encoding == SQE_PQ_PLAIN_DICTIONARY) {
         if (!c->dict)
             return pq_corrupt(r, c, err, "a dictionary-encoded page without a dictionary");
@@ -1329,7 +1318,7 @@ static bool pq_page_values(pq_reader *r, pq_col *c, int encoding, const uint8_t 
                 if (idx[i] >= c->n_dict)
                     return pq_corrupt(r, c, err, "dictionary index %u out of %u entries", idx[i],
                                       c->n_dict);
-        pq_gather(c->vals, c->dict, idx, n, c->out_w);
+        c->didx = idx; /* pq_fill gathers straight into the batch */
         return true;
     }
     if (encoding == SQE_PQ_PLAIN && c->identity && c->raw_w == c->out_w &&
@@ -1389,6 +1378,7 @@ static bool pq_dictionary_page(pq_reader *r, pq_col *c, const sqe_pq_page_header
                           (int)h->uncompressed_size);
     c->dict = sqe_arena_alloc(c->dict_arena, (size_t)n * c->out_w + 16);
     c->n_dict = n;
+    c->dict_id = sqe_vector_dict_new_id();
     /* Uncompressed dictionaries point into the window: keep their bytes. */
     if (data == body && c->raw_w == 0) {
         uint8_t *copy = sqe_arena_alloc(c->dict_arena, (size_t)h->uncompressed_size + 1);
@@ -1528,32 +1518,49 @@ static bool pq_next_page(pq_reader *r, pq_col *c, sqe_error *err) {
     }
 }
 
-/* Copies the next n rows of column c into vector v (rows [0, n)). */
+/* Copies the next n rows of column c into vector v (rows [0, n)). Rows of
+ * dictionary pages are gathered from the dictionary with their indexes
+ * (sqe_vector_dict_flatten); when all n come from the chunk's dictionary the
+ * vector says so (dict_id), so hash aggregation can group by entry. */
 static bool pq_fill(pq_reader *r, pq_col *c, sqe_vector *v, uint32_t n, sqe_error *err) {
     size_t w = c->out_w;
     uint8_t *out = v->data;
     uint32_t row = 0;
+    bool all_dict = true;
     while (row < n) {
         if (c->page_pos >= c->page_n && !pq_next_page(r, c, err)) return false;
         uint32_t k = SQE_MIN(n - row, c->page_n - c->page_pos);
-        if (!c->defs) {
+        const uint8_t *d = c->defs ? c->defs + c->page_pos : NULL;
+        uint32_t present = k;
+        if (d) {
+            present = 0;
+            for (uint32_t i = 0; i < k; i++) present += d[i];
+        }
+        if (c->didx) {
+            sqe_vector_dict_flatten(v, row, c->dict, c->didx + c->vals_pos, d, k);
+        } else if (!d) {
             memcpy(out + (size_t)row * w, c->vals + (size_t)c->vals_pos * w, (size_t)k * w);
-            c->vals_pos += k;
+            all_dict = false;
         } else {
-            const uint8_t *d = c->defs + c->page_pos;
+            all_dict = false;
+            uint32_t vp = c->vals_pos;
             for (uint32_t i = 0; i < k; i++) {
                 if (d[i]) {
-                    pq_copy_value(out + (size_t)(row + i) * w, c->vals + (size_t)c->vals_pos * w,
-                                  w);
-                    c->vals_pos++;
+                    pq_copy_value(out + (size_t)(row + i) * w, c->vals + (size_t)vp * w, w);
+                    vp++;
                 } else {
                     memset(out + (size_t)(row + i) * w, 0, w);
                     sqe_vector_set_null(v, row + i);
                 }
             }
         }
+        c->vals_pos += present;
         c->page_pos += k;
         row += k;
+    }
+    if (all_dict && n > 0) {
+        v->dict_id = c->dict_id;
+        v->dict_size = c->n_dict;
     }
     return true;
 }
