@@ -993,10 +993,12 @@ static size_t out_room(const hash_agg_op *op) {
 
 /* --------------------------------------------------- dictionary keys */
 
-/* The only key's vector when it carries a dictionary the cache can cover
- * (and groups have states to point at), else NULL. */
+/* The only key's vector when it carries a dictionary the cache can cover,
+ * else NULL. Not when groups have no states to point at, nor when states
+ * own memory (under memory pressure their rows must go through the
+ * ordinary path, which may send them to spill files). */
 static const sqe_vector *dict_key(const hash_agg_op *op, const agg_local *l) {
-    if (op->n_keys != 1 || !op->stride) return NULL;
+    if (op->n_keys != 1 || !op->stride || op->n_owning > 0) return NULL;
     const sqe_vector *kv = l->vecs[0];
     return kv->dict_id && kv->dict_idx && kv->dict_size <= AGG_DICT_MAX ? kv : NULL;
 }

@@ -174,7 +174,7 @@ typedef struct sqe_reader_stats {
     uint64_t row_groups_total;      /* Parquet: row groups of the file (or range) considered */
     uint64_t row_groups_pruned;     /* Parquet: of those, skipped by statistics */
     uint64_t pages_pruned;          /* Parquet: data pages skipped by the page index */
-    uint64_t row_groups_dyn_pruned; /* Parquet: row groups skipped by spec->dyn's bound */
+    uint64_t row_groups_dyn_pruned; /* Parquet: row groups skipped (or left early) by spec->dyn */
 } sqe_reader_stats;
 
 /* One morsel of a file: a unit of parallel work. Text: the byte range

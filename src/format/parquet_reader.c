@@ -1810,6 +1810,13 @@ static bool pq_next(sqe_reader *rd, sqe_batch *out, bool *eof, sqe_error *err) {
     *eof = false;
     out->n_rows = 0;
     pq_free_retired(r);
+    /* A bound published while this row group is read may rule out the rest
+     * of it (checked when the bound changed). */
+    if (r->rg_rows_left > 0 && r->dyn && atomic_load(&r->dyn->version) != r->dynb.version &&
+        !pq_rg_dyn_may_match(r, &r->meta.row_groups[r->rg_cur])) {
+        r->base.stats.row_groups_dyn_pruned++;
+        r->rg_rows_left = 0;
+    }
     if (r->rg_rows_left == 0) {
         if (!pq_next_row_group(r, eof, err)) return false;
         if (*eof) return true;
