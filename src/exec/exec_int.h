@@ -50,7 +50,7 @@ typedef struct sqe_exec_stats {
     atomic_uint_least64_t row_groups_pruned; /* scans: of those, skipped by statistics */
     atomic_uint_least64_t dyn_row_groups;    /* scans: row groups skipped by a dynamic filter */
     atomic_uint_least64_t dyn_rows;          /* scans: rows dropped by a dynamic filter */
-    bool has_dyn;                            /* scans: a dynamic filter was attached */
+    atomic_bool has_dyn;                     /* scans: a dynamic filter was attached */
 } sqe_exec_stats;
 
 /* A dynamic filter (format.h) from a TopNExec to the scan at the bottom of

@@ -510,7 +510,7 @@ static bool scan_open(sqe_op *op, sqe_error *err) {
         s->dyn_slots = sqe_malloc(SQE_BATCH_ROWS * sizeof *s->dyn_slots);
         s->dyn_nulls = sqe_malloc(SQE_BATCH_ROWS);
         s->dyn_sel = sqe_malloc(SQE_BATCH_ROWS * sizeof *s->dyn_sel);
-        if (op->stats) op->stats->has_dyn = true;
+        if (op->stats) atomic_store(&op->stats->has_dyn, true);
     }
     if (p->u.scan.filter && !(s->filter = sqe_exec_expr_state_new(op, p->u.scan.filter, err)))
         return false;

@@ -45,6 +45,7 @@ typedef struct topn_state {
     sqe_key_slot **tmp;
     uint8_t **tmpn;
     uint16_t *pass;
+    sqe_vector *dyn_v; /* one row: worst's first key as a value to publish (NULL: no filter) */
 } topn_state;
 
 typedef struct topn_op {
@@ -63,7 +64,6 @@ typedef struct topn_op {
     uint64_t skip, left; /* sorter output: rows still to skip, to return */
     sqe_batch *out;
     sqe_exec_dyn *dyn; /* dynamic filter on the first key's scan column, or NULL */
-    sqe_vector *dyn_v; /* one-row scratch: worst key slot -> value */
 } topn_op;
 
 static topn_state *state_new(topn_op *op) {
@@ -82,6 +82,7 @@ static topn_state *state_new(topn_op *op) {
         s->tmpn[k] = sqe_malloc(SQE_BATCH_ROWS);
     }
     s->pass = sqe_malloc(SQE_BATCH_ROWS * sizeof *s->pass);
+    if (op->dyn) s->dyn_v = sqe_vector_new(op->types[op->keys[0].col]);
     /* Made now (empty) so the sorter counts every state when it splits the
      * memory limit into shares. */
     s->sl = sqe_sort_local_new(op->sorter);
@@ -105,6 +106,7 @@ static void state_free(topn_op *op, topn_state *s) {
     sqe_free(s->worst_null);
     sqe_free(s->worst_own);
     sqe_free(s->pass);
+    sqe_vector_free(s->dyn_v);
     sqe_free(s);
 }
 
@@ -122,12 +124,12 @@ static size_t state_need(const topn_op *op, const topn_state *s) {
 
 /* Publishes the first key of s's K-th row as the dynamic filter's bound
  * (the filter keeps it only when tighter than what other states gave). */
-static void publish(topn_op *op, const topn_state *s) {
-    if (!op->dyn) return;
-    sqe_vector_reset(op->dyn_v);
-    sqe_key_store(op->dyn_v, 0, &s->worst[0], &s->worst_null[0], 1);
+static void publish(topn_op *op, topn_state *s) {
+    if (!op->dyn || !s->dyn_v) return;
+    sqe_vector_reset(s->dyn_v);
+    sqe_key_store(s->dyn_v, 0, &s->worst[0], &s->worst_null[0], 1);
     sqe_value v;
-    sqe_vector_get_value(op->dyn_v, 0, &v);
+    sqe_vector_get_value(s->dyn_v, 0, &v);
     sqe_dyn_filter_publish(op->dyn->f, &v);
 }
 
@@ -336,7 +338,6 @@ static bool topn_open(sqe_op *op_, sqe_error *err) {
         sqe_sorter_new(op_->ctx, "TopNExec", p->n_out + 1, op->types, op->n_keys, op->keys);
     op->out = sqe_batch_new(p->n_out, p->out_types);
     op->dyn = topn_dyn(op_);
-    if (op->dyn) op->dyn_v = sqe_vector_new(op->types[op->keys[0].col]);
     return true;
 }
 
@@ -422,8 +423,6 @@ static void topn_close(sqe_op *op_) {
     op->types = NULL;
     sqe_batch_free(op->out);
     op->out = NULL;
-    sqe_vector_free(op->dyn_v);
-    op->dyn_v = NULL;
 }
 
 static const sqe_op_vtable topn_vtable = {"TopNExec", topn_open, topn_next, topn_close};
