@@ -33,6 +33,14 @@
  * loop otherwise), gather one state pointer per row, and call each
  * aggregate's update once for the whole batch.
  *
+ * Dictionary keys. With one key whose vector carries a dictionary
+ * (vector.h) of at most AGG_DICT_MAX entries, and states that exist and own
+ * no memory, a local caches per entry the state (and partition) of its
+ * group: a batch whose rows all hit the cache goes straight to the
+ * aggregates' update; otherwise the batch takes the ordinary path and
+ * dict_learn fills the cache from its probe. The cache belongs to one
+ * dictionary and empties on another one or on the split (states move).
+ *
  * Partitions. Group g belongs to partition agg_part(hash, 0), the top
  * AGG_PART_BITS bits of its hash. Each pipeline copy (sink local) starts with
  * one table; once it holds AGG_SPLIT_GROUPS groups (under a memory limit:

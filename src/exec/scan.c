@@ -24,8 +24,12 @@
  *                                      (or NULL) in all 2048 rows, refilled
  *                                      only when the partition changes
  *
- * then applies the row filter (plan->u.scan.filter) as a selection vector and
- * skips batches with no live rows. Reader errors (INVALID_DATA naming file,
+ * then, when a TopN above registered a dynamic filter for this scan
+ * (sqe_exec_dyn, topn.c), drops the rows whose key column sorts after its
+ * current bound (ties kept) into a selection, applies the row filter
+ * (plan->u.scan.filter) to the rows left, and skips batches with no live
+ * rows. The source also hands the filter to the reader (spec.dyn: Parquet
+ * skips row groups by statistics). Reader errors (INVALID_DATA naming file,
  * line, column and value) pass through unchanged. A reader's counters
  * (Parquet row groups total/pruned; bytes fetched for non-text formats) go
  * into EXPLAIN ANALYZE's when it is closed.

@@ -26,6 +26,14 @@
  * makes the order total). Only when not even one batch fits does the query
  * fail, with RESOURCE_EXHAUSTED "... in TopNExec".
  *
+ * Dynamic filter. When the first ORDER BY key is a plain column of the scan
+ * at the bottom of the input (through FILTER/PROJECT only), open registers
+ * an sqe_exec_dyn for that scan, and every state publishes its `worst`'s
+ * first key whenever compaction sets it (a state compacts as soon as it
+ * holds K rows, so the bound comes after the first batches, not after 2048
+ * candidates). Any state's K-th row bounds the answer, so the filter keeps
+ * the tightest; the scan and the reader drop what sorts strictly after it.
+ *
  * As a sink, each pipeline copy keeps its own state; merge compacts a local
  * state and appends its best rows to the global candidates. Output skips the
  * first m rows of the final best.

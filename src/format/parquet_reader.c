@@ -64,6 +64,17 @@
  * is all NULL, which prunes comparisons too. Page-index pruning is not done
  * (pages_pruned stays 0).
  *
+ * Dynamic filter. spec->dyn (a bound a TopN above tightens while the query
+ * runs) is checked like the predicate before each row group, and again at
+ * each `next` inside one when the bound changed: a group whose statistics
+ * show every row sorts after the bound is skipped or left
+ * (pq_rg_dyn_may_match).
+ *
+ * Dictionaries. Data pages of dictionary-encoded chunks keep their entry
+ * indexes; pq_fill gathers the entries straight into the batch and, when
+ * all rows of a batch come from the chunk's dictionary, tags the vector
+ * with it (vector.h dictionaries) so hash aggregation can group by entry.
+ *
  * Morsels. plan_morsels reads the footer and groups consecutive row groups
  * into ranges of about target_bytes of compressed column data (none when
  * the file is one range); open_range reads row groups [start, end) only.
