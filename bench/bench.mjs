@@ -51,6 +51,10 @@ const cases = [
   { id: 'J3', group: 'queries', kind: 'query', title: '3-way join + GROUP BY',
     sql: 'SELECT c.country, s.carrier, count(*), sum(o.amount), avg(s.cost) FROM orders o JOIN shipments s ON o.id = s.order_id ' +
       'JOIN customers c ON o.customer_id = c.customer_id GROUP BY c.country, s.carrier ORDER BY 1, 2' },
+  // Issue 6: a selective filter on a column the files are sorted by (id ranges per file): the report
+  // gives the fraction of Parquet row groups sqe read (EXPLAIN ANALYZE's counters).
+  { id: 'P-sorted', group: 'pruning', kind: 'query', rowGroups: true, title: 'selective filter on the sorted id column',
+    sql: 'SELECT count(*), sum(amount) FROM orders WHERE id BETWEEN 5000001 AND 5020000' },
   { id: 'EXPORT', group: 'export', kind: 'export', title: 'SELECT * as CSV to /dev/null', sql: 'SELECT * FROM orders',
     duckSql: "COPY (SELECT * FROM orders) TO '/dev/null' (FORMAT csv, HEADER true)" },
   { id: 'G10M-256MB', group: 'g10m', kind: 'query', memLimit: '256MB', maxRuns: 3, title: 'GROUP BY 10M keys, 256MB',
@@ -74,7 +78,7 @@ const cases = [
     sql: `SELECT sum(CAST(json_extract_scalar('{"k":{"id":' || CAST(id AS varchar) || ',"q":"' || status || '"},"t":[1,2]}', '$.k.id') AS bigint)) FROM orders`,
     duckSql: `SELECT sum(CAST(json_extract_string('{"k":{"id":' || CAST(id AS varchar) || ',"q":"' || status || '"},"t":[1,2]}', '$.k.id') AS bigint)) FROM orders` },
 ];
-const onlyArg = opt('--only', 'queries,export,g10m,mem').split(',').map((s) => s.trim()).filter(Boolean);
+const onlyArg = opt('--only', 'queries,pruning,export,g10m,mem').split(',').map((s) => s.trim()).filter(Boolean);
 const only = new Set(onlyArg.map((s) => s.toUpperCase()));
 const selected = cases.filter((c) => only.has(c.id.toUpperCase()) || only.has(c.group.toUpperCase()));
 const mib = (kb) => (kb == null ? null : kb / 1024);
@@ -248,6 +252,16 @@ for (const c of selected) {
     const chk = spawnSync('node', [path.join(peer, 'check.mjs'), dj, sj], { encoding: 'utf8' });
     res.answers = (chk.stdout.split('\n')[0] || 'check failed').replace(/^[^:]*: /, '');
   }
+  // --- row groups read (Parquet): one EXPLAIN ANALYZE run; also for every query case, where the
+  // top-N dynamic filter may skip row groups (Q9)
+  if (format === 'parquet' && (c.rowGroups || c.group === 'queries') && !res.sqe.error) {
+    const ex = spawnSync(sqe, [...base, '-c', 'USE bench.b', '-c', `EXPLAIN ANALYZE ${c.sql}`], { encoding: 'utf8' });
+    let total = 0, pruned = 0, dyn = 0;
+    for (const m of (ex.stdout || '').matchAll(/row_groups=(\d+), row_groups_pruned=(\d+)(?:, dynamic_filter: row_groups_pruned=(\d+))?/g)) {
+      total += Number(m[1]); pruned += Number(m[2]); dyn += Number(m[3] || 0);
+    }
+    if (total) res.sqe.row_groups = { total, pruned, dyn };
+  }
   results.push(res);
   const fmt = (x) => (x == null ? '-' : x.toFixed(1));
   console.error(`[bench] ${c.id}: sqe ${res.sqe.error ? res.sqe.error.slice(0, 80) + ' after ' : ''}${fmt(res.sqe.median_ms)} ms ` +
@@ -286,6 +300,18 @@ L.push('Times: sqe is the engine time of each statement (`--timing`: sqe_session
   'Peak RSS: `/usr/bin/time -f %M` of the process that ran only that case (warm-up and timed runs). ' +
   '"other CPUs busy": CPU time other processes used during the measurement, divided by its wall time (the machine has ' +
   `${(await import('node:os')).cpus().length} CPUs).`);
+const rg = results.filter((x) => x.sqe.row_groups);
+if (rg.length) {
+  L.push('');
+  L.push('Parquet row groups sqe read (EXPLAIN ANALYZE; skipped by min/max statistics of the WHERE clause, or by the top-N dynamic filter):');
+  L.push('');
+  L.push('| case | row groups | skipped by statistics | skipped by dynamic filter | fraction read |');
+  L.push('|---|---:|---:|---:|---:|');
+  for (const x of rg) {
+    const g = x.sqe.row_groups;
+    L.push(`| ${x.id} | ${g.total} | ${g.pruned} | ${g.dyn} | ${((g.total - g.pruned - g.dyn) / g.total).toFixed(4)} |`);
+  }
+}
 L.push('');
 L.push('Cases:');
 for (const x of results) L.push(`- ${x.id}: ${x.title}${x.title === x.sql ? '' : ` — \`${x.sql}\``}${x.memLimit ? ` (sqe \`--memory-limit ${x.memLimit}\`, DuckDB \`memory_limit='${x.memLimit.replace(/MB$/i, 'MiB')}'\`)` : ''}`);

@@ -8,7 +8,7 @@
 #      SQE_BENCH_DIR (default bench/work: peer copy, data, shipments, results),
 #      SQE_BENCH_DATA (an existing gen.mjs output folder to use instead of <dir>/data/<rows>),
 #      SQE_BENCH_RUNS (5), SQE_BENCH_EXPORT_RUNS (3), SQE_BENCH_THREADS (2),
-#      SQE_BENCH_QUERIES (cases or groups: queries,export,g10m,mem; default all),
+#      SQE_BENCH_QUERIES (cases or groups: queries,pruning,export,g10m,mem; default all),
 #      SQE_BENCH_TIMEOUT (900 s per process), SQE_BENCH_CHECK_TIMEOUT (120 s per memory check),
 #      SQE_BENCH_RSS_CAP_MB (4096: a measured process above it is killed),
 #      SQE_BENCH_FORMAT (csv, parquet or json: the format of orders and customers; default csv).
@@ -50,6 +50,6 @@ if [ ! -f "$ships/part-0.csv" ]; then
 fi
 node "$repo/bench/bench.mjs" --sqe "$repo/build/sqe-cli" --peer "$work/peer" --data "$data" --shipments "$ships" \
   --out "$work/results-$rows-$format" --runs "${SQE_BENCH_RUNS:-5}" --export-runs "${SQE_BENCH_EXPORT_RUNS:-3}" \
-  --threads "${SQE_BENCH_THREADS:-2}" --only "${SQE_BENCH_QUERIES:-queries,export,g10m,mem}" \
+  --threads "${SQE_BENCH_THREADS:-2}" --only "${SQE_BENCH_QUERIES:-queries,pruning,export,g10m,mem}" \
   --timeout "${SQE_BENCH_TIMEOUT:-900}" --check-timeout "${SQE_BENCH_CHECK_TIMEOUT:-120}" \
   --rss-cap-mb "${SQE_BENCH_RSS_CAP_MB:-4096}" --format "$format"

@@ -99,8 +99,40 @@ void sqe_exec_ctx_destroy(sqe_exec_ctx *ctx) {
         sqe_free(sh);
     }
     SQE_ARRAY_FREE(ctx->shared);
+    for (size_t i = 0; i < ctx->dyns.len; i++) {
+        sqe_dyn_filter_free(ctx->dyns.items[i]->f);
+        sqe_free(ctx->dyns.items[i]);
+    }
+    SQE_ARRAY_FREE(ctx->dyns);
     pthread_mutex_destroy(&ctx->shared_mu);
     pthread_cond_destroy(&ctx->shared_cv);
+}
+
+sqe_exec_dyn *sqe_exec_dyn_for(sqe_exec_ctx *ctx, const sqe_plan *scan) {
+    sqe_exec_dyn *d = NULL;
+    pthread_mutex_lock(&ctx->shared_mu);
+    for (size_t i = 0; i < ctx->dyns.len && !d; i++)
+        if (ctx->dyns.items[i]->scan == scan) d = ctx->dyns.items[i];
+    pthread_mutex_unlock(&ctx->shared_mu);
+    return d;
+}
+
+sqe_exec_dyn *sqe_exec_dyn_register(sqe_exec_ctx *ctx, const sqe_plan *scan, int col,
+                                    sqe_sort_key key, int reader_col, sqe_type type) {
+    sqe_exec_dyn *d = sqe_exec_dyn_for(ctx, scan);
+    if (d) {
+        sqe_dyn_filter_reset(d->f);
+        return d;
+    }
+    d = sqe_calloc(1, sizeof *d);
+    d->scan = scan;
+    d->col = col;
+    d->key = key;
+    d->f = sqe_dyn_filter_new(reader_col, type, key.desc, key.nulls_first);
+    pthread_mutex_lock(&ctx->shared_mu);
+    SQE_ARRAY_PUSH(NULL, ctx->dyns, d);
+    pthread_mutex_unlock(&ctx->shared_mu);
+    return d;
 }
 
 bool sqe_exec_stopped(sqe_exec_ctx *ctx, sqe_error *err) {

@@ -48,7 +48,22 @@ typedef struct sqe_exec_stats {
     atomic_uint_least64_t partitions;        /* scans: partitions listed */
     atomic_uint_least64_t row_groups;        /* scans: Parquet row groups considered */
     atomic_uint_least64_t row_groups_pruned; /* scans: of those, skipped by statistics */
+    atomic_uint_least64_t dyn_row_groups;    /* scans: row groups skipped by a dynamic filter */
+    atomic_uint_least64_t dyn_rows;          /* scans: rows dropped by a dynamic filter */
+    atomic_bool has_dyn;                     /* scans: a dynamic filter was attached */
 } sqe_exec_stats;
+
+/* A dynamic filter (format.h) from a TopNExec to the scan at the bottom of
+ * its input pipeline: rows whose scan output column `col` sorts after the
+ * filter's bound under `key` cannot reach the TopN's result. Registered by
+ * TopNExec's open (before its input opens), looked up by the scan source
+ * and operator of `scan`; freed with the context. */
+typedef struct sqe_exec_dyn {
+    const sqe_plan *scan;
+    int col;          /* scan output column */
+    sqe_sort_key key; /* direction and NULL placement (key.col unused) */
+    sqe_dyn_filter *f;
+} sqe_exec_dyn;
 
 /* One per query (sqe_exec_run), shared by every worker thread. Read-only
  * after creation except the atomics and the shared-state registry.
@@ -76,6 +91,7 @@ typedef struct sqe_exec_ctx {
     const char *temp_dir;              /* spill files go here (resolved: never NULL) */
     atomic_uint_least64_t spill_files; /* spill files created by the query */
     atomic_uint_least64_t spill_bytes; /* bytes written to them */
+    SQE_ARRAY(sqe_exec_dyn *) dyns;    /* dynamic filters (topn.c), under shared_mu */
 } sqe_exec_ctx;
 
 /* The counters of plan node p (created on first use), or NULL when the
@@ -103,6 +119,14 @@ void *sqe_exec_shared_get(sqe_exec_ctx *ctx, sqe_op *op, void *(*build)(sqe_op *
  * bytes in <op_name>" when the total is over the limit. */
 bool sqe_exec_mem_track(sqe_exec_ctx *ctx, size_t *tracked, size_t now, const char *op_name,
                         sqe_error *err);
+
+/* The dynamic filter registered for scan plan node `scan`, or NULL. */
+sqe_exec_dyn *sqe_exec_dyn_for(sqe_exec_ctx *ctx, const sqe_plan *scan);
+/* Registers (or, when one exists for `scan`, resets and returns) the
+ * dynamic filter of a TopN over `scan`; reader_col is the table data column
+ * for readers (-1: row level only). */
+sqe_exec_dyn *sqe_exec_dyn_register(sqe_exec_ctx *ctx, const sqe_plan *scan, int col,
+                                    sqe_sort_key key, int reader_col, sqe_type type);
 
 /* ---------------------------------------------------------- operators */
 

@@ -135,6 +135,10 @@ static void explain_stats(sqe_strbuf *sb, sqe_exec_ctx *ctx, const sqe_plan *p) 
         sqe_strbuf_printf(sb, ", row_groups=%llu, row_groups_pruned=%llu",
                           (unsigned long long)atomic_load(&st->row_groups),
                           (unsigned long long)atomic_load(&st->row_groups_pruned));
+    if (p->kind == SQE_PLAN_SCAN && atomic_load(&st->has_dyn))
+        sqe_strbuf_printf(sb, ", dynamic_filter: row_groups_pruned=%llu, rows_pruned=%llu",
+                          (unsigned long long)atomic_load(&st->dyn_row_groups),
+                          (unsigned long long)atomic_load(&st->dyn_rows));
     sqe_strbuf_putc(sb, ')');
 }
 

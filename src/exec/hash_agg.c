@@ -33,6 +33,14 @@
  * loop otherwise), gather one state pointer per row, and call each
  * aggregate's update once for the whole batch.
  *
+ * Dictionary keys. With one key whose vector carries a dictionary
+ * (vector.h) of at most AGG_DICT_MAX entries, and states that exist and own
+ * no memory, a local caches per entry the state (and partition) of its
+ * group: a batch whose rows all hit the cache goes straight to the
+ * aggregates' update; otherwise the batch takes the ordinary path and
+ * dict_learn fills the cache from its probe. The cache belongs to one
+ * dictionary and empties on another one or on the split (states move).
+ *
  * Partitions. Group g belongs to partition agg_part(hash, 0), the top
  * AGG_PART_BITS bits of its hash. Each pipeline copy (sink local) starts with
  * one table; once it holds AGG_SPLIT_GROUPS groups (under a memory limit:
@@ -112,6 +120,8 @@
 /* Growth estimate per row and aggregate whose states own memory. */
 #define AGG_OWNED_ROW_BYTES 256
 #define AGG_ROOM_MAX ((size_t)64 << 20)
+/* A dictionary key with at most this many entries gets a per-entry cache. */
+#define AGG_DICT_MAX 65536
 
 static const char AGG_NAME[] = "HashAggregateExec";
 
@@ -635,6 +645,14 @@ struct agg_local {
     uint8_t *hpart; /* per hit row: its partition (split tables) */
     void **sp;
     uint16_t *hsel, *msel, *psel;
+    /* Per-entry cache for a single key read from a dictionary (vector.h):
+     * entry e's group state dict_base[e] (NULL: not seen yet) and partition
+     * dict_part[e], for dictionary dict_id (0: none). States never move
+     * until the table is split, which empties the cache. */
+    uint64_t dict_id;
+    uint32_t dict_cap;
+    uint8_t **dict_base;
+    uint8_t *dict_part;
 };
 
 static size_t local_bytes(const agg_local *l) {
@@ -653,6 +671,8 @@ static void local_free(sqe_op *op_, void *l_) {
     if (l->parts)
         for (int p = 0; p < AGG_PARTS; p++) table_free(l->parts[p], 0);
     sqe_free(l->parts);
+    sqe_free(l->dict_base);
+    sqe_free(l->dict_part);
     sqe_exec_mem_reserve(op_->ctx, &l->tracked, 0);
     int nk = op->n_keys > 0 ? op->n_keys : 1;
     for (int k = 0; k < nk; k++) {
@@ -1014,6 +1034,59 @@ static size_t out_room(const hash_agg_op *op) {
     return SQE_MAX((size_t)256 << 10, limit_part(op, 16));
 }
 
+/* --------------------------------------------------- dictionary keys */
+
+/* The only key's vector when it carries a dictionary the cache can cover,
+ * else NULL. Not when groups have no states to point at, nor when states
+ * own memory (under memory pressure their rows must go through the
+ * ordinary path, which may send them to spill files). */
+static const sqe_vector *dict_key(const hash_agg_op *op, const agg_local *l) {
+    if (op->n_keys != 1 || !op->stride || op->n_owning > 0) return NULL;
+    const sqe_vector *kv = l->vecs[0];
+    return kv->dict_id && kv->dict_idx && kv->dict_size <= AGG_DICT_MAX ? kv : NULL;
+}
+
+/* Fills l->base/l->hpart of rows (sel, n) from the entry cache; false when
+ * some row is not covered (a NULL key, an entry not seen yet, another
+ * dictionary): the caller then takes the ordinary path, which learns. */
+static bool dict_hits(agg_local *l, const sqe_vector *kv, const uint16_t *sel, uint32_t n) {
+    if (kv->dict_id != l->dict_id) return false;
+    const uint32_t *di = kv->dict_idx;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t r = sel ? sel[i] : i;
+        if (sqe_vector_is_null(kv, r)) return false;
+        uint8_t *b = l->dict_base[di[r]];
+        if (!b) return false;
+        l->base[i] = b;
+        l->hpart[i] = l->dict_part[di[r]];
+    }
+    return true;
+}
+
+/* After a probe of rows (sel, n): remembers each found group for its
+ * dictionary entry (a new dictionary empties the cache first). */
+static void dict_learn(agg_local *l, const sqe_vector *kv, const uint16_t *sel, uint32_t n,
+                       bool split) {
+    if (kv->dict_id != l->dict_id) {
+        if (l->dict_cap < kv->dict_size) {
+            sqe_free(l->dict_base);
+            sqe_free(l->dict_part);
+            l->dict_cap = kv->dict_size;
+            l->dict_base = sqe_malloc((size_t)l->dict_cap * sizeof *l->dict_base);
+            l->dict_part = sqe_malloc(l->dict_cap);
+        }
+        memset(l->dict_base, 0, (size_t)kv->dict_size * sizeof *l->dict_base);
+        l->dict_id = kv->dict_id;
+    }
+    const uint32_t *di = kv->dict_idx;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t r = sel ? sel[i] : i;
+        if (l->gidx[i] == AGG_MISS || sqe_vector_is_null(kv, r)) continue;
+        l->dict_base[di[r]] = l->base[i];
+        l->dict_part[di[r]] = split ? (uint8_t)(l->hash[i] >> (64 - AGG_PART_BITS)) : 0;
+    }
+}
+
 /* The no-key aggregate: one group, never spills. Its states (DISTINCT
  * sets) reserve what their next growth needs before it happens. */
 static bool consume_global(hash_agg_op *op, agg_local *l, const uint16_t *sel, uint32_t n,
@@ -1043,11 +1116,19 @@ static bool consume(sqe_op *op_, void *l_, sqe_batch *b, uint64_t tag_base, sqe_
             !(l->vecs[op->arg_col[a]] = sqe_expr_eval(l->astates[a], b, sel, n, err)))
             return false;
     if (op->n_keys == 0) return consume_global(op, l, sel, n, err);
+    const sqe_vector *dk = dict_key(op, l);
+    if (dk && dict_hits(l, dk, sel, n)) { /* every row's group known by its entry */
+        bool split = l->parts != NULL;
+        if (!update_rows(op, l, split ? l->parts : &l->t, split, l->vecs, sel, n, err))
+            return false;
+        return track_to(op, &l->tracked, local_bytes(l), err);
+    }
     load_keys(op, l, l->vecs, sel, n);
     if (!l->parts && split_due(op, l->t) &&
         sqe_exec_mem_reserve(ctx, &l->tracked, l->tracked + table_bytes(l->t))) {
         agg_table *t = l->t;
         l->t = NULL;
+        l->dict_id = 0; /* states move into the sub-tables */
         if (!(l->parts = table_split(op, t, &l->tracked, err))) return false;
     }
     bool split = l->parts != NULL;
@@ -1055,6 +1136,7 @@ static bool consume(sqe_op *op_, void *l_, sqe_batch *b, uint64_t tag_base, sqe_
     size_t now = local_bytes(l), est = grow_estimate(op, l, tabs, split, n);
     bool insert = sqe_exec_mem_reserve(ctx, &l->tracked, now + est + owned_room(op));
     probe(op, l, tabs, split, insert, n);
+    if (dk) dict_learn(l, dk, sel, n, split);
     uint32_t nh, nm;
     split_rows(l, sel, n, !insert && op->n_owning > 0, &nh, &nm);
     if (nh && !update_rows(op, l, tabs, split, l->vecs, nm ? l->hsel : sel, nh, err)) return false;

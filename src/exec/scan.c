@@ -24,8 +24,12 @@
  *                                      (or NULL) in all 2048 rows, refilled
  *                                      only when the partition changes
  *
- * then applies the row filter (plan->u.scan.filter) as a selection vector and
- * skips batches with no live rows. Reader errors (INVALID_DATA naming file,
+ * then, when a TopN above registered a dynamic filter for this scan
+ * (sqe_exec_dyn, topn.c), drops the rows whose key column sorts after its
+ * current bound (ties kept) into a selection, applies the row filter
+ * (plan->u.scan.filter) to the rows left, and skips batches with no live
+ * rows. The source also hands the filter to the reader (spec.dyn: Parquet
+ * skips row groups by statistics). Reader errors (INVALID_DATA naming file,
  * line, column and value) pass through unchanged. A reader's counters
  * (Parquet row groups total/pruned; bytes fetched for non-text formats) go
  * into EXPLAIN ANALYZE's when it is closed.
@@ -311,6 +315,8 @@ bool sqe_scan_source_new(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source *
     src->spec.n_proj = n_proj;
     src->spec.proj = proj;
     derive_pred(im, p, t, &src->spec);
+    sqe_exec_dyn *dyn = sqe_exec_dyn_for(ctx, p);
+    if (dyn) src->spec.dyn = dyn->f;
     im->split_bytes = ctx->text_split_bytes;
     im->stats = sqe_exec_stats_for(ctx, p);
 
@@ -402,6 +408,18 @@ typedef struct scan_op {
     sqe_vector **part_vecs; /* per output column: partition value vector or NULL */
     size_t filled_part;     /* partition whose values part_vecs hold */
     sqe_expr_state *filter;
+    /* dynamic filter (a TopN above): rows sorting after its bound are
+     * dropped before the row filter runs */
+    sqe_exec_dyn *dyn;
+    sqe_dyn_bound dynb;    /* our copy of the bound */
+    uint64_t dyn_version;  /* dynb's version that dyn_slot holds */
+    sqe_vector *dyn_v;     /* one row: the bound as a vector */
+    sqe_key_slot dyn_slot; /* the bound as a key slot */
+    uint8_t dyn_null;      /* the bound is NULL */
+    sqe_key_class dyn_kc;
+    sqe_key_slot *dyn_slots; /* SQE_BATCH_ROWS: the batch's key column */
+    uint8_t *dyn_nulls;
+    uint16_t *dyn_sel; /* SQE_BATCH_ROWS: rows the dynamic filter keeps */
 } scan_op;
 
 /* Whether the table's morsels are byte ranges (text, JSON lines): EXPLAIN
@@ -419,6 +437,7 @@ static void close_reader(scan_op *s) {
         if (!byte_ranges(s->src)) atomic_fetch_add(&st->bytes, rs->bytes_read);
         atomic_fetch_add(&st->row_groups, rs->row_groups_total);
         atomic_fetch_add(&st->row_groups_pruned, rs->row_groups_pruned);
+        atomic_fetch_add(&st->dyn_row_groups, rs->row_groups_dyn_pruned);
     }
     s->src->rvt->close(s->reader);
     s->reader = NULL;
@@ -438,6 +457,15 @@ static void scan_close(sqe_op *op) {
     }
     sqe_expr_state_free(s->filter);
     s->filter = NULL;
+    sqe_dyn_bound_free(&s->dynb);
+    sqe_vector_free(s->dyn_v);
+    s->dyn_v = NULL;
+    sqe_free(s->dyn_slots);
+    s->dyn_slots = NULL;
+    sqe_free(s->dyn_nulls);
+    s->dyn_nulls = NULL;
+    sqe_free(s->dyn_sel);
+    s->dyn_sel = NULL;
     sqe_store_free(s->store);
     s->store = NULL;
     sqe_scan_source_free(s->own_src);
@@ -478,6 +506,16 @@ static bool scan_open(sqe_op *op, sqe_error *err) {
         s->out->owned[i] = false;
     }
     s->filled_part = SIZE_MAX;
+    s->dyn = sqe_exec_dyn_for(op->ctx, p);
+    if (s->dyn) {
+        sqe_type ty = p->out_types[s->dyn->col];
+        s->dyn_v = sqe_vector_new(ty);
+        s->dyn_kc = sqe_key_class_of(ty);
+        s->dyn_slots = sqe_malloc(SQE_BATCH_ROWS * sizeof *s->dyn_slots);
+        s->dyn_nulls = sqe_malloc(SQE_BATCH_ROWS);
+        s->dyn_sel = sqe_malloc(SQE_BATCH_ROWS * sizeof *s->dyn_sel);
+        if (op->stats) atomic_store(&op->stats->has_dyn, true);
+    }
     if (p->u.scan.filter && !(s->filter = sqe_exec_expr_state_new(op, p->u.scan.filter, err)))
         return false;
     return true;
@@ -506,6 +544,32 @@ static void fill_partition(scan_op *s, size_t part) {
         for (uint32_t r = 1; r < SQE_BATCH_ROWS; r++) memcpy(d + r * w, d, w);
     }
     s->filled_part = part;
+}
+
+/* Rows of b (n, no selection) that may still reach the TopN above: those
+ * whose key sorts at or before the dynamic filter's bound, into sel.
+ * Returns the count, n (sel untouched) when there is no bound yet. */
+static uint32_t dyn_prune(scan_op *s, sqe_batch *b, uint32_t n, uint16_t *sel) {
+    if (!sqe_dyn_filter_load(s->dyn->f, &s->dynb)) return n;
+    if (s->dyn_version != s->dynb.version) {
+        sqe_vector_reset(s->dyn_v);
+        if (s->dynb.v.is_null)
+            sqe_vector_set_null(s->dyn_v, 0);
+        else
+            sqe_vector_set_value(s->dyn_v, 0, &s->dynb.v);
+        sqe_key_load(s->dyn_v, NULL, 1, &s->dyn_slot, &s->dyn_null);
+        s->dyn_version = s->dynb.version;
+    }
+    sqe_key_load(b->cols[s->dyn->col], NULL, n, s->dyn_slots, s->dyn_nulls);
+    const sqe_sort_key *key = &s->dyn->key;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        sel[k] = (uint16_t)i;
+        k += sqe_key_cmp_sort(key, s->dyn_kc, &s->dyn_slots[i], s->dyn_nulls[i], &s->dyn_slot,
+                              s->dyn_null) <= 0;
+    }
+    if (s->base.stats && k < n) atomic_fetch_add(&s->base.stats->dyn_rows, n - k);
+    return k;
 }
 
 static bool scan_next(sqe_op *op, sqe_batch **out, bool *eof, sqe_error *err) {
@@ -559,9 +623,18 @@ static bool scan_next(sqe_op *op, sqe_batch **out, bool *eof, sqe_error *err) {
         b->n_rows = n;
         b->sel = NULL;
         b->n_sel = 0;
+        uint32_t live = n;
+        if (s->dyn) {
+            live = dyn_prune(s, b, n, s->dyn_sel);
+            if (live == 0) continue;
+            if (live < n) {
+                b->sel = s->dyn_sel;
+                b->n_sel = live;
+            }
+        }
         if (s->filter) {
             uint32_t k = 0;
-            if (!sqe_expr_filter(s->filter, b, NULL, n, b->sel_buf, &k, err)) return false;
+            if (!sqe_expr_filter(s->filter, b, b->sel, live, b->sel_buf, &k, err)) return false;
             if (k == 0) continue;
             if (k < n) {
                 b->sel = b->sel_buf;

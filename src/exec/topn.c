@@ -26,6 +26,14 @@
  * makes the order total). Only when not even one batch fits does the query
  * fail, with RESOURCE_EXHAUSTED "... in TopNExec".
  *
+ * Dynamic filter. When the first ORDER BY key is a plain column of the scan
+ * at the bottom of the input (through FILTER/PROJECT only), open registers
+ * an sqe_exec_dyn for that scan, and every state publishes its `worst`'s
+ * first key whenever compaction sets it (a state compacts as soon as it
+ * holds K rows, so the bound comes after the first batches, not after 2048
+ * candidates). Any state's K-th row bounds the answer, so the filter keeps
+ * the tightest; the scan and the reader drop what sorts strictly after it.
+ *
  * As a sink, each pipeline copy keeps its own state; merge compacts a local
  * state and appends its best rows to the global candidates. Output skips the
  * first m rows of the final best.
@@ -45,6 +53,7 @@ typedef struct topn_state {
     sqe_key_slot **tmp;
     uint8_t **tmpn;
     uint16_t *pass;
+    sqe_vector *dyn_v; /* one row: worst's first key as a value to publish (NULL: no filter) */
 } topn_state;
 
 typedef struct topn_op {
@@ -62,6 +71,7 @@ typedef struct topn_op {
     size_t pos, end;
     uint64_t skip, left; /* sorter output: rows still to skip, to return */
     sqe_batch *out;
+    sqe_exec_dyn *dyn; /* dynamic filter on the first key's scan column, or NULL */
 } topn_op;
 
 static topn_state *state_new(topn_op *op) {
@@ -80,6 +90,7 @@ static topn_state *state_new(topn_op *op) {
         s->tmpn[k] = sqe_malloc(SQE_BATCH_ROWS);
     }
     s->pass = sqe_malloc(SQE_BATCH_ROWS * sizeof *s->pass);
+    if (op->dyn) s->dyn_v = sqe_vector_new(op->types[op->keys[0].col]);
     /* Made now (empty) so the sorter counts every state when it splits the
      * memory limit into shares. */
     s->sl = sqe_sort_local_new(op->sorter);
@@ -103,6 +114,7 @@ static void state_free(topn_op *op, topn_state *s) {
     sqe_free(s->worst_null);
     sqe_free(s->worst_own);
     sqe_free(s->pass);
+    sqe_vector_free(s->dyn_v);
     sqe_free(s);
 }
 
@@ -116,6 +128,17 @@ static size_t state_need(const topn_op *op, const topn_state *s) {
                       ? bytes
                       : (size_t)((double)bytes * ((double)op->k / (double)rows)) + 1;
     return bytes + keep + rows * SQE_SORT_PEAK_ROW(op->n_keys);
+}
+
+/* Publishes the first key of s's K-th row as the dynamic filter's bound
+ * (the filter keeps it only when tighter than what other states gave). */
+static void publish(topn_op *op, topn_state *s) {
+    if (!op->dyn || !s->dyn_v) return;
+    sqe_vector_reset(s->dyn_v);
+    sqe_key_store(s->dyn_v, 0, &s->worst[0], &s->worst_null[0], 1);
+    sqe_value v;
+    sqe_vector_get_value(s->dyn_v, 0, &v);
+    sqe_dyn_filter_publish(op->dyn->f, &v);
 }
 
 /* Ranks best + cand and keeps the first K rows in best. */
@@ -143,6 +166,7 @@ static void compact(topn_op *op, topn_state *s) {
             uint16_t r16 = (uint16_t)row;
             sqe_key_load(v, &r16, 1, &s->worst[k], &s->worst_null[k]);
         }
+        publish(op, s);
     }
 }
 
@@ -216,7 +240,10 @@ static bool topn_consume(sqe_op *op_, void *l, sqe_batch *b, uint64_t tag_base, 
     sqe_rowstore_append(&s->cand, b, rows, np, tag_base);
     if (!state_reserve(op, s, err)) return false;
     if (s->fell_back) return true;
-    if (s->cand.n_rows >= compact_threshold(op)) {
+    /* Compacting as soon as K rows are held gives `worst` (and the
+     * dynamic filter's bound) early, instead of after 2048 candidates. */
+    if (s->cand.n_rows >= compact_threshold(op) ||
+        (!s->have_worst && s->best.n_rows + s->cand.n_rows >= op->k)) {
         compact(op, s);
         sqe_exec_mem_reserve(op_->ctx, &s->tracked, state_need(op, s)); /* shrinks */
     }
@@ -269,6 +296,37 @@ static bool topn_merge(sqe_op *op_, void *l, sqe_error *err) {
 static const sqe_sink_vtable topn_sink = {topn_local_new, topn_consume, topn_merge,
                                           topn_local_free};
 
+/* The dynamic filter of a TopN whose first key is a plain column of the
+ * scan at the bottom of its input (through filters and projections that
+ * pass the column on, nothing that adds, merges or changes rows), or NULL.
+ * Rows the scan drops sort after the K-th row some state holds, so they
+ * could not have entered the result. */
+static sqe_exec_dyn *topn_dyn(sqe_op *op_) {
+    const sqe_plan *p = op_->plan;
+    if (p->u.sort.n_keys < 1 || p->n_children < 1) return NULL;
+    int col = p->u.sort.keys[0].col;
+    const sqe_plan *c = p->children[0];
+    while (c && col >= 0 && col < c->n_out) {
+        if (c->kind == SQE_PLAN_FILTER) {
+            c = c->children[0];
+        } else if (c->kind == SQE_PLAN_PROJECT) {
+            const sqe_expr *e = c->u.project.exprs[col];
+            if (!e || e->kind != SQE_EXPR_COLUMN) return NULL;
+            col = e->col;
+            c = c->children[0];
+        } else {
+            break;
+        }
+    }
+    if (!c || c->kind != SQE_PLAN_SCAN || col < 0 || col >= c->u.scan.n_cols) return NULL;
+    const sqe_hive_table *t = c->u.scan.table;
+    int tcol = c->u.scan.cols[col];
+    sqe_type ty = c->out_types[col];
+    if (!sqe_type_equal(ty, p->out_types[p->u.sort.keys[0].col])) return NULL;
+    int reader_col = t && tcol >= 0 && tcol < t->n_cols ? tcol : -1;
+    return sqe_exec_dyn_register(op_->ctx, c, col, p->u.sort.keys[0], reader_col, ty);
+}
+
 static bool topn_open(sqe_op *op_, sqe_error *err) {
     SQE_UNUSED(err);
     topn_op *op = (topn_op *)op_;
@@ -287,6 +345,7 @@ static bool topn_open(sqe_op *op_, sqe_error *err) {
     op->sorter =
         sqe_sorter_new(op_->ctx, "TopNExec", p->n_out + 1, op->types, op->n_keys, op->keys);
     op->out = sqe_batch_new(p->n_out, p->out_types);
+    op->dyn = topn_dyn(op_);
     return true;
 }
 

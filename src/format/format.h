@@ -17,6 +17,9 @@
 #include "io/io.h"
 #include "vector/vector.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 typedef enum sqe_format_kind {
     SQE_FORMAT_TEXT = 0, /* LazySimpleSerDe / OpenCSVSerde / RegexSerDe */
     SQE_FORMAT_JSON,
@@ -97,6 +100,59 @@ typedef struct sqe_format_pred {
     const sqe_fpred_term *terms;
 } sqe_format_pred;
 
+/* ------------------------------------------------------ dynamic filter */
+
+/* A bound on one column that tightens while the query runs. TopNExec
+ * (ORDER BY c LIMIT k) publishes the value of c in its k-th best row as
+ * soon as it holds k rows, and a tighter one whenever it improves; a row
+ * whose c sorts strictly after the bound in the key's order (direction,
+ * NULL placement, NaN next to the NULLs as sqe sorts) cannot reach the
+ * result, while rows equal to it can (ties). So a reader may skip data in
+ * which statistics show every row sorts after the bound (Parquet row
+ * groups) and the scan drops such rows before its costly filters.
+ *
+ * Like the format predicate it is a hint: the TopN still ranks every row
+ * it receives. Thread-safe: any number of publishers (one per pipeline
+ * copy) and readers. `version` lets a reader see cheaply (one atomic load)
+ * whether the bound changed since it last copied it. */
+typedef struct sqe_dyn_filter {
+    int col;       /* table data column a reader may check; -1: none (row level only) */
+    sqe_type type; /* the column's declared type (the bound's type) */
+    bool desc, nulls_first;
+    atomic_uint_least64_t version; /* +1 whenever the bound changes (never goes back) */
+    pthread_mutex_t mu;            /* guards has and bound */
+    bool has;                      /* a bound was published */
+    sqe_value bound;               /* string bytes in buf */
+    char *buf;
+    size_t cap;
+} sqe_dyn_filter;
+
+/* A user's copy of the bound, refreshed by sqe_dyn_filter_load. Zeroed: no
+ * bound seen yet. */
+typedef struct sqe_dyn_bound {
+    uint64_t version;
+    bool has;
+    sqe_value v; /* strings point into buf */
+    char *buf;
+    size_t cap;
+} sqe_dyn_bound;
+
+/* A filter without a bound (free with sqe_dyn_filter_free). */
+sqe_dyn_filter *sqe_dyn_filter_new(int col, sqe_type type, bool desc, bool nulls_first);
+void sqe_dyn_filter_free(sqe_dyn_filter *f);
+/* Forgets the bound (a new run of the same plan). */
+void sqe_dyn_filter_reset(sqe_dyn_filter *f);
+/* Makes v (of f->type, or NULL) the bound when there is none yet or v sorts
+ * strictly before the current one. */
+void sqe_dyn_filter_publish(sqe_dyn_filter *f, const sqe_value *v);
+/* Refreshes b from f when f changed since b was copied (one atomic load
+ * otherwise). Returns b->has: whether b holds a bound. */
+bool sqe_dyn_filter_load(sqe_dyn_filter *f, sqe_dyn_bound *b);
+void sqe_dyn_bound_free(sqe_dyn_bound *b);
+/* a vs b (values of f->type, either NULL) in the key's sort order: < 0
+ * when a sorts first. */
+int sqe_dyn_filter_cmp(const sqe_dyn_filter *f, const sqe_value *a, const sqe_value *b);
+
 /* What a reader needs to know about the table. */
 typedef struct sqe_reader_spec {
     sqe_format_kind format;
@@ -108,15 +164,17 @@ typedef struct sqe_reader_spec {
     sqe_text_options text;       /* SQE_FORMAT_TEXT */
     sqe_json_options json;       /* SQE_FORMAT_JSON */
     const sqe_format_pred *pred; /* NULL or a hint to skip data (see above) */
+    sqe_dyn_filter *dyn;         /* NULL or a bound to skip data by (see above); not owned */
 } sqe_reader_spec;
 
 /* Counters a reader reports (EXPLAIN ANALYZE). */
 typedef struct sqe_reader_stats {
     uint64_t bytes_read;
     uint64_t rows_read;
-    uint64_t row_groups_total;  /* Parquet: row groups of the file (or range) considered */
-    uint64_t row_groups_pruned; /* Parquet: of those, skipped by statistics */
-    uint64_t pages_pruned;      /* Parquet: data pages skipped by the page index */
+    uint64_t row_groups_total;      /* Parquet: row groups of the file (or range) considered */
+    uint64_t row_groups_pruned;     /* Parquet: of those, skipped by statistics */
+    uint64_t pages_pruned;          /* Parquet: data pages skipped by the page index */
+    uint64_t row_groups_dyn_pruned; /* Parquet: row groups skipped (or left early) by spec->dyn */
 } sqe_reader_stats;
 
 /* One morsel of a file: a unit of parallel work. Text: the byte range

@@ -64,6 +64,17 @@
  * is all NULL, which prunes comparisons too. Page-index pruning is not done
  * (pages_pruned stays 0).
  *
+ * Dynamic filter. spec->dyn (a bound a TopN above tightens while the query
+ * runs) is checked like the predicate before each row group, and again at
+ * each `next` inside one when the bound changed: a group whose statistics
+ * show every row sorts after the bound is skipped or left
+ * (pq_rg_dyn_may_match).
+ *
+ * Dictionaries. Data pages of dictionary-encoded chunks keep their entry
+ * indexes; pq_fill gathers the entries straight into the batch and, when
+ * all rows of a batch come from the chunk's dictionary, tags the vector
+ * with it (vector.h dictionaries) so hash aggregation can group by entry.
+ *
  * Morsels. plan_morsels reads the footer and groups consecutive row groups
  * into ranges of about target_bytes of compressed column data (none when
  * the file is one range); open_range reads row groups [start, end) only.
@@ -93,24 +104,6 @@ static inline void pq_copy_value(uint8_t *dst, const uint8_t *src, size_t w) {
     }
 }
 
-/* out[i] = dict[idx[i]] for values of w bytes (indexes already checked). */
-static void pq_gather(uint8_t *out, const uint8_t *dict, const uint32_t *idx, uint32_t n,
-                      size_t w) {
-    switch (w) {
-    case 4:
-        for (uint32_t i = 0; i < n; i++) memcpy(out + (size_t)i * 4, dict + (size_t)idx[i] * 4, 4);
-        break;
-    case 8:
-        for (uint32_t i = 0; i < n; i++) memcpy(out + (size_t)i * 8, dict + (size_t)idx[i] * 8, 8);
-        break;
-    case 16:
-        for (uint32_t i = 0; i < n; i++)
-            memcpy(out + (size_t)i * 16, dict + (size_t)idx[i] * 16, 16);
-        break;
-    default:
-        for (uint32_t i = 0; i < n; i++) memcpy(out + (size_t)i * w, dict + (size_t)idx[i] * w, w);
-    }
-}
 #include <zlib.h>
 
 #include "format/codec.h"
@@ -182,13 +175,15 @@ typedef struct pq_col {
     sqe_arena *dict_arena; /* dictionary values (converted), per chunk */
     uint8_t *dict;
     uint32_t n_dict;
+    uint64_t dict_id;     /* sqe_vector_dict_new_id of the chunk's dictionary */
     uint64_t values_seen; /* level values of this chunk's pages so far */
     /* current page (decoded whole) */
     sqe_arena *page_arena; /* page-lifetime allocations (strings made here), or NULL */
     pq_buf pbuf, lvbuf, vbuf, ibuf, rbuf, bbuf; /* page, levels, values, indexes, raw, bytes */
     uint32_t page_n, page_pos;                  /* levels of the page, next one to hand out */
-    uint8_t *defs; /* per level: 1 = value present; NULL: all present */
-    uint8_t *vals; /* converted non-null values */
+    uint8_t *defs;        /* per level: 1 = value present; NULL: all present */
+    uint8_t *vals;        /* converted non-null values (not for dictionary pages) */
+    const uint32_t *didx; /* dictionary page: entry of each non-null value; NULL: vals */
     uint32_t vals_pos;
 } pq_col;
 
@@ -202,6 +197,8 @@ typedef struct pq_reader {
     int n_cols;
     pq_col *cols;         /* one per batch vector (spec->n_proj) */
     sqe_format_pred pred; /* copied into meta_arena */
+    sqe_dyn_filter *dyn;  /* spec->dyn when its column is projected, else NULL */
+    sqe_dyn_bound dynb;   /* our copy of dyn's bound */
     int rg_next, rg_end;  /* row groups still to consider: [rg_next, rg_end) */
     int rg_cur;           /* row group being read, -1 none */
     int64_t rg_rows_left;
@@ -1306,8 +1303,13 @@ static bool pq_decode_defs(pq_reader *r, pq_col *c, int encoding, const uint8_t 
 /* Values of a page: dictionary indexes or encoded values, into c->vals. */
 static bool pq_page_values(pq_reader *r, pq_col *c, int encoding, const uint8_t *p, size_t len,
                            uint32_t n, sqe_error *err) {
-    c->vals = pq_buf_get(r, &c->vbuf, (size_t)n * c->out_w + 16, false);
+    c->didx = NULL;
     c->vals_pos = 0;
+    if (encoding == SQE_PQ_RLE_DICTIONARY || encoding == SQE_PQ_PLAIN_DICTIONARY) {
+        c->vals = NULL;
+    } else {
+        c->vals = pq_buf_get(r, &c->vbuf, (size_t)n * c->out_w + 16, false);
+    }
     if (encoding == SQE_PQ_RLE_DICTIONARY || encoding == SQE_PQ_PLAIN_DICTIONARY) {
         if (!c->dict)
             return pq_corrupt(r, c, err, "a dictionary-encoded page without a dictionary");
@@ -1327,7 +1329,7 @@ static bool pq_page_values(pq_reader *r, pq_col *c, int encoding, const uint8_t 
                 if (idx[i] >= c->n_dict)
                     return pq_corrupt(r, c, err, "dictionary index %u out of %u entries", idx[i],
                                       c->n_dict);
-        pq_gather(c->vals, c->dict, idx, n, c->out_w);
+        c->didx = idx; /* pq_fill gathers straight into the batch */
         return true;
     }
     if (encoding == SQE_PQ_PLAIN && c->identity && c->raw_w == c->out_w &&
@@ -1387,6 +1389,7 @@ static bool pq_dictionary_page(pq_reader *r, pq_col *c, const sqe_pq_page_header
                           (int)h->uncompressed_size);
     c->dict = sqe_arena_alloc(c->dict_arena, (size_t)n * c->out_w + 16);
     c->n_dict = n;
+    c->dict_id = sqe_vector_dict_new_id();
     /* Uncompressed dictionaries point into the window: keep their bytes. */
     if (data == body && c->raw_w == 0) {
         uint8_t *copy = sqe_arena_alloc(c->dict_arena, (size_t)h->uncompressed_size + 1);
@@ -1526,32 +1529,49 @@ static bool pq_next_page(pq_reader *r, pq_col *c, sqe_error *err) {
     }
 }
 
-/* Copies the next n rows of column c into vector v (rows [0, n)). */
+/* Copies the next n rows of column c into vector v (rows [0, n)). Rows of
+ * dictionary pages are gathered from the dictionary with their indexes
+ * (sqe_vector_dict_flatten); when all n come from the chunk's dictionary the
+ * vector says so (dict_id), so hash aggregation can group by entry. */
 static bool pq_fill(pq_reader *r, pq_col *c, sqe_vector *v, uint32_t n, sqe_error *err) {
     size_t w = c->out_w;
     uint8_t *out = v->data;
     uint32_t row = 0;
+    bool all_dict = true;
     while (row < n) {
         if (c->page_pos >= c->page_n && !pq_next_page(r, c, err)) return false;
         uint32_t k = SQE_MIN(n - row, c->page_n - c->page_pos);
-        if (!c->defs) {
+        const uint8_t *d = c->defs ? c->defs + c->page_pos : NULL;
+        uint32_t present = k;
+        if (d) {
+            present = 0;
+            for (uint32_t i = 0; i < k; i++) present += d[i];
+        }
+        if (c->didx) {
+            sqe_vector_dict_flatten(v, row, c->dict, c->didx + c->vals_pos, d, k);
+        } else if (!d) {
             memcpy(out + (size_t)row * w, c->vals + (size_t)c->vals_pos * w, (size_t)k * w);
-            c->vals_pos += k;
+            all_dict = false;
         } else {
-            const uint8_t *d = c->defs + c->page_pos;
+            all_dict = false;
+            uint32_t vp = c->vals_pos;
             for (uint32_t i = 0; i < k; i++) {
                 if (d[i]) {
-                    pq_copy_value(out + (size_t)(row + i) * w, c->vals + (size_t)c->vals_pos * w,
-                                  w);
-                    c->vals_pos++;
+                    pq_copy_value(out + (size_t)(row + i) * w, c->vals + (size_t)vp * w, w);
+                    vp++;
                 } else {
                     memset(out + (size_t)(row + i) * w, 0, w);
                     sqe_vector_set_null(v, row + i);
                 }
             }
         }
+        c->vals_pos += present;
         c->page_pos += k;
         row += k;
+    }
+    if (all_dict && n > 0) {
+        v->dict_id = c->dict_id;
+        v->dict_size = c->n_dict;
     }
     return true;
 }
@@ -1711,6 +1731,40 @@ static bool pq_rg_may_match(const pq_reader *r, const sqe_pq_row_group *rg) {
     return true;
 }
 
+/* Whether some row of row group rg may sort at or before the dynamic
+ * filter's bound B (r->dynb), judged from column chunk statistics: NULL
+ * rows qualify when B is NULL or NULLs sort first; non-NULL ones when B is
+ * not NULL and they sort first (NULLS LAST), and then by the chunk's min
+ * (ASC) or max (DESC) against B. A float chunk that may hold NaN qualifies
+ * when NaN sorts before the numbers (DESC NULLS LAST, ASC NULLS FIRST). */
+static bool pq_rg_dyn_may_match(pq_reader *r, const sqe_pq_row_group *rg) {
+    const sqe_dyn_filter *f = r->dyn;
+    if (!f || !sqe_dyn_filter_load(r->dyn, &r->dynb)) return true;
+    const sqe_value *b = &r->dynb.v;
+    const pq_col *c = pq_col_for(r, f->col);
+    if (!c) return true;
+    bool nulls_ok = b->is_null || f->nulls_first;
+    if (c->leaf < 0) return nulls_ok; /* missing from the file: all NULL */
+    if (c->leaf >= rg->n_columns || !rg->columns[c->leaf].has_meta) return true;
+    const sqe_pq_stats *st = &rg->columns[c->leaf].stats;
+    bool may_null = !st->has_null_count || st->null_count > 0;
+    if (may_null && nulls_ok) return true;
+    if (st->has_null_count && st->null_count >= rg->num_rows) return false; /* only NULLs */
+    if (b->is_null) return !f->nulls_first;
+    bool is_float = c->type.id == SQE_T_REAL || c->type.id == SQE_T_DOUBLE;
+    if (is_float) {
+        if (pq_val_is_nan(b)) return true;
+        bool may_nan = !(st->has_nan_count && st->nan_count == 0);
+        if (may_nan && f->desc != f->nulls_first) return true;
+    }
+    if (!pq_stats_usable(c, st)) return true;
+    sqe_value lo, hi;
+    if (!pq_stat_value(r, c, st->min, st->min_len, &lo) ||
+        !pq_stat_value(r, c, st->max, st->max_len, &hi) || sqe_value_cmp(&lo, &hi) > 0)
+        return true;
+    return sqe_dyn_filter_cmp(f, f->desc ? &hi : &lo, b) <= 0;
+}
+
 /* ------------------------------------------------------------- life cycle */
 
 /* A hostile footer must not make count(*) (which reads no page) emit
@@ -1750,6 +1804,10 @@ static bool pq_next_row_group(pq_reader *r, bool *eof, sqe_error *err) {
             r->base.stats.row_groups_pruned++;
             continue;
         }
+        if (!pq_rg_dyn_may_match(r, rg)) {
+            r->base.stats.row_groups_dyn_pruned++;
+            continue;
+        }
         r->rg_cur = g;
         r->rg_rows_left = rg->num_rows;
         for (int i = 0; i < r->n_cols; i++)
@@ -1763,6 +1821,13 @@ static bool pq_next(sqe_reader *rd, sqe_batch *out, bool *eof, sqe_error *err) {
     *eof = false;
     out->n_rows = 0;
     pq_free_retired(r);
+    /* A bound published while this row group is read may rule out the rest
+     * of it (checked when the bound changed). */
+    if (r->rg_rows_left > 0 && r->dyn && atomic_load(&r->dyn->version) != r->dynb.version &&
+        !pq_rg_dyn_may_match(r, &r->meta.row_groups[r->rg_cur])) {
+        r->base.stats.row_groups_dyn_pruned++;
+        r->rg_rows_left = 0;
+    }
     if (r->rg_rows_left == 0) {
         if (!pq_next_row_group(r, eof, err)) return false;
         if (*eof) return true;
@@ -1801,6 +1866,7 @@ static void pq_close(sqe_reader *rd) {
         pq_buf_free(&c->bbuf);
     }
     SQE_ARRAY_FREE(r->retired);
+    sqe_dyn_bound_free(&r->dynb);
     sqe_free(r->cols);
     sqe_arena_free(r->meta_arena);
     sqe_free(r->path);
@@ -1873,6 +1939,9 @@ static sqe_reader *pq_open_groups(sqe_store *store, const char *path, uint64_t s
         goto fail;
     if (!pq_bind(r, spec, err)) goto fail;
     pq_copy_pred(r, spec);
+    if (spec->dyn && spec->dyn->col >= 0 && pq_col_for(r, spec->dyn->col) &&
+        sqe_type_equal(pq_col_for(r, spec->dyn->col)->type, spec->dyn->type))
+        r->dyn = spec->dyn;
     r->rg_next = (int)SQE_MIN(rg_start, (uint64_t)r->meta.n_row_groups);
     r->rg_end = (int)SQE_MIN(rg_end, (uint64_t)r->meta.n_row_groups);
     return &r->base;

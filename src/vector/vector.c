@@ -183,11 +183,13 @@ void sqe_vector_free(sqe_vector *v) {
     }
     if (v->acct) sqe_mem_account_release(v->acct, v->charged + v->data_charged);
     sqe_free(v->data);
+    sqe_free(v->dict_idx);
     sqe_free(v);
 }
 
 void sqe_vector_reset(sqe_vector *v) {
     v->has_nulls = false;
+    v->dict_id = 0;
     if (v->heap) {
         size_t freed = heap_free_after(v->heap);
         heap_uncharge(v, freed);
@@ -384,4 +386,54 @@ bool sqe_vector_copy_row(sqe_vector *dst, uint32_t dst_row, const sqe_vector *sr
     memcpy((char *)dst->data + (size_t)dst_row * w, (const char *)src->data + (size_t)src_row * w,
            w);
     return true;
+}
+
+/* ---------------------------------------------------------- dictionaries */
+
+uint64_t sqe_vector_dict_new_id(void) {
+    static atomic_uint_least64_t next = 1; /* an id source, not a setting */
+    return atomic_fetch_add(&next, 1);
+}
+
+uint32_t *sqe_vector_dict_idx(sqe_vector *v) {
+    if (!v->dict_idx) v->dict_idx = sqe_malloc(SQE_BATCH_ROWS * sizeof *v->dict_idx);
+    return v->dict_idx;
+}
+
+void sqe_vector_dict_flatten(sqe_vector *v, uint32_t row, const void *entries, const uint32_t *idx,
+                             const uint8_t *valid, uint32_t n) {
+    size_t w = sqe_type_width(v->type);
+    uint8_t *out = (uint8_t *)v->data + (size_t)row * w;
+    const uint8_t *e = entries;
+    uint32_t *di = sqe_vector_dict_idx(v) + row;
+    if (!valid) {
+        memcpy(di, idx, (size_t)n * sizeof *idx);
+        switch (w) { /* fixed-size copies the compiler inlines */
+        case 4:
+            for (uint32_t i = 0; i < n; i++) memcpy(out + (size_t)i * 4, e + (size_t)idx[i] * 4, 4);
+            return;
+        case 8:
+            for (uint32_t i = 0; i < n; i++) memcpy(out + (size_t)i * 8, e + (size_t)idx[i] * 8, 8);
+            return;
+        case 16:
+            for (uint32_t i = 0; i < n; i++)
+                memcpy(out + (size_t)i * 16, e + (size_t)idx[i] * 16, 16);
+            return;
+        default:
+            for (uint32_t i = 0; i < n; i++) memcpy(out + (size_t)i * w, e + (size_t)idx[i] * w, w);
+            return;
+        }
+    }
+    uint32_t k = 0; /* idx holds the valid rows' indexes only */
+    for (uint32_t i = 0; i < n; i++) {
+        if (valid[i]) {
+            di[i] = idx[k];
+            memcpy(out + (size_t)i * w, e + (size_t)idx[k] * w, w);
+            k++;
+        } else {
+            di[i] = 0;
+            memset(out + (size_t)i * w, 0, w);
+            sqe_vector_set_null(v, row + i);
+        }
+    }
 }

@@ -70,6 +70,12 @@ typedef struct sqe_vector {
     const sqe_mem_account *acct;
     size_t charged;      /* heap bytes charged to acct */
     size_t data_charged; /* data growth (sqe_vector_reserve) charged to acct */
+    /* Dictionary (optional, next to the flat values; see "dictionaries"
+     * below). dict_id 0: none. Otherwise every valid row i holds entry
+     * dict_idx[i] of dictionary dict_id, which has dict_size entries. */
+    uint64_t dict_id;
+    uint32_t dict_size;
+    uint32_t *dict_idx; /* SQE_BATCH_ROWS entries, malloc'd on first use, owned */
     /* Last, so that a fixed vector can be allocated without the words its
      * rows do not reach. Bit i set = row i is valid (not NULL). Clear or
      * copy it with sqe_vector_validity_words(v) words, never sizeof. */
@@ -138,6 +144,38 @@ void sqe_vector_get_value(const sqe_vector *v, uint32_t row, sqe_value *out);
  * bytes are copied into dst's heap). */
 bool sqe_vector_copy_row(sqe_vector *dst, uint32_t dst_row, const sqe_vector *src,
                          uint32_t src_row);
+
+/* ---------------------------------------------------------- dictionaries
+ *
+ * A reader of dictionary-encoded data (Parquet dictionary pages) may tell
+ * consumers which dictionary entry each row holds: it sets dict_id (a
+ * process-unique id from sqe_vector_dict_new_id, one per dictionary: equal
+ * ids mean the same entries), dict_size and dict_idx. The flat values in
+ * `data` are always there too (the producer flattens with
+ * sqe_vector_dict_flatten or writes both), so a consumer that knows nothing
+ * about dictionaries reads correct values and needs no flattening step; a
+ * consumer that does (hash aggregation keys) can work once per entry
+ * instead of once per row. The annotation belongs to the vector's current
+ * contents: sqe_vector_reset drops it, and whoever writes rows into a
+ * vector must drop it (sqe_vector_dict_clear) unless it keeps dict_idx
+ * right. Copies of rows into other vectors never carry it. */
+
+/* A new dictionary id (never 0, never repeated in this process). */
+uint64_t sqe_vector_dict_new_id(void);
+/* dict_idx of v (allocated on first use). */
+uint32_t *sqe_vector_dict_idx(sqe_vector *v);
+static inline void sqe_vector_dict_clear(sqe_vector *v) {
+    v->dict_id = 0;
+}
+/* Writes rows [row, row + n) of v from the dictionary `entries` (values of
+ * v's type in flat form; string views are copied as views, so their bytes
+ * must outlive v's current contents) and records the indexes in dict_idx.
+ * valid NULL: row + i is entry idx[i]; else rows with valid[i] == 0 are set
+ * NULL and idx holds one index per valid row, in order. Indexes must be in
+ * range (the caller checked them). Does not set dict_id: the caller does
+ * once the whole batch comes from one dictionary. */
+void sqe_vector_dict_flatten(sqe_vector *v, uint32_t row, const void *entries, const uint32_t *idx,
+                             const uint8_t *valid, uint32_t n);
 
 /* ---------------------------------------------------------------- batch */
 
