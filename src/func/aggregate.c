@@ -92,6 +92,8 @@
         break;                                                                                     \
     case SQE_T_BIGINT:                                                                             \
     case SQE_T_TIMESTAMP:                                                                          \
+    case SQE_T_INTERVAL_DS:                                                                        \
+    case SQE_T_INTERVAL_YM:                                                                        \
         M(int64_t);                                                                                \
         break;                                                                                     \
     default:                                                                                       \
@@ -571,6 +573,8 @@ static bool mm_update(const sqe_agg_binding *b, void *const *states, const sqe_v
         break;
     case SQE_T_BIGINT:
     case SQE_T_TIMESTAMP:
+    case SQE_T_INTERVAL_DS:
+    case SQE_T_INTERVAL_YM:
         MM_MODES(int64_t, i64);
         break;
     case SQE_T_REAL:
@@ -607,6 +611,8 @@ static bool mm_better(sqe_type_id id, minmax_mode mode, const mm_state *s, const
         break;
     case SQE_T_BIGINT:
     case SQE_T_TIMESTAMP:
+    case SQE_T_INTERVAL_DS:
+    case SQE_T_INTERVAL_YM:
         c = (s->v.i64 > d->v.i64) - (s->v.i64 < d->v.i64);
         break;
     case SQE_T_REAL:
@@ -1210,7 +1216,8 @@ static bool agg_mismatch(const char *name, sqe_type t, const char *expected, sqe
 
 static bool is_fixed_orderable(sqe_type_id id) {
     return id == SQE_T_BOOLEAN || (id >= SQE_T_TINYINT && id <= SQE_T_DECIMAL) ||
-           id == SQE_T_DATE || id == SQE_T_TIMESTAMP;
+           id == SQE_T_DATE || id == SQE_T_TIMESTAMP || id == SQE_T_INTERVAL_DS ||
+           id == SQE_T_INTERVAL_YM;
 }
 
 static bool bind_minmax(sqe_agg_binding *out, sqe_type t, minmax_mode mode, const char *name,

@@ -128,6 +128,8 @@ static const sqe_scalar_kernel *kernels_for(sqe_type_id id) {
         return k_i32;
     case SQE_T_BIGINT:
     case SQE_T_TIMESTAMP:
+    case SQE_T_INTERVAL_DS:
+    case SQE_T_INTERVAL_YM:
         return k_i64;
     case SQE_T_REAL:
         return k_f32;
@@ -216,6 +218,8 @@ static bool bind_distinct(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_bi
         break;
     case SQE_T_BIGINT:
     case SQE_T_TIMESTAMP:
+    case SQE_T_INTERVAL_DS:
+    case SQE_T_INTERVAL_YM:
         b->kernel = dist_i64;
         break;
     case SQE_T_REAL:

@@ -331,8 +331,8 @@ static SQE_KERNEL(trunc_ts) {
 
 #define MAX_YEAR 5000000 /* keeps every date inside int32 days */
 
-/* Adds n months to a day number, clamping the day of month. */
-static bool add_months(int64_t days, int64_t n, int64_t *out) {
+/* Adds n months to a day number, clamping the day of month (func_int.h). */
+bool sqe_func_add_months(int64_t days, int64_t n, int64_t *out) {
     int y, m, d;
     sqe_date_to_ymd((int32_t)days, &y, &m, &d);
     int64_t total;
@@ -373,7 +373,7 @@ static SQE_KERNEL(add_date) {
                                          : u == U_QUARTER ? 3
                                                           : 12,
                                          &months) &&
-                 add_months(x[row], months, &r);
+                 sqe_func_add_months(x[row], months, &r);
             break;
         }
         }
@@ -405,7 +405,7 @@ static SQE_KERNEL(add_ts) {
                                          : u == U_QUARTER ? 3
                                                           : 12,
                                          &months) &&
-                 add_months(days, months, &nd) &&
+                 sqe_func_add_months(days, months, &nd) &&
                  !__builtin_mul_overflow(nd, SQE_MICROS_PER_DAY, &r) &&
                  !__builtin_add_overflow(r, tod, &r);
         }

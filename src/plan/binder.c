@@ -225,9 +225,12 @@ bool sqe_bind_literal(sqe_arena *a, const sqe_ast_expr *e, sqe_value *out, sqe_e
         }
         return true;
     }
-    case SQE_LIT_INTERVAL:
-        return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
-                              "INTERVAL literals are not supported yet");
+    case SQE_LIT_INTERVAL: {
+        sqe_error ierr;
+        if (!sqe_interval_parse(t, e->u.lit.type_name, false, out, &ierr))
+            return sqe_bind_error(err, ierr.cls, e->pos, "%s", ierr.msg);
+        return true;
+    }
     }
     return sqe_error_set(err, SQE_ERR_INTERNAL, "unknown literal kind");
 }

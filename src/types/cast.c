@@ -452,6 +452,11 @@ static bool cast_impl(const sqe_value *in, sqe_type to, sqe_arena *arena, sqe_va
         return cast_to_date(in, to, out, err);
     case SQE_T_TIMESTAMP:
         return cast_to_timestamp(in, to, out, err);
+    case SQE_T_INTERVAL_DS:
+    case SQE_T_INTERVAL_YM:
+        if (in->type.id != to.id) return fail_mismatch(in, to, err);
+        *out = *in;
+        return true;
     default:
         return fail_mismatch(in, to, err);
     }

@@ -59,6 +59,8 @@ size_t sqe_type_width(sqe_type t) {
     case SQE_T_BIGINT:
     case SQE_T_DOUBLE:
     case SQE_T_TIMESTAMP:
+    case SQE_T_INTERVAL_DS:
+    case SQE_T_INTERVAL_YM:
         return 8;
     case SQE_T_DECIMAL:
         return sizeof(sqe_i128);
@@ -96,6 +98,10 @@ static const char *plain_sql_name(sqe_type_id id) {
         return "date";
     case SQE_T_TIMESTAMP:
         return "timestamp";
+    case SQE_T_INTERVAL_DS:
+        return "interval day to second";
+    case SQE_T_INTERVAL_YM:
+        return "interval year to month";
     default:
         return "unknown";
     }
@@ -214,6 +220,28 @@ static int read_params(const char **ps, long vals[2]) {
     return n;
 }
 
+/* "interval day to second" / "interval year to month" (s is past "interval"). */
+static bool parse_interval_type(const char *name, const char *s, sqe_type *out, sqe_error *err) {
+    char a[24], to[24], b[24];
+    s = read_word(skip_ws(s), a, sizeof a);
+    s = read_word(skip_ws(s), to, sizeof to);
+    s = read_word(skip_ws(s), b, sizeof b);
+    if (*skip_ws(s) == '\0' && strcmp(to, "to") == 0) {
+        if (strcmp(a, "day") == 0 && strcmp(b, "second") == 0) {
+            *out = sqe_type_make(SQE_T_INTERVAL_DS);
+            return true;
+        }
+        if (strcmp(a, "year") == 0 && strcmp(b, "month") == 0) {
+            *out = sqe_type_make(SQE_T_INTERVAL_YM);
+            return true;
+        }
+    }
+    return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
+                         "unknown type '%s' (intervals are INTERVAL DAY TO SECOND and INTERVAL "
+                         "YEAR TO MONTH)",
+                         name);
+}
+
 bool sqe_type_parse(const char *name, sqe_type *out, sqe_error *err) {
     char word[24], word2[24];
     const char *s = skip_ws(name);
@@ -222,6 +250,7 @@ bool sqe_type_parse(const char *name, sqe_type *out, sqe_error *err) {
         const char *t = read_word(skip_ws(s), word2, sizeof word2);
         if (strcmp(word2, "precision") == 0) s = t;
     }
+    if (strcmp(word, "interval") == 0) return parse_interval_type(name, s, out, err);
     size_t i;
     for (i = 0; i < SQE_ARRAY_LEN(k_type_names); i++)
         if (word[0] && strcmp(word, k_type_names[i].name) == 0) break;
@@ -361,6 +390,8 @@ bool sqe_type_implicit_ok(sqe_type from, sqe_type to) {
 bool sqe_type_can_cast(sqe_type from, sqe_type to) {
     if (from.id == SQE_T_NULL || from.id == to.id) return true;
     if (to.id == SQE_T_NULL) return false;
+    if (sqe_type_is_interval(to)) return false; /* only the same interval type, as Trino */
+    if (sqe_type_is_interval(from)) return to.id == SQE_T_VARCHAR;
     if (from.id == SQE_T_VARCHAR || to.id == SQE_T_VARCHAR) return true;
     if (to.id == SQE_T_VARBINARY || from.id == SQE_T_VARBINARY) return false;
     bool from_num = from.id == SQE_T_BOOLEAN || sqe_type_is_numeric(from);

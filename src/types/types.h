@@ -9,6 +9,8 @@
  *   VARCHAR   sqe_string (16-byte view, see vector.h)    VARBINARY likewise
  *   DATE      int32_t days since 1970-01-01
  *   TIMESTAMP int64_t microseconds since 1970-01-01 00:00:00 (no time zone)
+ *   INTERVAL DAY TO SECOND  int64_t milliseconds (Trino's representation)
+ *   INTERVAL YEAR TO MONTH  int64_t months, kept within int32 (Trino's range)
  *   NULL      the type of an untyped NULL literal; coerces to anything.
  *
  * VARCHAR keeps the Hive spelling it was declared with (STRING, VARCHAR(n),
@@ -36,6 +38,8 @@ typedef enum sqe_type_id {
     SQE_T_VARBINARY,
     SQE_T_DATE,
     SQE_T_TIMESTAMP,
+    SQE_T_INTERVAL_DS, /* INTERVAL DAY TO SECOND: int64 milliseconds (as Trino) */
+    SQE_T_INTERVAL_YM, /* INTERVAL YEAR TO MONTH: int64 months (Trino: int32; range checked) */
     SQE_T__COUNT
 } sqe_type_id;
 
@@ -186,6 +190,21 @@ bool sqe_ymd_valid(int y, int m, int d);
 /* Writes "YYYY-MM-DD" (years outside 0..9999 get a sign/extra digits). */
 size_t sqe_date_format(int32_t days, char *buf, size_t buf_len);
 size_t sqe_timestamp_format(int64_t micros, char *buf, size_t buf_len);
+
+/* ---------------------------------------------------------- intervals */
+
+/* Whether t is INTERVAL DAY TO SECOND or INTERVAL YEAR TO MONTH. */
+bool sqe_type_is_interval(sqe_type t);
+/* Parses the text of an INTERVAL literal ("2", "1-2", "3 04:05:06.789",
+ * optionally signed) for `unit` as the parser spells it ("day", "year to
+ * month", "day to second", ...); `negate` applies the sign written before
+ * the string. Sets *out to an INTERVAL_DS (millis) or INTERVAL_YM (months)
+ * value. Errors (INVALID_ARGUMENT) name the text and the unit. */
+bool sqe_interval_parse(const char *text, const char *unit, bool negate, sqe_value *out,
+                        sqe_error *err);
+/* Trino's text: "2 03:04:05.678" / "-0 00:00:01.000" for day to second,
+ * "1-2" / "-1-2" for year to month. Returns the length written. */
+size_t sqe_interval_format(sqe_type_id id, int64_t v, char *buf, size_t buf_len);
 
 /* ---------------------------------------------------------- decimal */
 

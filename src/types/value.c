@@ -155,6 +155,8 @@ int sqe_value_cmp(const sqe_value *a, const sqe_value *b) {
     case SQE_T_BIGINT:
     case SQE_T_DATE:
     case SQE_T_TIMESTAMP:
+    case SQE_T_INTERVAL_DS:
+    case SQE_T_INTERVAL_YM:
         return a->v.i < b->v.i ? -1 : a->v.i > b->v.i ? 1 : 0;
     case SQE_T_REAL:
         return cmp_double(a->v.f, b->v.f);
@@ -304,6 +306,11 @@ void sqe_value_format(const sqe_value *v, sqe_strbuf *sb) {
         return;
     case SQE_T_TIMESTAMP:
         sqe_strbuf_append(sb, buf, sqe_timestamp_format(v->v.i, buf, sizeof buf));
+        return;
+    case SQE_T_INTERVAL_DS:
+    case SQE_T_INTERVAL_YM:
+        sqe_strbuf_append(sb, buf,
+                          sqe_interval_format((sqe_type_id)v->type.id, v->v.i, buf, sizeof buf));
         return;
     default:
         sqe_strbuf_puts(sb, "NULL");

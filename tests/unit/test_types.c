@@ -790,6 +790,37 @@ static void test_try_cast(void) {
           in.v.i == 9);
 }
 
+static void test_intervals(void) {
+    sqe_value v;
+    sqe_error err;
+    char buf[64];
+    CHECK(sqe_interval_parse("3 04:05:06.789", "day to second", false, &v, &err));
+    CHECK(v.type.id == SQE_T_INTERVAL_DS &&
+          v.v.i == 3 * 86400000LL + 4 * 3600000 + 5 * 60000 + 6789);
+    CHECK(sqe_interval_parse("-1-2", "year to month", false, &v, &err));
+    CHECK(v.type.id == SQE_T_INTERVAL_YM && v.v.i == -14);
+    CHECK(sqe_interval_parse("-2", "day", true, &v, &err) && v.v.i == 2 * 86400000LL);
+    CHECK(!sqe_interval_parse("1:2", "day to second", false, &v, &err));
+    CHECK(strstr(err.msg, "'d h:m:s[.fff]'") != NULL);
+    CHECK(!sqe_interval_parse("1", "second to day", false, &v, &err));
+    CHECK(!sqe_interval_parse("2147483648", "month", false, &v, &err));
+    CHECK(sqe_interval_parse("-2147483648", "month", false, &v, &err));
+    sqe_interval_format(SQE_T_INTERVAL_DS, -1, buf, sizeof buf);
+    CHECK_STR(buf, "-0 00:00:00.001");
+    sqe_interval_format(SQE_T_INTERVAL_DS, INT64_MIN, buf, sizeof buf);
+    CHECK_STR(buf, "-106751991167 07:12:55.808");
+    sqe_interval_format(SQE_T_INTERVAL_YM, 25, buf, sizeof buf);
+    CHECK_STR(buf, "2-1");
+    sqe_type t;
+    CHECK(sqe_type_parse("INTERVAL Day To Second", &t, &err) && t.id == SQE_T_INTERVAL_DS);
+    CHECK(sqe_type_parse("interval year to month", &t, &err) && t.id == SQE_T_INTERVAL_YM);
+    CHECK(!sqe_type_parse("interval day", &t, &err));
+    CHECK(sqe_type_width(t) == 8);
+    CHECK(!sqe_type_can_cast(sqe_type_make(SQE_T_VARCHAR), t));
+    CHECK(sqe_type_can_cast(t, sqe_type_make(SQE_T_VARCHAR)));
+    CHECK(!sqe_type_can_cast(sqe_type_make(SQE_T_INTERVAL_DS), t));
+}
+
 int main(void) {
     g_arena = sqe_arena_new(0);
     RUN(test_type_names);
@@ -811,5 +842,6 @@ int main(void) {
     RUN(test_cast_datetime);
     RUN(test_try_cast);
     sqe_arena_free(g_arena);
+    RUN(test_intervals);
     return unit_report();
 }
