@@ -19,7 +19,9 @@
  * on a DATE are an error, as in Trino: "'hour' is not a valid DATE field".
  *
  * The current time functions read the wall clock once, at bind time, so
- * every row and batch of a statement sees the same instant.
+ * every row and batch of a statement sees the same instant; the binder
+ * then calls sqe_func_fix_clock so that every call in the statement shares
+ * the planner's one instant (`now() = current_timestamp` is true).
  */
 #include "func/func_int.h"
 
@@ -228,6 +230,13 @@ static bool bind_now(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding
     *v = b->ret.id == SQE_T_DATE ? sqe_floor_div(us, SQE_MICROS_PER_DAY) : us;
     b->data = v;
     return true;
+}
+
+void sqe_func_fix_clock(sqe_func_binding *b, int64_t *clock) {
+    if (b->kernel != fill_i32 && b->kernel != fill_i64) return;
+    if (*clock == INT64_MIN) *clock = sqe_clock_wall_us();
+    *(int64_t *)b->data =
+        b->ret.id == SQE_T_DATE ? sqe_floor_div(*clock, SQE_MICROS_PER_DAY) : *clock;
 }
 
 /* -------------------------------------------------------------- units */

@@ -295,6 +295,7 @@ sqe_expr *sqe_bind_call(bind_ctx *cx, const char *name, int n, sqe_expr **args, 
         args[i] = sqe_bind_coerce(cx, args[i], fb.arg_types[i], err);
         if (!args[i]) return NULL;
     }
+    if (cx->clock) sqe_func_fix_clock(&fb, cx->clock);
     sqe_expr *e = sqe_expr_new(cx->arena, SQE_EXPR_CALL, fb.ret, n, args);
     e->fn = fb;
     try_fold(cx, &e);
