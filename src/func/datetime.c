@@ -25,6 +25,7 @@
  */
 #include "func/func_int.h"
 
+#include <math.h>
 #include <stdio.h>
 
 typedef enum {
@@ -252,7 +253,7 @@ static bool parse_unit(const char *p, size_t n, bool is_date, time_unit *out, sq
         }
     }
     return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "'%.*s' is not a valid %s field",
-                         (int)SQE_MIN(n, 100), p, is_date ? "DATE" : "TIMESTAMP");
+                         (int)SQE_MIN(n, 100), p, is_date ? "DATE" : "Timestamp");
 }
 
 /* A constant unit (argument 0) parsed at bind time; b->data = unit + 1. */
@@ -571,10 +572,11 @@ static SQE_KERNEL(from_unixtime_kernel) {
     bool nulls = sqe_func_propagate_nulls(args, 1, sel, n, out);
     SQE_FOR_ROWS(sel, n, row, {
         if (nulls && !sqe_func_row_valid(out, row)) continue;
-        double us = x[row] * 1e6;
-        if (!(us > -9.2e18 && us < 9.2e18))
-            return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE, "from_unixtime argument out of range");
-        o[row] = (int64_t)(us < 0 ? us - 0.5 : us + 0.5);
+        double ms = floor(x[row] * 1000 + 0.5); /* Trino: Math.round(unixtime * 1000) */
+        if (!(ms > -9.2e15 && ms < 9.2e15))
+            return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE,
+                                 "from_unixtime argument %g out of range", x[row]);
+        o[row] = (int64_t)ms * 1000;
     });
     return true;
 }

@@ -30,6 +30,7 @@
 #include "func/func_int.h"
 
 #include <math.h>
+#include <string.h>
 
 #define IV_MS_PER_DAY 86400000LL
 
@@ -221,6 +222,69 @@ static SQE_KERNEL(iv_neg) {
     return true;
 }
 
+/* Fields of an interval (Trino's DateTimeFunctions): day = millis / day,
+ * hour/minute/second/millisecond the remainder within the next unit up,
+ * year = months / 12, month = months % 12 (Java's truncating / and %, so
+ * a negative interval gives negative fields); to_milliseconds the millis. */
+typedef enum {
+    IVF_DAY,
+    IVF_HOUR,
+    IVF_MINUTE,
+    IVF_SECOND,
+    IVF_MILLI,
+    IVF_YEAR,
+    IVF_MONTH,
+    IVF_MS
+} iv_field_id;
+
+static int64_t iv_field_value(int64_t v, iv_field_id f) {
+    switch (f) {
+    case IVF_DAY:
+        return v / IV_MS_PER_DAY;
+    case IVF_HOUR:
+        return v % IV_MS_PER_DAY / 3600000;
+    case IVF_MINUTE:
+        return v % 3600000 / 60000;
+    case IVF_SECOND:
+        return v % 60000 / 1000;
+    case IVF_MILLI:
+        return v % 1000;
+    case IVF_YEAR:
+        return v / 12;
+    case IVF_MONTH:
+        return v % 12;
+    default:
+        return v;
+    }
+}
+
+static const struct {
+    const char *name;
+    iv_field_id f;
+} k_iv_fields[] = {{"day", IVF_DAY},       {"day_of_month", IVF_DAY}, {"hour", IVF_HOUR},
+                   {"minute", IVF_MINUTE}, {"second", IVF_SECOND},    {"millisecond", IVF_MILLI},
+                   {"year", IVF_YEAR},     {"month", IVF_MONTH},      {"to_milliseconds", IVF_MS}};
+
+static bool iv_bind_field(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
+                          const sqe_value *const *const_args, sqe_error *err) {
+    for (size_t i = 0; i < SQE_ARRAY_LEN(k_iv_fields); i++) {
+        if (strcmp(k_iv_fields[i].name, sig->name) == 0) {
+            b->data = (void *)(intptr_t)k_iv_fields[i].f;
+            return true;
+        }
+    }
+    return sqe_error_set(err, SQE_ERR_INTERNAL, "no interval field %s", sig->name);
+}
+
+static SQE_KERNEL(iv_field) {
+    iv_field_id f = (iv_field_id)(intptr_t)b->data;
+    const int64_t *x = SQE_VEC_DATA(args[0], int64_t);
+    int64_t *o = SQE_VEC_DATA(out, int64_t);
+    sqe_func_propagate_nulls(args, 1, sel, n, out);
+    SQE_FOR_ROWS(sel, n, row, o[row] = iv_field_value(x[row], f););
+    return true;
+}
+
 /* ----------------------------------------------------------- kernels */
 
 #define IV_BIN(NAME, TA, TB, TO, FN)                                                               \
@@ -275,21 +339,44 @@ IV_BIN(k_ym_div_d, int64_t, double, int64_t, iv_ym_div_d)
 
 /* Same-kind interval pairs first, so `interval + NULL` picks them. */
 static const sqe_func_sig k_sigs[] = {
-    OP2("+", DS, DS, DS, k_ds_add),          OP2("+", YM, YM, YM, k_ym_add),
-    OP2("-", DS, DS, DS, k_ds_sub),          OP2("-", YM, YM, YM, k_ym_sub),
-    {"-", 1, false, {DS}, DS, iv_neg, NULL}, {"-", 1, false, {YM}, YM, iv_neg, NULL},
-    OP2("+", DT, DS, DT, k_date_add_ds),     OP2("+", DS, DT, DT, k_ds_add_date),
-    OP2("-", DT, DS, DT, k_date_sub_ds),     OP2("+", DT, YM, DT, k_date_add_ym),
-    OP2("+", YM, DT, DT, k_ym_add_date),     OP2("-", DT, YM, DT, k_date_sub_ym),
-    OP2("+", TS, DS, TS, k_ts_add_ds),       OP2("+", DS, TS, TS, k_ds_add_ts),
-    OP2("-", TS, DS, TS, k_ts_sub_ds),       OP2("+", TS, YM, TS, k_ts_add_ym),
-    OP2("+", YM, TS, TS, k_ym_add_ts),       OP2("-", TS, YM, TS, k_ts_sub_ym),
-    OP2("-", TS, TS, DS, k_ts_sub_ts),       OP2("*", DS, BI, DS, k_ds_mul_i),
-    OP2("*", BI, DS, DS, k_i_mul_ds),        OP2("*", YM, BI, YM, k_ym_mul_i),
-    OP2("*", BI, YM, YM, k_i_mul_ym),        OP2("*", DS, DB, DS, k_ds_mul_d),
-    OP2("*", DB, DS, DS, k_d_mul_ds),        OP2("*", YM, DB, YM, k_ym_mul_d),
-    OP2("*", DB, YM, YM, k_d_mul_ym),        OP2("/", DS, DB, DS, k_ds_div_d),
+    OP2("+", DS, DS, DS, k_ds_add),
+    OP2("+", YM, YM, YM, k_ym_add),
+    OP2("-", DS, DS, DS, k_ds_sub),
+    OP2("-", YM, YM, YM, k_ym_sub),
+    {"-", 1, false, {DS}, DS, iv_neg, NULL},
+    {"-", 1, false, {YM}, YM, iv_neg, NULL},
+    OP2("+", DT, DS, DT, k_date_add_ds),
+    OP2("+", DS, DT, DT, k_ds_add_date),
+    OP2("-", DT, DS, DT, k_date_sub_ds),
+    OP2("+", DT, YM, DT, k_date_add_ym),
+    OP2("+", YM, DT, DT, k_ym_add_date),
+    OP2("-", DT, YM, DT, k_date_sub_ym),
+    OP2("+", TS, DS, TS, k_ts_add_ds),
+    OP2("+", DS, TS, TS, k_ds_add_ts),
+    OP2("-", TS, DS, TS, k_ts_sub_ds),
+    OP2("+", TS, YM, TS, k_ts_add_ym),
+    OP2("+", YM, TS, TS, k_ym_add_ts),
+    OP2("-", TS, YM, TS, k_ts_sub_ym),
+    OP2("-", TS, TS, DS, k_ts_sub_ts),
+    OP2("*", DS, BI, DS, k_ds_mul_i),
+    OP2("*", BI, DS, DS, k_i_mul_ds),
+    OP2("*", YM, BI, YM, k_ym_mul_i),
+    OP2("*", BI, YM, YM, k_i_mul_ym),
+    OP2("*", DS, DB, DS, k_ds_mul_d),
+    OP2("*", DB, DS, DS, k_d_mul_ds),
+    OP2("*", YM, DB, YM, k_ym_mul_d),
+    OP2("*", DB, YM, YM, k_d_mul_ym),
+    OP2("/", DS, DB, DS, k_ds_div_d),
     OP2("/", YM, DB, YM, k_ym_div_d),
+    {"day", 1, false, {DS}, BI, iv_field, iv_bind_field},
+    {"day_of_month", 1, false, {DS}, BI, iv_field, iv_bind_field},
+    {"hour", 1, false, {DS}, BI, iv_field, iv_bind_field},
+    {"minute", 1, false, {DS}, BI, iv_field, iv_bind_field},
+    {"second", 1, false, {DS}, BI, iv_field, iv_bind_field},
+    {"millisecond", 1, false, {DS}, BI, iv_field, iv_bind_field},
+    {"to_milliseconds", 1, false, {DS}, BI, iv_field, iv_bind_field},
+    {"year", 1, false, {YM}, BI, iv_field, iv_bind_field},
+    {"month", 1, false, {YM}, BI, iv_field, iv_bind_field},
 };
 
 SQE_FUNC_TABLE(sqe_func_interval_table, k_sigs);
