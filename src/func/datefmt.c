@@ -816,6 +816,7 @@ static bool df_bind_fn(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_bindi
         db->pat = p;
     }
     b->data = db;
+    if (b->ret.id == SQE_T_TIMESTAMP) b->ret = sqe_type_timestamp(3); /* Trino: timestamp(3) */
     return true;
 }
 
@@ -1077,7 +1078,7 @@ static const sqe_func_sig k_sigs[] = {
     {"format_datetime", 2, false, {TS, V}, V, df_format_kernel, df_bind_fn},
     {"date_parse", 2, false, {V, V}, TS, df_parse_kernel, df_bind_fn},
     {"parse_datetime", 2, false, {V, V}, TS, df_parse_kernel, df_bind_fn},
-    {"from_iso8601_timestamp", 1, false, {V}, TS, iso_ts_kernel, NULL},
+    {"from_iso8601_timestamp", 1, false, {V}, TS, iso_ts_kernel, sqe_func_bind_ts3},
     {"from_iso8601_date", 1, false, {V}, SQE_T_DATE, iso_date_kernel, NULL},
     {"to_iso8601", 1, false, {SQE_T_DATE}, V, to_iso_kernel, NULL},
     {"to_iso8601", 1, false, {TS}, V, to_iso_kernel, NULL},

@@ -228,14 +228,22 @@ static bool bind_now(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding
                      const sqe_value *const *const_args, sqe_error *err) {
     int64_t *v = sqe_arena_alloc(arena, sizeof *v);
     int64_t us = sqe_clock_wall_us();
-    *v = b->ret.id == SQE_T_DATE ? sqe_floor_div(us, SQE_MICROS_PER_DAY) : us;
+    if (b->ret.id == SQE_T_TIMESTAMP) b->ret = sqe_type_timestamp(3); /* Trino: timestamp(3) */
+    *v = b->ret.id == SQE_T_DATE ? sqe_floor_div(us, SQE_MICROS_PER_DAY)
+                                 : sqe_floor_div(us, 1000) * 1000;
     b->data = v;
+    return true;
+}
+
+bool sqe_func_bind_ts3(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
+                       const sqe_value *const *const_args, sqe_error *err) {
+    b->ret = sqe_type_timestamp(3);
     return true;
 }
 
 void sqe_func_fix_clock(sqe_func_binding *b, int64_t *clock) {
     if (b->kernel != fill_i32 && b->kernel != fill_i64) return;
-    if (*clock == INT64_MIN) *clock = sqe_clock_wall_us();
+    if (*clock == INT64_MIN) *clock = sqe_floor_div(sqe_clock_wall_us(), 1000) * 1000;
     *(int64_t *)b->data =
         b->ret.id == SQE_T_DATE ? sqe_floor_div(*clock, SQE_MICROS_PER_DAY) : *clock;
 }
@@ -259,6 +267,7 @@ static bool parse_unit(const char *p, size_t n, bool is_date, time_unit *out, sq
 /* A constant unit (argument 0) parsed at bind time; b->data = unit + 1. */
 static bool bind_unit(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
                       const sqe_value *const *const_args, sqe_error *err) {
+    if (b->ret.id == SQE_T_TIMESTAMP) b->ret = b->arg_types[b->n_args - 1]; /* same precision */
     if (!const_args || !const_args[0] || const_args[0]->is_null ||
         const_args[0]->type.id != SQE_T_VARCHAR)
         return true;
@@ -394,6 +403,7 @@ static SQE_KERNEL(add_date) {
 }
 
 static SQE_KERNEL(add_ts) {
+    int p = sqe_timestamp_precision(b->ret); /* results keep the input's digits, rounded */
     const int64_t *k = SQE_VEC_DATA(args[1], int64_t);
     const int64_t *x = SQE_VEC_DATA(args[2], int64_t);
     int64_t *o = SQE_VEC_DATA(out, int64_t);
@@ -419,7 +429,7 @@ static SQE_KERNEL(add_ts) {
                  !__builtin_mul_overflow(nd, SQE_MICROS_PER_DAY, &r) &&
                  !__builtin_add_overflow(r, tod, &r);
         }
-        if (!ok) return add_overflow_error(err, "timestamp");
+        if (!ok || !sqe_timestamp_round(r, p, &r)) return add_overflow_error(err, "timestamp");
         o[row] = r;
     });
     return true;
@@ -634,7 +644,7 @@ static const sqe_func_sig k_sigs[] = {
 
     {"last_day_of_month", 1, false, {DT}, DT, last_day_date, NULL},
     {"last_day_of_month", 1, false, {TS}, DT, last_day_ts, NULL},
-    {"from_unixtime", 1, false, {SQE_T_DOUBLE}, TS, from_unixtime_kernel, NULL},
+    {"from_unixtime", 1, false, {SQE_T_DOUBLE}, TS, from_unixtime_kernel, sqe_func_bind_ts3},
     {"to_unixtime", 1, false, {TS}, SQE_T_DOUBLE, to_unixtime_kernel, NULL},
 };
 

@@ -285,6 +285,15 @@ static SQE_KERNEL(iv_field) {
     return true;
 }
 
+/* timestamp(p) +/- interval is timestamp(max(3, p)) (Trino); plain stays plain. */
+static bool iv_bind_ts(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
+                       const sqe_value *const *const_args, sqe_error *err) {
+    sqe_type t = b->arg_types[b->arg_types[0].id == SQE_T_TIMESTAMP ? 0 : 1];
+    int p = sqe_timestamp_precision(t);
+    b->ret = p < 0 ? t : sqe_type_timestamp(p < 3 ? 3 : p);
+    return true;
+}
+
 /* ----------------------------------------------------------- kernels */
 
 #define IV_BIN(NAME, TA, TB, TO, FN)                                                               \
@@ -335,7 +344,7 @@ IV_BIN(k_ym_div_d, int64_t, double, int64_t, iv_ym_div_d)
 #define BI SQE_T_BIGINT
 #define DB SQE_T_DOUBLE
 #define OP2(NAME, A, B, R, K)                                                                      \
-    { NAME, 2, false, {A, B}, R, K, NULL }
+    { NAME, 2, false, {A, B}, R, K, R == TS ? iv_bind_ts : NULL }
 
 /* Same-kind interval pairs first, so `interval + NULL` picks them. */
 static const sqe_func_sig k_sigs[] = {

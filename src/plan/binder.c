@@ -124,6 +124,18 @@ bool sqe_bind_contains_aggregate(const sqe_ast_expr *e) {
 
 /* Precision of a numeric literal as Trino types it: its digits without the
  * leading zeros of the integer part (0.25 is decimal(2,2), 007 has 1). */
+
+/* TIMESTAMP 'x' literal precision: the fractional digits written (Trino),
+ * at most 12; digits after the time's '.' ('2020-01-01 00:00:00.50' is 2). */
+static int timestamp_literal_precision(const char *t) {
+    const char *colon = strchr(t, ':');
+    const char *dot = colon ? strchr(colon, '.') : NULL;
+    if (!dot) return 0;
+    int n = 0;
+    while (dot[1 + n] >= '0' && dot[1 + n] <= '9') n++;
+    return n > SQE_TIMESTAMP_MAX_PRECISION ? SQE_TIMESTAMP_MAX_PRECISION : n;
+}
+
 static int count_digits(const char *s) {
     int n = 0;
     bool leading = true;
@@ -216,12 +228,14 @@ bool sqe_bind_literal(sqe_arena *a, const sqe_ast_expr *e, sqe_value *out, sqe_e
         }
         if (!sqe_type_parse(e->u.lit.type_name, &ty, &terr))
             return sqe_bind_error(err, terr.cls, e->pos, "%s", terr.msg);
+        if (ty.id == SQE_T_TIMESTAMP) ty = sqe_type_timestamp(timestamp_literal_precision(t));
         sqe_value s = sqe_value_string(t, (uint32_t)strlen(t));
         sqe_error cerr;
         if (!sqe_value_cast(&s, ty, false, a, out, &cerr)) {
             char tb[64];
-            return sqe_bind_error(err, SQE_ERR_INVALID_ARGUMENT, e->pos, "invalid %s literal '%s'",
-                                  sqe_type_sql_name(ty, tb, sizeof tb), t);
+            return sqe_bind_error(
+                err, SQE_ERR_INVALID_ARGUMENT, e->pos, "invalid %s literal '%s'",
+                ty.id == SQE_T_TIMESTAMP ? "timestamp" : sqe_type_sql_name(ty, tb, sizeof tb), t);
         }
         return true;
     }

@@ -404,6 +404,15 @@ static bool cast_to_date(const sqe_value *in, sqe_type to, sqe_value *out, sqe_e
     return true;
 }
 
+/* 1 when the text's fraction has more than 6 digits and the 7th is >= 5
+ * (sqe_parse_timestamp truncates there; timestamp(p) rounds). */
+static int64_t frac_round_up(const char *p, size_t n) {
+    const char *dot = memchr(p, '.', n);
+    if (!dot || (size_t)(dot - p) + 7 >= n) return 0;
+    char c = dot[7];
+    return c >= '5' && c <= '9' ? 1 : 0;
+}
+
 static bool cast_to_timestamp(const sqe_value *in, sqe_type to, sqe_value *out, sqe_error *err) {
     int64_t us;
     switch (in->type.id) {
@@ -418,12 +427,15 @@ static bool cast_to_timestamp(const sqe_value *in, sqe_type to, sqe_value *out, 
         size_t n = in->v.s.len;
         trim(&p, &n);
         if (!sqe_parse_timestamp(p, n, &us)) return fail_text(in, to, err);
+        if (sqe_timestamp_precision(to) >= 0) us += frac_round_up(p, n); /* Trino rounds */
         break;
     }
     default:
         return fail_mismatch(in, to, err);
     }
+    if (!sqe_timestamp_round(us, sqe_timestamp_precision(to), &us)) return fail_range(in, to, err);
     *out = sqe_value_int(SQE_T_TIMESTAMP, us);
+    out->type = to;
     return true;
 }
 

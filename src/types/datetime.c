@@ -18,9 +18,15 @@
 #include "types/types_int.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define MICROS_PER_SECOND 1000000LL
 #define MICROS_PER_DAY 86400000000LL
+
+static int64_t sqe_floor_mod_i64(int64_t a, int64_t b) {
+    int64_t r = a % b;
+    return r < 0 ? r + b : r;
+}
 
 /* ----------------------------------------------------------- calendar */
 
@@ -103,6 +109,39 @@ size_t sqe_timestamp_format(int64_t micros, char *buf, size_t buf_len) {
                      (int)(secs / 60 % 60), (int)(secs % 60), (int)frac);
     if (k < 0) return n;
     return n + (size_t)k < buf_len ? n + (size_t)k : (buf_len ? buf_len - 1 : 0);
+}
+
+bool sqe_timestamp_round(int64_t micros, int p, int64_t *out) {
+    if (p < 0 || p >= 6) {
+        *out = micros;
+        return true;
+    }
+    static const int64_t k_unit[6] = {1000000, 100000, 10000, 1000, 100, 10};
+    int64_t unit = k_unit[p], r;
+    if (__builtin_add_overflow(micros, unit / 2, &r)) return false;
+    r = r / unit - (r % unit < 0); /* floor */
+    return !__builtin_mul_overflow(r, unit, out);
+}
+
+size_t sqe_timestamp_format_p(int64_t micros, int p, char *buf, size_t buf_len) {
+    if (p < 0) return sqe_timestamp_format(micros, buf, buf_len);
+    size_t n = sqe_timestamp_format(micros, buf, buf_len);
+    /* The plain form ends in ".fff" or ".ffffff": rewrite the fraction. */
+    char *dot = n ? memrchr(buf, '.', n) : NULL;
+    if (!dot) return n;
+    size_t at = (size_t)(dot - buf);
+    int64_t frac = sqe_floor_mod_i64(micros, MICROS_PER_SECOND);
+    char digits[16];
+    snprintf(digits, sizeof digits, "%06lld000000", (long long)frac);
+    if (p == 0) {
+        buf[at] = '\0';
+        return at;
+    }
+    size_t want = at + 1 + (size_t)p;
+    if (want + 1 > buf_len) return n;
+    memcpy(buf + at + 1, digits, (size_t)p);
+    buf[want] = '\0';
+    return want;
 }
 
 /* -------------------------------------------------------------- parsing */

@@ -28,6 +28,8 @@ bool sqe_type_equal(sqe_type a, sqe_type b) {
         return a.precision == b.precision && a.scale == b.scale;
     case SQE_T_VARCHAR:
         return a.str_kind == b.str_kind && a.length == b.length;
+    case SQE_T_TIMESTAMP:
+        return a.precision == b.precision;
     default:
         return true;
     }
@@ -115,6 +117,8 @@ const char *sqe_type_sql_name(sqe_type t, char *buf, size_t buf_len) {
         snprintf(buf, buf_len, "varchar(%u)", (unsigned)t.length);
     else if (t.id == SQE_T_VARCHAR && t.str_kind == SQE_STRKIND_CHAR)
         snprintf(buf, buf_len, "char(%u)", (unsigned)t.length);
+    else if (sqe_timestamp_precision(t) >= 0)
+        snprintf(buf, buf_len, "timestamp(%d)", sqe_timestamp_precision(t));
     else
         snprintf(buf, buf_len, "%s", plain_sql_name((sqe_type_id)t.id));
     return buf;
@@ -301,10 +305,11 @@ bool sqe_type_parse(const char *name, sqe_type *out, sqe_error *err) {
         break;
     }
     case P_TIMESTAMP:
-        /* timestamp(p) is accepted for Trino users; values keep microseconds. */
-        if (n_params > 1 || (n_params == 1 && p[0] > 12))
+        /* timestamp(p): p digits (values keep microseconds); plain timestamp stays plain. */
+        if (n_params > 1 || (n_params == 1 && p[0] > SQE_TIMESTAMP_MAX_PRECISION))
             return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
                                  "timestamp precision out of range 0..12 in '%s'", name);
+        if (n_params == 1) t = sqe_type_timestamp((int)p[0]);
         break;
     }
     *out = t;
@@ -372,9 +377,18 @@ bool sqe_type_common(sqe_type a, sqe_type b, sqe_type *out) {
         }
         return true;
     }
-    if ((a.id == SQE_T_DATE && b.id == SQE_T_TIMESTAMP) ||
-        (a.id == SQE_T_TIMESTAMP && b.id == SQE_T_DATE)) {
-        *out = sqe_type_make(SQE_T_TIMESTAMP);
+    if (a.id == SQE_T_TIMESTAMP && b.id == SQE_T_TIMESTAMP) {
+        /* The finer precision; plain TIMESTAMP (microseconds) is the finest. */
+        int pa = sqe_timestamp_precision(a), pb = sqe_timestamp_precision(b);
+        *out = pa < 0 || pb < 0 ? sqe_type_make(SQE_T_TIMESTAMP) : pa > pb ? a : b;
+        return true;
+    }
+    if (a.id == SQE_T_DATE && b.id == SQE_T_TIMESTAMP) {
+        *out = b;
+        return true;
+    }
+    if (a.id == SQE_T_TIMESTAMP && b.id == SQE_T_DATE) {
+        *out = a;
         return true;
     }
     return false;

@@ -191,6 +191,28 @@ bool sqe_ymd_valid(int y, int m, int d);
 size_t sqe_date_format(int32_t days, char *buf, size_t buf_len);
 size_t sqe_timestamp_format(int64_t micros, char *buf, size_t buf_len);
 
+/* TIMESTAMP(p): `precision` holds p + 1 for an explicit timestamp(p), p in
+ * 0..12 (literals get p from the digits written, CAST(x AS timestamp(p))
+ * from the type); 0 means plain TIMESTAMP (table columns, casts to
+ * `timestamp`): microseconds printed with 3 or 6 digits as before. Values
+ * are microseconds in every case, so p 7..12 hold microseconds (digits past
+ * the sixth are rounded away and print as zeros). */
+#define SQE_TIMESTAMP_MAX_PRECISION 12
+static inline sqe_type sqe_type_timestamp(int p) {
+    sqe_type t = {SQE_T_TIMESTAMP, (uint8_t)(p + 1), 0, 0, 0};
+    return t;
+}
+/* p of an explicit timestamp(p), or -1 for plain TIMESTAMP. */
+static inline int sqe_timestamp_precision(sqe_type t) {
+    return t.id == SQE_T_TIMESTAMP ? (int)t.precision - 1 : -1;
+}
+/* Rounds micros half up (toward +infinity, as Trino) to p fractional
+ * digits; p < 0 or p >= 6 leaves the value alone. False on overflow. */
+bool sqe_timestamp_round(int64_t micros, int p, int64_t *out);
+/* Text with exactly p fractional digits (none for p = 0); p < 0 is the
+ * plain TIMESTAMP form of sqe_timestamp_format. */
+size_t sqe_timestamp_format_p(int64_t micros, int p, char *buf, size_t buf_len);
+
 /* ---------------------------------------------------------- intervals */
 
 /* Whether t is INTERVAL DAY TO SECOND or INTERVAL YEAR TO MONTH. */

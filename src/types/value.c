@@ -305,7 +305,9 @@ void sqe_value_format(const sqe_value *v, sqe_strbuf *sb) {
         sqe_strbuf_append(sb, buf, sqe_date_format((int32_t)v->v.i, buf, sizeof buf));
         return;
     case SQE_T_TIMESTAMP:
-        sqe_strbuf_append(sb, buf, sqe_timestamp_format(v->v.i, buf, sizeof buf));
+        sqe_strbuf_append(
+            sb, buf,
+            sqe_timestamp_format_p(v->v.i, sqe_timestamp_precision(v->type), buf, sizeof buf));
         return;
     case SQE_T_INTERVAL_DS:
     case SQE_T_INTERVAL_YM:

@@ -118,7 +118,7 @@ static void test_type_names(void) {
     CHECK_STR(sql_name("VARBINARY"), "varbinary");
     CHECK_STR(sql_name("date"), "date");
     CHECK_STR(sql_name("timestamp"), "timestamp");
-    CHECK_STR(sql_name("timestamp(3)"), "timestamp");
+    CHECK_STR(sql_name("timestamp(3)"), "timestamp(3)");
     CHECK_STR(sql_name("  bigint  "), "bigint");
     char buf[32];
     CHECK_STR(sqe_type_sql_name(sqe_type_make(SQE_T_NULL), buf, sizeof buf), "unknown");
@@ -790,6 +790,41 @@ static void test_try_cast(void) {
           in.v.i == 9);
 }
 
+static void test_timestamp_precision(void) {
+    char buf[64];
+    int64_t r;
+    sqe_type t;
+    sqe_error err;
+    CHECK(sqe_type_parse("timestamp(3)", &t, &err) && sqe_timestamp_precision(t) == 3);
+    CHECK(sqe_type_parse("timestamp", &t, &err) && sqe_timestamp_precision(t) == -1);
+    CHECK(!sqe_type_parse("timestamp(13)", &t, &err));
+    CHECK_STR(sqe_type_sql_name(sqe_type_timestamp(0), buf, sizeof buf), "timestamp(0)");
+    CHECK(!sqe_type_equal(sqe_type_timestamp(0), sqe_type_timestamp(3)));
+    sqe_type c;
+    CHECK(sqe_type_common(sqe_type_timestamp(0), sqe_type_timestamp(6), &c) &&
+          sqe_timestamp_precision(c) == 6);
+    CHECK(sqe_type_common(sqe_type_timestamp(9), sqe_type_make(SQE_T_TIMESTAMP), &c) &&
+          sqe_timestamp_precision(c) == -1);
+    CHECK(sqe_type_common(sqe_type_make(SQE_T_DATE), sqe_type_timestamp(2), &c) &&
+          sqe_timestamp_precision(c) == 2);
+    /* Half up toward +infinity, as Trino's Timestamps.round. */
+    CHECK(sqe_timestamp_round(1500000, 0, &r) && r == 2000000);
+    CHECK(sqe_timestamp_round(-500000, 0, &r) && r == 0);
+    CHECK(sqe_timestamp_round(-500001, 0, &r) && r == -1000000);
+    CHECK(sqe_timestamp_round(1234567, 3, &r) && r == 1235000);
+    CHECK(sqe_timestamp_round(1234567, 6, &r) && r == 1234567);
+    CHECK(sqe_timestamp_round(1234567, -1, &r) && r == 1234567);
+    CHECK(!sqe_timestamp_round(INT64_MAX - 10, 0, &r));
+    sqe_timestamp_format_p(1500000, 0, buf, sizeof buf);
+    CHECK_STR(buf, "1970-01-01 00:00:01");
+    sqe_timestamp_format_p(-1, 9, buf, sizeof buf);
+    CHECK_STR(buf, "1969-12-31 23:59:59.999999000");
+    sqe_timestamp_format_p(1500000, 2, buf, sizeof buf);
+    CHECK_STR(buf, "1970-01-01 00:00:01.50");
+    sqe_timestamp_format_p(1500000, -1, buf, sizeof buf);
+    CHECK_STR(buf, "1970-01-01 00:00:01.500");
+}
+
 static void test_intervals(void) {
     sqe_value v;
     sqe_error err;
@@ -843,5 +878,6 @@ int main(void) {
     RUN(test_try_cast);
     sqe_arena_free(g_arena);
     RUN(test_intervals);
+    RUN(test_timestamp_precision);
     return unit_report();
 }
