@@ -74,6 +74,7 @@ void sqe_key_load(const sqe_vector *v, const uint16_t *sel, uint32_t n, sqe_key_
     case SQE_T_TIMESTAMP:
     case SQE_T_INTERVAL_DS:
     case SQE_T_INTERVAL_YM:
+    case SQE_T_TIME:
         LOAD_INT(int64_t);
         break;
     case SQE_T_REAL: {
@@ -170,6 +171,7 @@ void sqe_key_store(sqe_vector *out, uint32_t dst_row, const sqe_key_slot *slots,
     case SQE_T_TIMESTAMP:
     case SQE_T_INTERVAL_DS:
     case SQE_T_INTERVAL_YM:
+    case SQE_T_TIME:
         STORE_INT(int64_t);
         break;
     case SQE_T_REAL:

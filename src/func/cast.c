@@ -467,6 +467,8 @@ static bool is_plain_copy(sqe_type from, sqe_type to) {
         int pf = sqe_timestamp_precision(from), pt = sqe_timestamp_precision(to);
         return pt < 0 || pt >= 6 || (pf >= 0 && pf <= pt);
     }
+    case SQE_T_TIME:
+        return sqe_time_precision(to) >= SQE_MIN(sqe_time_precision(from), 6);
     default:
         return true;
     }

@@ -130,6 +130,7 @@ static const sqe_scalar_kernel *kernels_for(sqe_type_id id) {
     case SQE_T_TIMESTAMP:
     case SQE_T_INTERVAL_DS:
     case SQE_T_INTERVAL_YM:
+    case SQE_T_TIME:
         return k_i64;
     case SQE_T_REAL:
         return k_f32;
@@ -220,6 +221,7 @@ static bool bind_distinct(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_bi
     case SQE_T_TIMESTAMP:
     case SQE_T_INTERVAL_DS:
     case SQE_T_INTERVAL_YM:
+    case SQE_T_TIME:
         b->kernel = dist_i64;
         break;
     case SQE_T_REAL:

@@ -224,14 +224,21 @@ static SQE_KERNEL(fill_i64) {
     return true;
 }
 
+/* The value a current-time binding returns for the instant `us` (UTC). */
+static int64_t clock_value(const sqe_func_binding *b, int64_t us) {
+    if (b->ret.id == SQE_T_DATE) return sqe_floor_div(us, SQE_MICROS_PER_DAY);
+    if (b->ret.id == SQE_T_TIME) return sqe_floor_mod(us, SQE_MICROS_PER_DAY);
+    return us;
+}
+
 static bool bind_now(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
                      const sqe_value *const *const_args, sqe_error *err) {
     int64_t *v = sqe_arena_alloc(arena, sizeof *v);
     int64_t us = sqe_clock_wall_us();
     if (b->ret.id == SQE_T_TIMESTAMP) b->ret = sqe_type_timestamp(3); /* Trino: timestamp(3) */
-    *v = b->ret.id == SQE_T_DATE ? sqe_floor_div(us, SQE_MICROS_PER_DAY)
-                                 : sqe_floor_div(us, 1000) * 1000;
+    if (b->ret.id == SQE_T_TIME) b->ret = sqe_type_time(3);
     b->data = v;
+    *v = clock_value(b, sqe_floor_div(us, 1000) * 1000);
     return true;
 }
 
@@ -244,8 +251,7 @@ bool sqe_func_bind_ts3(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_bindi
 void sqe_func_fix_clock(sqe_func_binding *b, int64_t *clock) {
     if (b->kernel != fill_i32 && b->kernel != fill_i64) return;
     if (*clock == INT64_MIN) *clock = sqe_floor_div(sqe_clock_wall_us(), 1000) * 1000;
-    *(int64_t *)b->data =
-        b->ret.id == SQE_T_DATE ? sqe_floor_div(*clock, SQE_MICROS_PER_DAY) : *clock;
+    *(int64_t *)b->data = clock_value(b, *clock);
 }
 
 /* -------------------------------------------------------------- units */
@@ -610,6 +616,9 @@ static SQE_KERNEL(to_unixtime_kernel) {
 #define FIELD_T(NAME)                                                                              \
     { NAME, 1, false, {TS}, BI, extract_ts, bind_extract }
 #define FIELD_DT(NAME) FIELD_D(NAME), FIELD_T(NAME)
+/* TIME is microseconds of the day: the timestamp kernel reads the same fields. */
+#define FIELD_TIME(NAME)                                                                           \
+    { NAME, 1, false, {SQE_T_TIME}, BI, extract_ts, bind_extract }
 
 static const sqe_func_sig k_sigs[] = {
     FIELD_DT("year"),
@@ -629,6 +638,11 @@ static const sqe_func_sig k_sigs[] = {
     FIELD_T("minute"),
     FIELD_T("second"),
     FIELD_T("millisecond"),
+    FIELD_TIME("hour"),
+    FIELD_TIME("minute"),
+    FIELD_TIME("second"),
+    FIELD_TIME("millisecond"),
+    {"localtime", 0, false, {0}, SQE_T_TIME, fill_i64, bind_now},
 
     {"current_date", 0, false, {0}, DT, fill_i32, bind_now},
     {"now", 0, false, {0}, TS, fill_i64, bind_now},

@@ -147,6 +147,22 @@ static bool iv_ts_sub_ym(int64_t us, int64_t m, int64_t *o, sqe_error *err) {
     return iv_ts_ym(us, m, -1, o, err);
 }
 
+/* TIME +/- day-to-second interval wraps around midnight (Trino). */
+static bool iv_time_ds(int64_t t, int64_t ms, int sign, int64_t *o) {
+    int64_t d = sqe_floor_mod(ms, IV_MS_PER_DAY) * 1000 * sign;
+    *o = sqe_floor_mod(t + d, SQE_MICROS_PER_DAY);
+    return true;
+}
+static bool iv_time_add_ds(int64_t t, int64_t ms, int64_t *o, sqe_error *err) {
+    return iv_time_ds(t, ms, 1, o);
+}
+static bool iv_ds_add_time(int64_t ms, int64_t t, int64_t *o, sqe_error *err) {
+    return iv_time_ds(t, ms, 1, o);
+}
+static bool iv_time_sub_ds(int64_t t, int64_t ms, int64_t *o, sqe_error *err) {
+    return iv_time_ds(t, ms, -1, o);
+}
+
 static bool iv_ts_sub_ts(int64_t a, int64_t b, int64_t *o, sqe_error *err) {
     (void)err;
     *o = (int64_t)(((__int128)a - b) / 1000); /* |a - b| / 1000 always fits */
@@ -288,7 +304,12 @@ static SQE_KERNEL(iv_field) {
 /* timestamp(p) +/- interval is timestamp(max(3, p)) (Trino); plain stays plain. */
 static bool iv_bind_ts(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
                        const sqe_value *const *const_args, sqe_error *err) {
-    sqe_type t = b->arg_types[b->arg_types[0].id == SQE_T_TIMESTAMP ? 0 : 1];
+    sqe_type t = b->arg_types[b->arg_types[0].id == b->ret.id ? 0 : 1];
+    if (t.id == SQE_T_TIME) {
+        int tp = sqe_time_precision(t);
+        b->ret = sqe_type_time(tp < 3 ? 3 : tp);
+        return true;
+    }
     int p = sqe_timestamp_precision(t);
     b->ret = p < 0 ? t : sqe_type_timestamp(p < 3 ? 3 : p);
     return true;
@@ -326,6 +347,9 @@ IV_BIN(k_ts_add_ym, int64_t, int64_t, int64_t, iv_ts_add_ym)
 IV_BIN(k_ym_add_ts, int64_t, int64_t, int64_t, iv_ym_add_ts)
 IV_BIN(k_ts_sub_ym, int64_t, int64_t, int64_t, iv_ts_sub_ym)
 IV_BIN(k_ts_sub_ts, int64_t, int64_t, int64_t, iv_ts_sub_ts)
+IV_BIN(k_time_add_ds, int64_t, int64_t, int64_t, iv_time_add_ds)
+IV_BIN(k_ds_add_time, int64_t, int64_t, int64_t, iv_ds_add_time)
+IV_BIN(k_time_sub_ds, int64_t, int64_t, int64_t, iv_time_sub_ds)
 IV_BIN(k_ds_mul_i, int64_t, int64_t, int64_t, iv_ds_mul_i)
 IV_BIN(k_i_mul_ds, int64_t, int64_t, int64_t, iv_i_mul_ds)
 IV_BIN(k_ym_mul_i, int64_t, int64_t, int64_t, iv_ym_mul_i)
@@ -343,8 +367,9 @@ IV_BIN(k_ym_div_d, int64_t, double, int64_t, iv_ym_div_d)
 #define TS SQE_T_TIMESTAMP
 #define BI SQE_T_BIGINT
 #define DB SQE_T_DOUBLE
+#define TM SQE_T_TIME
 #define OP2(NAME, A, B, R, K)                                                                      \
-    { NAME, 2, false, {A, B}, R, K, R == TS ? iv_bind_ts : NULL }
+    { NAME, 2, false, {A, B}, R, K, R == TS || R == TM ? iv_bind_ts : NULL }
 
 /* Same-kind interval pairs first, so `interval + NULL` picks them. */
 static const sqe_func_sig k_sigs[] = {
@@ -367,6 +392,10 @@ static const sqe_func_sig k_sigs[] = {
     OP2("+", YM, TS, TS, k_ym_add_ts),
     OP2("-", TS, YM, TS, k_ts_sub_ym),
     OP2("-", TS, TS, DS, k_ts_sub_ts),
+    OP2("+", TM, DS, TM, k_time_add_ds),
+    OP2("+", DS, TM, TM, k_ds_add_time),
+    OP2("-", TM, DS, TM, k_time_sub_ds),
+    OP2("-", TM, TM, DS, k_ts_sub_ts),
     OP2("*", DS, BI, DS, k_ds_mul_i),
     OP2("*", BI, DS, DS, k_i_mul_ds),
     OP2("*", YM, BI, YM, k_ym_mul_i),

@@ -229,13 +229,16 @@ bool sqe_bind_literal(sqe_arena *a, const sqe_ast_expr *e, sqe_value *out, sqe_e
         if (!sqe_type_parse(e->u.lit.type_name, &ty, &terr))
             return sqe_bind_error(err, terr.cls, e->pos, "%s", terr.msg);
         if (ty.id == SQE_T_TIMESTAMP) ty = sqe_type_timestamp(timestamp_literal_precision(t));
+        if (ty.id == SQE_T_TIME) ty = sqe_type_time(timestamp_literal_precision(t));
         sqe_value s = sqe_value_string(t, (uint32_t)strlen(t));
         sqe_error cerr;
         if (!sqe_value_cast(&s, ty, false, a, out, &cerr)) {
             char tb[64];
-            return sqe_bind_error(
-                err, SQE_ERR_INVALID_ARGUMENT, e->pos, "invalid %s literal '%s'",
-                ty.id == SQE_T_TIMESTAMP ? "timestamp" : sqe_type_sql_name(ty, tb, sizeof tb), t);
+            return sqe_bind_error(err, SQE_ERR_INVALID_ARGUMENT, e->pos, "invalid %s literal '%s'",
+                                  ty.id == SQE_T_TIMESTAMP ? "timestamp"
+                                  : ty.id == SQE_T_TIME    ? "time"
+                                                           : sqe_type_sql_name(ty, tb, sizeof tb),
+                                  t);
         }
         return true;
     }

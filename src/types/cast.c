@@ -439,6 +439,36 @@ static bool cast_to_timestamp(const sqe_value *in, sqe_type to, sqe_value *out, 
     return true;
 }
 
+/* TIME: text, the time of day of a TIMESTAMP, or another TIME; rounded
+ * half up to the target's digits, wrapping at midnight (Trino). */
+static bool cast_to_time(const sqe_value *in, sqe_type to, sqe_value *out, sqe_error *err) {
+    int64_t us;
+    switch (in->type.id) {
+    case SQE_T_TIME:
+        us = in->v.i;
+        break;
+    case SQE_T_TIMESTAMP:
+        us = in->v.i % MICROS_PER_DAY;
+        if (us < 0) us += MICROS_PER_DAY;
+        break;
+    case SQE_T_VARCHAR: {
+        const char *p = in->v.s.ptr;
+        size_t n = in->v.s.len;
+        int digits;
+        trim(&p, &n);
+        if (!sqe_parse_time(p, n, &us, &digits)) return fail_text(in, to, err);
+        us += frac_round_up(p, n);
+        break;
+    }
+    default:
+        return fail_mismatch(in, to, err);
+    }
+    if (!sqe_timestamp_round(us, sqe_time_precision(to), &us)) return fail_range(in, to, err);
+    *out = sqe_value_int(SQE_T_TIME, us % MICROS_PER_DAY);
+    out->type = to;
+    return true;
+}
+
 /* ---------------------------------------------------------- dispatch */
 
 static bool cast_impl(const sqe_value *in, sqe_type to, sqe_arena *arena, sqe_value *out,
@@ -464,6 +494,8 @@ static bool cast_impl(const sqe_value *in, sqe_type to, sqe_arena *arena, sqe_va
         return cast_to_date(in, to, out, err);
     case SQE_T_TIMESTAMP:
         return cast_to_timestamp(in, to, out, err);
+    case SQE_T_TIME:
+        return cast_to_time(in, to, out, err);
     case SQE_T_INTERVAL_DS:
     case SQE_T_INTERVAL_YM:
         if (in->type.id != to.id) return fail_mismatch(in, to, err);

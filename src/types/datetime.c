@@ -224,3 +224,50 @@ bool sqe_parse_timestamp(const char *p, size_t n, int64_t *micros) {
     *micros = t;
     return true;
 }
+
+/* --------------------------------------------------------------- TIME */
+
+bool sqe_parse_time(const char *p, size_t n, int64_t *micros, int *digits) {
+    size_t i = 0;
+    long h, m, s = 0;
+    *digits = 0;
+    if (!read_digits(p, n, &i, 1, 2, &h) || i >= n || p[i++] != ':' ||
+        !read_digits(p, n, &i, 1, 2, &m))
+        return false;
+    int64_t frac = 0;
+    if (i < n && p[i] == ':') {
+        i++;
+        if (!read_digits(p, n, &i, 1, 2, &s)) return false;
+        if (i < n && p[i] == '.') {
+            i++;
+            int k = 0;
+            while (i < n && (unsigned)(p[i] - '0') < 10) {
+                if (k < 6) frac = frac * 10 + (p[i] - '0');
+                i++, k++;
+            }
+            if (k == 0 || k > 12) return false;
+            for (int d = k; d < 6; d++) frac *= 10;
+            *digits = k;
+        }
+    }
+    if (i != n || h > 23 || m > 59 || s > 59) return false;
+    *micros = ((int64_t)h * 3600 + m * 60 + s) * MICROS_PER_SECOND + frac;
+    return true;
+}
+
+size_t sqe_time_format(int64_t micros, int p, char *buf, size_t buf_len) {
+    int64_t secs = micros / MICROS_PER_SECOND, frac = micros % MICROS_PER_SECOND;
+    int k = snprintf(buf, buf_len, "%02d:%02d:%02d", (int)(secs / 3600), (int)(secs / 60 % 60),
+                     (int)(secs % 60));
+    if (k < 0) return 0;
+    size_t n = (size_t)k;
+    if (p > 0 && n + 1 + (size_t)p < buf_len) {
+        char digits[16];
+        snprintf(digits, sizeof digits, "%06lld000000", (long long)frac);
+        buf[n++] = '.';
+        memcpy(buf + n, digits, (size_t)p);
+        n += (size_t)p;
+        buf[n] = '\0';
+    }
+    return n < buf_len ? n : (buf_len ? buf_len - 1 : 0);
+}

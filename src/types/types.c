@@ -30,6 +30,8 @@ bool sqe_type_equal(sqe_type a, sqe_type b) {
         return a.str_kind == b.str_kind && a.length == b.length;
     case SQE_T_TIMESTAMP:
         return a.precision == b.precision;
+    case SQE_T_TIME:
+        return sqe_time_precision(a) == sqe_time_precision(b);
     default:
         return true;
     }
@@ -63,6 +65,7 @@ size_t sqe_type_width(sqe_type t) {
     case SQE_T_TIMESTAMP:
     case SQE_T_INTERVAL_DS:
     case SQE_T_INTERVAL_YM:
+    case SQE_T_TIME:
         return 8;
     case SQE_T_DECIMAL:
         return sizeof(sqe_i128);
@@ -117,6 +120,8 @@ const char *sqe_type_sql_name(sqe_type t, char *buf, size_t buf_len) {
         snprintf(buf, buf_len, "varchar(%u)", (unsigned)t.length);
     else if (t.id == SQE_T_VARCHAR && t.str_kind == SQE_STRKIND_CHAR)
         snprintf(buf, buf_len, "char(%u)", (unsigned)t.length);
+    else if (t.id == SQE_T_TIME)
+        snprintf(buf, buf_len, "time(%d)", sqe_time_precision(t));
     else if (sqe_timestamp_precision(t) >= 0)
         snprintf(buf, buf_len, "timestamp(%d)", sqe_timestamp_precision(t));
     else
@@ -174,6 +179,7 @@ static const struct {
     {"varchar", SQE_T_VARCHAR, P_VARCHAR}, {"char", SQE_T_VARCHAR, P_CHAR},
     {"date", SQE_T_DATE, P_NONE},          {"timestamp", SQE_T_TIMESTAMP, P_TIMESTAMP},
     {"binary", SQE_T_VARBINARY, P_NONE},   {"varbinary", SQE_T_VARBINARY, P_NONE},
+    {"time", SQE_T_TIME, P_TIMESTAMP},
 };
 
 static const char *skip_ws(const char *s) {
@@ -309,7 +315,8 @@ bool sqe_type_parse(const char *name, sqe_type *out, sqe_error *err) {
         if (n_params > 1 || (n_params == 1 && p[0] > SQE_TIMESTAMP_MAX_PRECISION))
             return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
                                  "timestamp precision out of range 0..12 in '%s'", name);
-        if (n_params == 1) t = sqe_type_timestamp((int)p[0]);
+        if (n_params == 1)
+            t = t.id == SQE_T_TIME ? sqe_type_time((int)p[0]) : sqe_type_timestamp((int)p[0]);
         break;
     }
     *out = t;
@@ -383,6 +390,10 @@ bool sqe_type_common(sqe_type a, sqe_type b, sqe_type *out) {
         *out = pa < 0 || pb < 0 ? sqe_type_make(SQE_T_TIMESTAMP) : pa > pb ? a : b;
         return true;
     }
+    if (a.id == SQE_T_TIME && b.id == SQE_T_TIME) {
+        *out = sqe_time_precision(a) >= sqe_time_precision(b) ? a : b;
+        return true;
+    }
     if (a.id == SQE_T_DATE && b.id == SQE_T_TIMESTAMP) {
         *out = b;
         return true;
@@ -411,6 +422,8 @@ bool sqe_type_can_cast(sqe_type from, sqe_type to) {
     bool from_num = from.id == SQE_T_BOOLEAN || sqe_type_is_numeric(from);
     bool to_num = to.id == SQE_T_BOOLEAN || sqe_type_is_numeric(to);
     if (from_num && to_num) return true;
+    if (to.id == SQE_T_TIME) return from.id == SQE_T_TIMESTAMP;
+    if (from.id == SQE_T_TIME) return false;
     bool from_dt = from.id == SQE_T_DATE || from.id == SQE_T_TIMESTAMP;
     bool to_dt = to.id == SQE_T_DATE || to.id == SQE_T_TIMESTAMP;
     return from_dt && to_dt;

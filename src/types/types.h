@@ -11,6 +11,7 @@
  *   TIMESTAMP int64_t microseconds since 1970-01-01 00:00:00 (no time zone)
  *   INTERVAL DAY TO SECOND  int64_t milliseconds (Trino's representation)
  *   INTERVAL YEAR TO MONTH  int64_t months, kept within int32 (Trino's range)
+ *   TIME      int64_t microseconds since midnight (precision like TIMESTAMP's)
  *   NULL      the type of an untyped NULL literal; coerces to anything.
  *
  * VARCHAR keeps the Hive spelling it was declared with (STRING, VARCHAR(n),
@@ -40,6 +41,7 @@ typedef enum sqe_type_id {
     SQE_T_TIMESTAMP,
     SQE_T_INTERVAL_DS, /* INTERVAL DAY TO SECOND: int64 milliseconds (as Trino) */
     SQE_T_INTERVAL_YM, /* INTERVAL YEAR TO MONTH: int64 months (Trino: int32; range checked) */
+    SQE_T_TIME,        /* TIME(p): int64 microseconds since midnight, 0 <= v < 86400e6 */
     SQE_T__COUNT
 } sqe_type_id;
 
@@ -212,6 +214,21 @@ bool sqe_timestamp_round(int64_t micros, int p, int64_t *out);
 /* Text with exactly p fractional digits (none for p = 0); p < 0 is the
  * plain TIMESTAMP form of sqe_timestamp_format. */
 size_t sqe_timestamp_format_p(int64_t micros, int p, char *buf, size_t buf_len);
+
+/* TIME(p): `precision` holds p + 1 (0..12); 0 (plain TIME) means time(3),
+ * Trino's default. Values are microseconds of the day, rounded to p. */
+static inline sqe_type sqe_type_time(int p) {
+    sqe_type t = {SQE_T_TIME, (uint8_t)(p + 1), 0, 0, 0};
+    return t;
+}
+static inline int sqe_time_precision(sqe_type t) {
+    return t.precision ? (int)t.precision - 1 : 3;
+}
+/* "HH:MM[:SS[.f...]]" -> microseconds of the day (digits past 6 truncated;
+ * *digits gets the number of fractional digits written). */
+bool sqe_parse_time(const char *p, size_t n, int64_t *micros, int *digits);
+/* "HH:MM:SS[.p digits]" */
+size_t sqe_time_format(int64_t micros, int p, char *buf, size_t buf_len);
 
 /* ---------------------------------------------------------- intervals */
 

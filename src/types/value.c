@@ -157,6 +157,7 @@ int sqe_value_cmp(const sqe_value *a, const sqe_value *b) {
     case SQE_T_TIMESTAMP:
     case SQE_T_INTERVAL_DS:
     case SQE_T_INTERVAL_YM:
+    case SQE_T_TIME:
         return a->v.i < b->v.i ? -1 : a->v.i > b->v.i ? 1 : 0;
     case SQE_T_REAL:
         return cmp_double(a->v.f, b->v.f);
@@ -308,6 +309,10 @@ void sqe_value_format(const sqe_value *v, sqe_strbuf *sb) {
         sqe_strbuf_append(
             sb, buf,
             sqe_timestamp_format_p(v->v.i, sqe_timestamp_precision(v->type), buf, sizeof buf));
+        return;
+    case SQE_T_TIME:
+        sqe_strbuf_append(sb, buf,
+                          sqe_time_format(v->v.i, sqe_time_precision(v->type), buf, sizeof buf));
         return;
     case SQE_T_INTERVAL_DS:
     case SQE_T_INTERVAL_YM:

@@ -825,6 +825,25 @@ static void test_timestamp_precision(void) {
     CHECK_STR(buf, "1970-01-01 00:00:01.500");
 }
 
+static void test_time(void) {
+    int64_t us;
+    int digits;
+    char buf[32];
+    CHECK(sqe_parse_time("01:02:03.4567", 13, &us, &digits) && us == 3723456700LL && digits == 4);
+    CHECK(sqe_parse_time("1:2", 3, &us, &digits) && us == 3720000000LL && digits == 0);
+    CHECK(!sqe_parse_time("24:00", 5, &us, &digits));
+    CHECK(!sqe_parse_time("10:00:00.", 9, &us, &digits));
+    CHECK(!sqe_parse_time("10", 2, &us, &digits));
+    sqe_time_format(3723456700LL, 0, buf, sizeof buf);
+    CHECK_STR(buf, "01:02:03");
+    sqe_time_format(3723456700LL, 9, buf, sizeof buf);
+    CHECK_STR(buf, "01:02:03.456700000");
+    CHECK(sqe_time_precision(sqe_type_make(SQE_T_TIME)) == 3);
+    CHECK_STR(sqe_type_sql_name(sqe_type_time(0), buf, sizeof buf), "time(0)");
+    CHECK(sqe_type_can_cast(sqe_type_make(SQE_T_TIMESTAMP), sqe_type_make(SQE_T_TIME)));
+    CHECK(!sqe_type_can_cast(sqe_type_make(SQE_T_DATE), sqe_type_make(SQE_T_TIME)));
+}
+
 static void test_intervals(void) {
     sqe_value v;
     sqe_error err;
@@ -879,5 +898,6 @@ int main(void) {
     sqe_arena_free(g_arena);
     RUN(test_intervals);
     RUN(test_timestamp_precision);
+    RUN(test_time);
     return unit_report();
 }
