@@ -30,6 +30,7 @@ packages=(
     libcurl4-openssl-dev libssl-dev     # S3 over HTTPS, SigV4
     zlib1g-dev libzstd-dev libsnappy-dev liblz4-dev libbz2-dev libbrotli-dev  # codecs
     libpcre2-dev                        # RegexSerDe
+    tzdata                              # time zones: src/types/tz.c reads /usr/share/zoneinfo (TZif)
     postgresql-client                   # psql against sqe-server
 )
 # Integration tests use node tools (s3rver) and the differential tier runs

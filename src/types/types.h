@@ -230,6 +230,20 @@ bool sqe_parse_time(const char *p, size_t n, int64_t *micros, int *digits);
 /* "HH:MM:SS[.p digits]" */
 size_t sqe_time_format(int64_t micros, int p, char *buf, size_t buf_len);
 
+/* ---------------------------------------------------------- time zones */
+
+/* Zone keys (types/tz.c): 0 is UTC, 1..2047 IANA zones read from the
+ * system tzdata on first use (process-wide, immutable once loaded),
+ * 2048 + 840 + minutes fixed offsets. Unknown names are INVALID_ARGUMENT
+ * "Time zone not supported: X". */
+bool sqe_tz_key(const char *name, size_t n, uint16_t *key, sqe_error *err);
+const char *sqe_tz_key_name(uint16_t key, char *buf, size_t len);
+/* Seconds east of UTC in force at the UTC instant. */
+int32_t sqe_tz_offset(uint16_t key, int64_t utc_seconds);
+/* The UTC instant of a local wall time: gaps move forward, overlaps take
+ * the earlier instant (Joda-Time). */
+int64_t sqe_tz_local_to_utc(uint16_t key, int64_t local_seconds);
+
 /* ---------------------------------------------------------- intervals */
 
 /* Whether t is INTERVAL DAY TO SECOND or INTERVAL YEAR TO MONTH. */

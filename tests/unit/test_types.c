@@ -5,6 +5,9 @@
  */
 #include "unit.h"
 
+#include <stdlib.h>
+#include <time.h>
+
 #include "types/types.h"
 
 #include <math.h>
@@ -844,6 +847,63 @@ static void test_time(void) {
     CHECK(!sqe_type_can_cast(sqe_type_make(SQE_T_DATE), sqe_type_make(SQE_T_TIME)));
 }
 
+/* Offsets against glibc's own reading of the same tzdata files, 1901..2199
+ * (past the tables the footer rule decides). */
+static void test_tz_vs_glibc(void) {
+    static const char *const zones[] = {"America/New_York", "Europe/London",     "Australia/Sydney",
+                                        "Asia/Kolkata",     "America/Sao_Paulo", "Pacific/Chatham",
+                                        "Europe/Dublin",    "America/St_Johns"};
+    int mismatches = 0;
+    for (size_t z = 0; z < sizeof zones / sizeof zones[0]; z++) {
+        uint16_t key;
+        sqe_error err;
+        if (!sqe_tz_key(zones[z], strlen(zones[z]), &key, &err)) {
+            CHECK(!"zone loads");
+            continue;
+        }
+        setenv("TZ", zones[z], 1);
+        tzset();
+        for (int64_t t = -2200000000LL; t < 7200000000LL; t += 86400 * 7 + 3607) {
+            time_t tt = (time_t)t;
+            struct tm tmv;
+            localtime_r(&tt, &tmv);
+            if (sqe_tz_offset(key, t) != tmv.tm_gmtoff && mismatches++ < 5)
+                fprintf(stderr, "%s at %lld: sqe %d glibc %ld\n", zones[z], (long long)t,
+                        sqe_tz_offset(key, t), tmv.tm_gmtoff);
+        }
+    }
+    unsetenv("TZ");
+    CHECK(mismatches == 0);
+}
+
+static void test_tz(void) {
+    uint16_t key, k2;
+    sqe_error err;
+    char buf[64];
+    CHECK(sqe_tz_key("America/New_York", 16, &key, &err));
+    CHECK(sqe_tz_key("America/New_York", 16, &k2, &err) && k2 == key); /* interned */
+    CHECK_STR(sqe_tz_key_name(key, buf, sizeof buf), "America/New_York");
+    CHECK(sqe_tz_offset(key, 1719835200) == -14400);   /* 2024-07-01 12:00 UTC */
+    CHECK(sqe_tz_offset(key, 1704110400) == -18000);   /* 2024-01-01 12:00 UTC */
+    CHECK(sqe_tz_offset(key, 4118097600LL) == -14400); /* 2100-07-01: footer rule */
+    /* Gap: 02:30 on 2024-03-10 does not exist; Joda moves it to 03:30 EDT. */
+    CHECK(sqe_tz_local_to_utc(key, 1710037800) == 1710037800 + 5 * 3600);
+    /* Overlap: 01:30 on 2024-11-03 happens twice; the earlier (EDT) wins. */
+    CHECK(sqe_tz_local_to_utc(key, 1730597400) == 1730597400 + 4 * 3600);
+    CHECK(sqe_tz_key("+05:30", 6, &key, &err) && sqe_tz_offset(key, 0) == 19800);
+    CHECK_STR(sqe_tz_key_name(key, buf, sizeof buf), "+05:30");
+    CHECK(sqe_tz_key("-08", 3, &key, &err) && sqe_tz_offset(key, 0) == -28800);
+    CHECK_STR(sqe_tz_key_name(key, buf, sizeof buf), "-08:00");
+    CHECK(sqe_tz_key("+00:00", 6, &key, &err) && key == 0);
+    CHECK(sqe_tz_key("UTC", 3, &key, &err) && key == 0);
+    CHECK(!sqe_tz_key("+15:00", 6, &key, &err));
+    CHECK(!sqe_tz_key("Mars/Base", 9, &key, &err));
+    CHECK(strstr(err.msg, "Time zone not supported: Mars/Base") != NULL);
+    CHECK(!sqe_tz_key("../../etc/passwd", 16, &key, &err));
+    CHECK(!sqe_tz_key("zone.tab", 8, &key, &err));
+    CHECK(!sqe_tz_key("", 0, &key, &err));
+}
+
 static void test_intervals(void) {
     sqe_value v;
     sqe_error err;
@@ -899,5 +959,7 @@ int main(void) {
     RUN(test_intervals);
     RUN(test_timestamp_precision);
     RUN(test_time);
+    RUN(test_tz);
+    RUN(test_tz_vs_glibc);
     return unit_report();
 }
