@@ -75,6 +75,7 @@ void sqe_key_load(const sqe_vector *v, const uint16_t *sel, uint32_t n, sqe_key_
     case SQE_T_INTERVAL_DS:
     case SQE_T_INTERVAL_YM:
     case SQE_T_TIME:
+    case SQE_T_TIMESTAMP_TZ:
         LOAD_INT(int64_t);
         break;
     case SQE_T_REAL: {
@@ -172,6 +173,7 @@ void sqe_key_store(sqe_vector *out, uint32_t dst_row, const sqe_key_slot *slots,
     case SQE_T_INTERVAL_DS:
     case SQE_T_INTERVAL_YM:
     case SQE_T_TIME:
+    case SQE_T_TIMESTAMP_TZ:
         STORE_INT(int64_t);
         break;
     case SQE_T_REAL:

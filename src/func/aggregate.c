@@ -95,6 +95,7 @@
     case SQE_T_INTERVAL_DS:                                                                        \
     case SQE_T_INTERVAL_YM:                                                                        \
     case SQE_T_TIME:                                                                               \
+    case SQE_T_TIMESTAMP_TZ:                                                                       \
         M(int64_t);                                                                                \
         break;                                                                                     \
     default:                                                                                       \
@@ -577,6 +578,7 @@ static bool mm_update(const sqe_agg_binding *b, void *const *states, const sqe_v
     case SQE_T_INTERVAL_DS:
     case SQE_T_INTERVAL_YM:
     case SQE_T_TIME:
+    case SQE_T_TIMESTAMP_TZ:
         MM_MODES(int64_t, i64);
         break;
     case SQE_T_REAL:
@@ -616,6 +618,7 @@ static bool mm_better(sqe_type_id id, minmax_mode mode, const mm_state *s, const
     case SQE_T_INTERVAL_DS:
     case SQE_T_INTERVAL_YM:
     case SQE_T_TIME:
+    case SQE_T_TIMESTAMP_TZ:
         c = (s->v.i64 > d->v.i64) - (s->v.i64 < d->v.i64);
         break;
     case SQE_T_REAL:
@@ -1220,7 +1223,7 @@ static bool agg_mismatch(const char *name, sqe_type t, const char *expected, sqe
 static bool is_fixed_orderable(sqe_type_id id) {
     return id == SQE_T_BOOLEAN || (id >= SQE_T_TINYINT && id <= SQE_T_DECIMAL) ||
            id == SQE_T_DATE || id == SQE_T_TIMESTAMP || id == SQE_T_INTERVAL_DS ||
-           id == SQE_T_INTERVAL_YM || id == SQE_T_TIME;
+           id == SQE_T_INTERVAL_YM || id == SQE_T_TIME || id == SQE_T_TIMESTAMP_TZ;
 }
 
 static bool bind_minmax(sqe_agg_binding *out, sqe_type t, minmax_mode mode, const char *name,

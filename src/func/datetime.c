@@ -172,6 +172,16 @@ static SQE_KERNEL(extract_ts) {
     return true;
 }
 
+/* Fields of a TIMESTAMP WITH TIME ZONE: of its wall time in its zone. */
+static SQE_KERNEL(extract_tstz) {
+    field_id f = (field_id)(intptr_t)b->data;
+    const int64_t *x = SQE_VEC_DATA(args[0], int64_t);
+    int64_t *o = SQE_VEC_DATA(out, int64_t);
+    sqe_func_propagate_nulls(args, 1, sel, n, out);
+    SQE_FOR_ROWS(sel, n, row, o[row] = timestamp_field(sqe_tstz_local_micros(x[row]), f););
+    return true;
+}
+
 static const struct {
     const char *name;
     field_id f;
@@ -615,7 +625,9 @@ static SQE_KERNEL(to_unixtime_kernel) {
     { NAME, 1, false, {DT}, BI, extract_date, bind_extract }
 #define FIELD_T(NAME)                                                                              \
     { NAME, 1, false, {TS}, BI, extract_ts, bind_extract }
-#define FIELD_DT(NAME) FIELD_D(NAME), FIELD_T(NAME)
+#define FIELD_TZ(NAME)                                                                             \
+    { NAME, 1, false, {SQE_T_TIMESTAMP_TZ}, BI, extract_tstz, bind_extract }
+#define FIELD_DT(NAME) FIELD_D(NAME), FIELD_T(NAME), FIELD_TZ(NAME)
 /* TIME is microseconds of the day: the timestamp kernel reads the same fields. */
 #define FIELD_TIME(NAME)                                                                           \
     { NAME, 1, false, {SQE_T_TIME}, BI, extract_ts, bind_extract }
@@ -638,6 +650,10 @@ static const sqe_func_sig k_sigs[] = {
     FIELD_T("minute"),
     FIELD_T("second"),
     FIELD_T("millisecond"),
+    FIELD_TZ("hour"),
+    FIELD_TZ("minute"),
+    FIELD_TZ("second"),
+    FIELD_TZ("millisecond"),
     FIELD_TIME("hour"),
     FIELD_TIME("minute"),
     FIELD_TIME("second"),

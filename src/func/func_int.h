@@ -61,6 +61,7 @@ extern const sqe_func_sig_table sqe_func_datetime_table;
 extern const sqe_func_sig_table sqe_func_cast_table;
 extern const sqe_func_sig_table sqe_func_interval_table;
 extern const sqe_func_sig_table sqe_func_datefmt_table;
+extern const sqe_func_sig_table sqe_func_tstz_table;
 
 #define SQE_FUNC_TABLE(var, arr)                                                                   \
     const sqe_func_sig_table var = {arr, sizeof(arr) / sizeof((arr)[0])}

@@ -41,6 +41,7 @@ static const sqe_func_sig_table *const k_tables[] = {
     &sqe_func_math_table,     &sqe_func_datetime_table, &sqe_func_cast_table,
     &sqe_func_interval_table, /* interval.c: interval operators (trino-time) */
     &sqe_func_datefmt_table,  /* datefmt.c: date/time text functions (trino-time) */
+    &sqe_func_tstz_table,     /* tstz.c: timestamp with time zone functions (trino-time) */
 };
 
 /* ------------------------------------------------------------ helpers */

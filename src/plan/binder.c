@@ -226,12 +226,16 @@ bool sqe_bind_literal(sqe_arena *a, const sqe_ast_expr *e, sqe_value *out, sqe_e
             *out = sqe_value_decimal(v, digits, scale);
             return true;
         }
-        if (!sqe_type_parse(e->u.lit.type_name, &ty, &terr))
+        if (!sqe_type_parse_sql(e->u.lit.type_name, &ty, &terr))
             return sqe_bind_error(err, terr.cls, e->pos, "%s", terr.msg);
         if (ty.id == SQE_T_TIMESTAMP) ty = sqe_type_timestamp(timestamp_literal_precision(t));
         if (ty.id == SQE_T_TIME) ty = sqe_type_time(timestamp_literal_precision(t));
         sqe_value s = sqe_value_string(t, (uint32_t)strlen(t));
         sqe_error cerr;
+        /* TIMESTAMP '2020-01-01 00:00 UTC': a zone makes it a timestamp with time zone. */
+        if (ty.id == SQE_T_TIMESTAMP && !sqe_value_cast(&s, ty, false, a, out, &cerr) &&
+            sqe_value_cast(&s, sqe_type_make(SQE_T_TIMESTAMP_TZ), false, a, out, &cerr))
+            return true;
         if (!sqe_value_cast(&s, ty, false, a, out, &cerr)) {
             char tb[64];
             return sqe_bind_error(err, SQE_ERR_INVALID_ARGUMENT, e->pos, "invalid %s literal '%s'",
@@ -1020,7 +1024,7 @@ static sqe_expr *bind_node(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
         }
         sqe_type t;
         sqe_error terr;
-        if (!sqe_type_parse(at->text ? at->text : at->name, &t, &terr)) {
+        if (!sqe_type_parse_sql(at->text ? at->text : at->name, &t, &terr)) {
             sqe_bind_error(err, terr.cls, at->pos, "%s", terr.msg);
             return NULL;
         }

@@ -66,6 +66,7 @@ size_t sqe_type_width(sqe_type t) {
     case SQE_T_INTERVAL_DS:
     case SQE_T_INTERVAL_YM:
     case SQE_T_TIME:
+    case SQE_T_TIMESTAMP_TZ:
         return 8;
     case SQE_T_DECIMAL:
         return sizeof(sqe_i128);
@@ -107,6 +108,8 @@ static const char *plain_sql_name(sqe_type_id id) {
         return "interval day to second";
     case SQE_T_INTERVAL_YM:
         return "interval year to month";
+    case SQE_T_TIMESTAMP_TZ:
+        return "timestamp(3) with time zone";
     default:
         return "unknown";
     }
@@ -252,7 +255,30 @@ static bool parse_interval_type(const char *name, const char *s, sqe_type *out, 
                          name);
 }
 
+/* " with time zone" at *s (consumed when present). */
+static bool with_time_zone(const char **s) {
+    char w[4][24];
+    const char *t = *s;
+    for (int k = 0; k < 3; k++) t = read_word(skip_ws(t), w[k], sizeof w[k]);
+    if (strcmp(w[0], "with") || strcmp(w[1], "time") || strcmp(w[2], "zone") || *skip_ws(t))
+        return false;
+    *s = t;
+    return true;
+}
+
+static bool type_parse(const char *name, sqe_type *out, sqe_error *err, bool sql);
+
 bool sqe_type_parse(const char *name, sqe_type *out, sqe_error *err) {
+    return type_parse(name, out, err, false);
+}
+
+bool sqe_type_parse_sql(const char *name, sqe_type *out, sqe_error *err) {
+    return type_parse(name, out, err, true);
+}
+
+/* `sql`: also the query-only types (intervals, TIME, TIMESTAMP WITH TIME
+ * ZONE), which no table column can have. */
+static bool type_parse(const char *name, sqe_type *out, sqe_error *err, bool sql) {
     char word[24], word2[24];
     const char *s = skip_ws(name);
     s = read_word(s, word, sizeof word);
@@ -260,7 +286,9 @@ bool sqe_type_parse(const char *name, sqe_type *out, sqe_error *err) {
         const char *t = read_word(skip_ws(s), word2, sizeof word2);
         if (strcmp(word2, "precision") == 0) s = t;
     }
-    if (strcmp(word, "interval") == 0) return parse_interval_type(name, s, out, err);
+    if (sql && strcmp(word, "interval") == 0) return parse_interval_type(name, s, out, err);
+    if (!sql && strcmp(word, "time") == 0)
+        return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED, "unknown type '%s'", name);
     size_t i;
     for (i = 0; i < SQE_ARRAY_LEN(k_type_names); i++)
         if (word[0] && strcmp(word, k_type_names[i].name) == 0) break;
@@ -269,6 +297,14 @@ bool sqe_type_parse(const char *name, sqe_type *out, sqe_error *err) {
 
     long p[2] = {0, 0};
     int n_params = read_params(&s, p);
+    if (sql && n_params >= 0 && k_type_names[i].id == SQE_T_TIMESTAMP && with_time_zone(&s)) {
+        if (n_params > 1 || (n_params == 1 && p[0] > 3))
+            return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
+                                 "'%s' is not supported: time zone timestamps have precision 3",
+                                 name);
+        *out = sqe_type_make(SQE_T_TIMESTAMP_TZ);
+        return true;
+    }
     if (n_params < 0 || *skip_ws(s) != '\0')
         return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "malformed type '%s'", name);
 
@@ -390,6 +426,12 @@ bool sqe_type_common(sqe_type a, sqe_type b, sqe_type *out) {
         *out = pa < 0 || pb < 0 ? sqe_type_make(SQE_T_TIMESTAMP) : pa > pb ? a : b;
         return true;
     }
+    bool atz = a.id == SQE_T_TIMESTAMP_TZ, btz = b.id == SQE_T_TIMESTAMP_TZ;
+    if ((atz || btz) && (atz || a.id == SQE_T_TIMESTAMP || a.id == SQE_T_DATE) &&
+        (btz || b.id == SQE_T_TIMESTAMP || b.id == SQE_T_DATE)) {
+        *out = sqe_type_make(SQE_T_TIMESTAMP_TZ);
+        return true;
+    }
     if (a.id == SQE_T_TIME && b.id == SQE_T_TIME) {
         *out = sqe_time_precision(a) >= sqe_time_precision(b) ? a : b;
         return true;
@@ -422,6 +464,10 @@ bool sqe_type_can_cast(sqe_type from, sqe_type to) {
     bool from_num = from.id == SQE_T_BOOLEAN || sqe_type_is_numeric(from);
     bool to_num = to.id == SQE_T_BOOLEAN || sqe_type_is_numeric(to);
     if (from_num && to_num) return true;
+    bool from_tz = from.id == SQE_T_TIMESTAMP_TZ, to_tz = to.id == SQE_T_TIMESTAMP_TZ;
+    if (from_tz || to_tz)
+        return (from_tz || from.id == SQE_T_TIMESTAMP || from.id == SQE_T_DATE) &&
+               (to_tz || to.id == SQE_T_TIMESTAMP || to.id == SQE_T_DATE);
     if (to.id == SQE_T_TIME) return from.id == SQE_T_TIMESTAMP;
     if (from.id == SQE_T_TIME) return false;
     bool from_dt = from.id == SQE_T_DATE || from.id == SQE_T_TIMESTAMP;

@@ -12,6 +12,7 @@
  *   INTERVAL DAY TO SECOND  int64_t milliseconds (Trino's representation)
  *   INTERVAL YEAR TO MONTH  int64_t months, kept within int32 (Trino's range)
  *   TIME      int64_t microseconds since midnight (precision like TIMESTAMP's)
+ *   TIMESTAMP WITH TIME ZONE  int64_t UTC milliseconds * 4096 + zone key (Trino's packing)
  *   NULL      the type of an untyped NULL literal; coerces to anything.
  *
  * VARCHAR keeps the Hive spelling it was declared with (STRING, VARCHAR(n),
@@ -39,9 +40,10 @@ typedef enum sqe_type_id {
     SQE_T_VARBINARY,
     SQE_T_DATE,
     SQE_T_TIMESTAMP,
-    SQE_T_INTERVAL_DS, /* INTERVAL DAY TO SECOND: int64 milliseconds (as Trino) */
-    SQE_T_INTERVAL_YM, /* INTERVAL YEAR TO MONTH: int64 months (Trino: int32; range checked) */
-    SQE_T_TIME,        /* TIME(p): int64 microseconds since midnight, 0 <= v < 86400e6 */
+    SQE_T_INTERVAL_DS,  /* INTERVAL DAY TO SECOND: int64 milliseconds (as Trino) */
+    SQE_T_INTERVAL_YM,  /* INTERVAL YEAR TO MONTH: int64 months (Trino: int32; range checked) */
+    SQE_T_TIME,         /* TIME(p): int64 microseconds since midnight, 0 <= v < 86400e6 */
+    SQE_T_TIMESTAMP_TZ, /* TIMESTAMP(3) WITH TIME ZONE: int64 utc_millis * 4096 + zone key */
     SQE_T__COUNT
 } sqe_type_id;
 
@@ -86,6 +88,10 @@ const char *sqe_type_hive_name(sqe_type t, char *buf, size_t buf_len);
  * DECIMAL[(p[,s])] (default (10,0) as Hive), NUMERIC, STRING, VARCHAR[(n)],
  * CHAR(n), DATE, TIMESTAMP, BINARY, VARBINARY. Errors name the type. */
 bool sqe_type_parse(const char *name, sqe_type *out, sqe_error *err);
+/* sqe_type_parse plus the types only queries have (CAST targets, typed
+ * literals): INTERVAL DAY TO SECOND, INTERVAL YEAR TO MONTH, TIME[(p)],
+ * TIMESTAMP[(p)] WITH TIME ZONE. DDL and manifests use sqe_type_parse. */
+bool sqe_type_parse_sql(const char *name, sqe_type *out, sqe_error *err);
 
 /* Common supertype for comparison/UNION/CASE/COALESCE (implicit widening:
  * integers widen up, integer+decimal -> decimal, anything numeric + REAL/DOUBLE
@@ -243,6 +249,26 @@ int32_t sqe_tz_offset(uint16_t key, int64_t utc_seconds);
 /* The UTC instant of a local wall time: gaps move forward, overlaps take
  * the earlier instant (Joda-Time). */
 int64_t sqe_tz_local_to_utc(uint16_t key, int64_t local_seconds);
+
+/* TIMESTAMP(3) WITH TIME ZONE values: the instant in UTC milliseconds and
+ * the zone key, packed as Trino packs them (|millis| < 2^51). */
+#define SQE_TSTZ_MAX_MILLIS ((int64_t)1 << 50)
+static inline int64_t sqe_tstz_pack(int64_t utc_millis, uint16_t key) {
+    return utc_millis * 4096 + (key & 4095);
+}
+static inline uint16_t sqe_tstz_key(int64_t v) {
+    return (uint16_t)(v & 4095);
+}
+static inline int64_t sqe_tstz_millis(int64_t v) {
+    return (v - (v & 4095)) / 4096;
+}
+/* The local wall time of a value in its zone, as TIMESTAMP microseconds. */
+int64_t sqe_tstz_local_micros(int64_t v);
+/* The value for a local wall time (microseconds) in zone `key`; false when
+ * out of range. Sub-millisecond digits are rounded half up. */
+bool sqe_tstz_from_local(int64_t local_micros, uint16_t key, int64_t *out);
+/* "2020-05-11 11:15:05.055 America/New_York" */
+size_t sqe_tstz_format(int64_t v, char *buf, size_t buf_len);
 
 /* ---------------------------------------------------------- intervals */
 

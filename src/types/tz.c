@@ -374,3 +374,29 @@ int64_t sqe_tz_local_to_utc(uint16_t key, int64_t local) {
     if (sqe_tz_offset(key, local - second) == second) return local - second;
     return local - before; /* in a gap: moved forward by the gap */
 }
+
+/* ------------------------------------------- TIMESTAMP WITH TIME ZONE */
+
+int64_t sqe_tstz_local_micros(int64_t v) {
+    int64_t ms = sqe_tstz_millis(v);
+    int32_t off = sqe_tz_offset(sqe_tstz_key(v), tz_floor_div(ms, 1000));
+    return (ms + (int64_t)off * 1000) * 1000;
+}
+
+bool sqe_tstz_from_local(int64_t local_micros, uint16_t key, int64_t *out) {
+    int64_t ms = tz_floor_div(local_micros + 500, 1000);
+    int64_t secs = tz_floor_div(ms, 1000), frac = ms - secs * 1000;
+    int64_t utc = sqe_tz_local_to_utc(key, secs) * 1000 + frac;
+    if (utc <= -SQE_TSTZ_MAX_MILLIS || utc >= SQE_TSTZ_MAX_MILLIS) return false;
+    *out = sqe_tstz_pack(utc, key);
+    return true;
+}
+
+size_t sqe_tstz_format(int64_t v, char *buf, size_t buf_len) {
+    size_t n = sqe_timestamp_format_p(sqe_tstz_local_micros(v), 3, buf, buf_len);
+    char zone[80];
+    sqe_tz_key_name(sqe_tstz_key(v), zone, sizeof zone);
+    int k = snprintf(buf + n, buf_len - n, " %s", zone);
+    if (k < 0) return n;
+    return n + (size_t)k < buf_len ? n + (size_t)k : (buf_len ? buf_len - 1 : 0);
+}

@@ -159,6 +159,10 @@ int sqe_value_cmp(const sqe_value *a, const sqe_value *b) {
     case SQE_T_INTERVAL_YM:
     case SQE_T_TIME:
         return a->v.i < b->v.i ? -1 : a->v.i > b->v.i ? 1 : 0;
+    case SQE_T_TIMESTAMP_TZ: { /* the instant only, as Trino */
+        int64_t x = sqe_tstz_millis(a->v.i), y = sqe_tstz_millis(b->v.i);
+        return x < y ? -1 : x > y ? 1 : 0;
+    }
     case SQE_T_REAL:
         return cmp_double(a->v.f, b->v.f);
     case SQE_T_DOUBLE:
@@ -309,6 +313,9 @@ void sqe_value_format(const sqe_value *v, sqe_strbuf *sb) {
         sqe_strbuf_append(
             sb, buf,
             sqe_timestamp_format_p(v->v.i, sqe_timestamp_precision(v->type), buf, sizeof buf));
+        return;
+    case SQE_T_TIMESTAMP_TZ:
+        sqe_strbuf_append(sb, buf, sqe_tstz_format(v->v.i, buf, sizeof buf));
         return;
     case SQE_T_TIME:
         sqe_strbuf_append(sb, buf,

@@ -257,6 +257,7 @@ bool sqe_vector_set_value(sqe_vector *v, uint32_t row, const sqe_value *val) {
     case SQE_T_INTERVAL_DS:
     case SQE_T_INTERVAL_YM:
     case SQE_T_TIME:
+    case SQE_T_TIMESTAMP_TZ:
         SQE_VEC_DATA(v, int64_t)[row] = val->v.i;
         break;
     case SQE_T_REAL:
@@ -301,6 +302,7 @@ void sqe_vector_get_value(const sqe_vector *v, uint32_t row, sqe_value *out) {
     case SQE_T_INTERVAL_DS:
     case SQE_T_INTERVAL_YM:
     case SQE_T_TIME:
+    case SQE_T_TIMESTAMP_TZ:
         out->v.i = SQE_VEC_DATA(v, int64_t)[row];
         break;
     case SQE_T_REAL:

@@ -926,9 +926,10 @@ static void test_intervals(void) {
     sqe_interval_format(SQE_T_INTERVAL_YM, 25, buf, sizeof buf);
     CHECK_STR(buf, "2-1");
     sqe_type t;
-    CHECK(sqe_type_parse("INTERVAL Day To Second", &t, &err) && t.id == SQE_T_INTERVAL_DS);
-    CHECK(sqe_type_parse("interval year to month", &t, &err) && t.id == SQE_T_INTERVAL_YM);
-    CHECK(!sqe_type_parse("interval day", &t, &err));
+    CHECK(sqe_type_parse_sql("INTERVAL Day To Second", &t, &err) && t.id == SQE_T_INTERVAL_DS);
+    CHECK(sqe_type_parse_sql("interval year to month", &t, &err) && t.id == SQE_T_INTERVAL_YM);
+    CHECK(!sqe_type_parse_sql("interval day", &t, &err));
+    CHECK(!sqe_type_parse("interval year to month", &t, &err)); /* no interval columns */
     CHECK(sqe_type_width(t) == 8);
     CHECK(!sqe_type_can_cast(sqe_type_make(SQE_T_VARCHAR), t));
     CHECK(sqe_type_can_cast(t, sqe_type_make(SQE_T_VARCHAR)));
