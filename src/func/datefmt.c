@@ -297,6 +297,8 @@ static bool df_compile_joda(const char *f, size_t n, df_pattern *p, sqe_error *e
 typedef struct df_tm {
     int64_t year, weekyear;
     int month, day, doy, dow, week, hour, minute, second, millis;
+    uint16_t key;   /* zone key (UTC for a plain timestamp) */
+    int32_t offset; /* seconds east of UTC in force */
 } df_tm;
 
 static void df_split(int64_t us, df_tm *t) {
@@ -335,6 +337,22 @@ static void df_put_frac(sqe_strbuf *sb, int millis, int digits) {
     char buf[16];
     snprintf(buf, sizeof buf, "%03d000000", millis);
     sqe_strbuf_append(sb, buf, (size_t)SQE_MIN(digits, 9));
+}
+
+/* z/zzzz: the zone id ("UTC" spelled out for zzzz); Z "+0100", ZZ "+01:00",
+ * ZZZ the zone id. Joda would print short/long zone names ("EST"); sqe prints
+ * the id. */
+static void df_put_zone(const df_op *o, const df_tm *t, sqe_strbuf *sb) {
+    char name[80];
+    sqe_tz_key_name(t->key, name, sizeof name);
+    if (o->kind == DF_ZONE_NAME || o->min >= 3) {
+        bool utc_long = o->kind == DF_ZONE_NAME && o->min == 2 && strcmp(name, "UTC") == 0;
+        sqe_strbuf_puts(sb, utc_long ? "Coordinated Universal Time" : name);
+        return;
+    }
+    int a = t->offset < 0 ? -t->offset : t->offset;
+    sqe_strbuf_printf(sb, o->min == 1 ? "%c%02d%02d" : "%c%02d:%02d", t->offset < 0 ? '-' : '+',
+                      a / 3600, a / 60 % 60);
 }
 
 static void df_print_op(const df_op *o, const df_tm *t, sqe_strbuf *sb) {
@@ -403,17 +421,19 @@ static void df_print_op(const df_op *o, const df_tm *t, sqe_strbuf *sb) {
         sqe_strbuf_puts(sb, t->hour < 12 ? "AM" : "PM");
         break;
     case DF_ZONE_NAME:
-        sqe_strbuf_puts(sb, o->min == 2 ? "Coordinated Universal Time" : "UTC");
-        break;
     case DF_ZONE_OFFSET:
-        sqe_strbuf_puts(sb, o->min == 1 ? "+0000" : o->min == 2 ? "+00:00" : "UTC");
+        df_put_zone(o, t, sb);
         break;
     }
 }
 
-static void df_print(const df_pattern *p, int64_t us, sqe_strbuf *sb) {
+/* Prints local wall time `us` of zone `key` (offset seconds in force). */
+static void df_print(const df_pattern *p, int64_t us, uint16_t key, int32_t offset,
+                     sqe_strbuf *sb) {
     df_tm t;
     df_split(us, &t);
+    t.key = key;
+    t.offset = offset;
     for (int i = 0; i < p->n; i++) df_print_op(&p->ops[i], &t, sb);
 }
 
@@ -691,7 +711,7 @@ static bool df_resolve_hour(const df_ctx *c, const df_input *in, const df_fields
 
 /* Parses text with the program into microseconds since the epoch (UTC). */
 static bool df_parse(const df_pattern *p, const df_ctx *c, const char *s, size_t n, int64_t *out,
-                     sqe_error *err) {
+                     int *offset_out, sqe_error *err) {
     df_fields f = {.month = 1,
                    .day = 1,
                    .hour24 = -1,
@@ -717,6 +737,24 @@ static bool df_parse(const df_pattern *p, const df_ctx *c, const char *s, size_t
         return false;
     int64_t secs = days * 86400 + hour * 3600 + f.minute * 60 + f.second - f.offset_min * 60;
     *out = secs * SQE_MICROS_PER_SECOND + f.millis * 1000;
+    *offset_out = f.has_offset ? f.offset_min : INT32_MIN;
+    return true;
+}
+
+/* The packed TIMESTAMP WITH TIME ZONE for a parsed UTC instant and the
+ * offset written (INT32_MIN: none, the session zone UTC). */
+static bool df_tstz(int64_t utc_us, int offset_min, int64_t *out, sqe_error *err) {
+    uint16_t key = 0;
+    if (offset_min != INT32_MIN && offset_min != 0) {
+        char z[16];
+        int a = offset_min < 0 ? -offset_min : offset_min;
+        snprintf(z, sizeof z, "%c%02d:%02d", offset_min < 0 ? '-' : '+', a / 60, a % 60);
+        if (!sqe_tz_key(z, strlen(z), &key, err)) return false;
+    }
+    int64_t ms = sqe_floor_div(utc_us, 1000);
+    if (ms <= -SQE_TSTZ_MAX_MILLIS || ms >= SQE_TSTZ_MAX_MILLIS)
+        return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE, "timestamp with time zone out of range");
+    *out = sqe_tstz_pack(ms, key);
     return true;
 }
 
@@ -763,6 +801,7 @@ static const df_pattern *df_row_pattern(const sqe_func_binding *b, sqe_vector *f
 
 static SQE_KERNEL(df_format_kernel) {
     const int64_t *x = SQE_VEC_DATA(args[0], int64_t);
+    bool tz = b->arg_types[0].id == SQE_T_TIMESTAMP_TZ;
     bool nulls = sqe_func_propagate_nulls(args, 2, sel, n, out);
     df_pattern scratch;
     sqe_string last = {.len = UINT32_MAX};
@@ -778,7 +817,14 @@ static SQE_KERNEL(df_format_kernel) {
             continue;
         }
         sqe_strbuf_clear(&sb);
-        df_print(p, x[row], &sb);
+        if (tz) {
+            int64_t ms = sqe_tstz_millis(x[row]);
+            uint16_t key = sqe_tstz_key(x[row]);
+            df_print(p, sqe_tstz_local_micros(x[row]), key,
+                     sqe_tz_offset(key, sqe_floor_div(ms, 1000)), &sb);
+        } else {
+            df_print(p, x[row], 0, 0, &sb);
+        }
         if (!sqe_vector_set_string(out, row, sb.data ? sb.data : "", sb.len))
             ok = sqe_func_mem_error(out, b->name, err);
     });
@@ -788,6 +834,7 @@ static SQE_KERNEL(df_format_kernel) {
 
 static SQE_KERNEL(df_parse_kernel) {
     int64_t *o = SQE_VEC_DATA(out, int64_t);
+    bool tz = b->ret.id == SQE_T_TIMESTAMP_TZ;
     bool nulls = sqe_func_propagate_nulls(args, 2, sel, n, out);
     df_pattern scratch;
     sqe_string last = {.len = UINT32_MAX};
@@ -797,7 +844,9 @@ static SQE_KERNEL(df_parse_kernel) {
         const df_pattern *p = df_row_pattern(b, args[1], row, &scratch, &last, &c, err);
         uint32_t len;
         const char *s = sqe_func_str(args[0], row, &len);
-        if (!p || !df_parse(p, &c, s, len, &o[row], err)) return false;
+        int off;
+        if (!p || !df_parse(p, &c, s, len, &o[row], &off, err)) return false;
+        if (tz && !df_tstz(o[row], off, &o[row], err)) return false;
     });
     return true;
 }
@@ -883,7 +932,7 @@ static bool iso_time(df_input *in, df_fields *f) {
 }
 
 static bool iso_parse(const char *fn, const char *s, size_t n, bool with_time, int64_t *out,
-                      sqe_error *err) {
+                      int *offset_out, sqe_error *err) {
     df_fields f = {.month = 1,
                    .day = 1,
                    .hour24 = -1,
@@ -914,6 +963,7 @@ static bool iso_parse(const char *fn, const char *s, size_t n, bool with_time, i
     }
     int64_t secs = days * 86400 + hour * 3600 + f.minute * 60 + f.second - f.offset_min * 60;
     *out = secs * SQE_MICROS_PER_SECOND + f.millis * 1000;
+    *offset_out = f.has_offset ? f.offset_min : INT32_MIN;
     return true;
 }
 
@@ -924,7 +974,10 @@ static SQE_KERNEL(iso_ts_kernel) {
         if (nulls && !sqe_func_row_valid(out, row)) continue;
         uint32_t len;
         const char *s = sqe_func_str(args[0], row, &len);
-        if (!iso_parse(b->name, s, len, true, &o[row], err)) return false;
+        int off;
+        if (!iso_parse(b->name, s, len, true, &o[row], &off, err) ||
+            !df_tstz(o[row], off, &o[row], err))
+            return false;
     });
     return true;
 }
@@ -937,7 +990,8 @@ static SQE_KERNEL(iso_date_kernel) {
         uint32_t len;
         int64_t days;
         const char *s = sqe_func_str(args[0], row, &len);
-        if (!iso_parse(b->name, s, len, false, &days, err)) return false;
+        int off;
+        if (!iso_parse(b->name, s, len, false, &days, &off, err)) return false;
         o[row] = (int32_t)days;
     });
     return true;
@@ -945,6 +999,7 @@ static SQE_KERNEL(iso_date_kernel) {
 
 static SQE_KERNEL(to_iso_kernel) {
     bool is_date = b->arg_types[0].id == SQE_T_DATE;
+    bool tz = b->arg_types[0].id == SQE_T_TIMESTAMP_TZ;
     bool nulls = sqe_func_propagate_nulls(args, 1, sel, n, out);
     SQE_FOR_ROWS(sel, n, row, {
         if (nulls && !sqe_func_row_valid(out, row)) continue;
@@ -952,6 +1007,18 @@ static SQE_KERNEL(to_iso_kernel) {
         size_t len;
         if (is_date) {
             len = sqe_date_format(SQE_VEC_DATA(args[0], int32_t)[row], buf, sizeof buf);
+        } else if (tz) { /* Joda's ISO form: "2020-05-11T11:15:05.055+01:00", "Z" for UTC */
+            int64_t v = SQE_VEC_DATA(args[0], int64_t)[row];
+            len = sqe_timestamp_format_p(sqe_tstz_local_micros(v), 3, buf, sizeof buf);
+            char *sp = memchr(buf, ' ', len);
+            if (sp) *sp = 'T';
+            int off = sqe_tz_offset(sqe_tstz_key(v), sqe_floor_div(sqe_tstz_millis(v), 1000)) / 60;
+            int a = off < 0 ? -off : off;
+            if (off == 0)
+                len += (size_t)snprintf(buf + len, sizeof buf - len, "Z");
+            else
+                len += (size_t)snprintf(buf + len, sizeof buf - len, "%c%02d:%02d",
+                                        off < 0 ? '-' : '+', a / 60, a % 60);
         } else {
             len = sqe_timestamp_format(SQE_VEC_DATA(args[0], int64_t)[row], buf, sizeof buf);
             char *sp = memchr(buf, ' ', len);
@@ -1075,13 +1142,16 @@ static SQE_KERNEL(pd_kernel) {
 
 static const sqe_func_sig k_sigs[] = {
     {"date_format", 2, false, {TS, V}, V, df_format_kernel, df_bind_fn},
+    {"date_format", 2, false, {SQE_T_TIMESTAMP_TZ, V}, V, df_format_kernel, df_bind_fn},
     {"format_datetime", 2, false, {TS, V}, V, df_format_kernel, df_bind_fn},
+    {"format_datetime", 2, false, {SQE_T_TIMESTAMP_TZ, V}, V, df_format_kernel, df_bind_fn},
     {"date_parse", 2, false, {V, V}, TS, df_parse_kernel, df_bind_fn},
-    {"parse_datetime", 2, false, {V, V}, TS, df_parse_kernel, df_bind_fn},
-    {"from_iso8601_timestamp", 1, false, {V}, TS, iso_ts_kernel, sqe_func_bind_ts3},
+    {"parse_datetime", 2, false, {V, V}, SQE_T_TIMESTAMP_TZ, df_parse_kernel, df_bind_fn},
+    {"from_iso8601_timestamp", 1, false, {V}, SQE_T_TIMESTAMP_TZ, iso_ts_kernel, NULL},
     {"from_iso8601_date", 1, false, {V}, SQE_T_DATE, iso_date_kernel, NULL},
     {"to_iso8601", 1, false, {SQE_T_DATE}, V, to_iso_kernel, NULL},
     {"to_iso8601", 1, false, {TS}, V, to_iso_kernel, NULL},
+    {"to_iso8601", 1, false, {SQE_T_TIMESTAMP_TZ}, V, to_iso_kernel, NULL},
     {"human_readable_seconds", 1, false, {SQE_T_DOUBLE}, V, hrs_kernel, NULL},
     {"parse_duration", 1, false, {V}, SQE_T_INTERVAL_DS, pd_kernel, NULL},
 };

@@ -582,6 +582,8 @@ static sqe_ast_stmt *parse_statement_body(sqe_parser *p, sqe_ast_stmt *st) {
         }
         return unsupported(p, st, sqe_arena_sprintf(p->arena, "ALTER %s", sqe_p_upper_word(p, t1)));
     }
+    if (sqe_p_tok_is(t, "set") && sqe_p_is(p, 1, "time") && sqe_p_is(p, 2, "zone"))
+        return unsupported(p, st, "SET TIME ZONE (the session time zone is UTC)");
     for (size_t i = 0; i < SQE_ARRAY_LEN(unsupported_words); i++)
         if (sqe_p_tok_is(t, unsupported_words[i]))
             return unsupported(p, st, sqe_p_upper_word(p, t));

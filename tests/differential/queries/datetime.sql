@@ -59,7 +59,7 @@ SELECT order_id, day(created_at - TIMESTAMP '2024-01-01 00:00:00'), hour(created
 SELECT order_id, (epoch_ms(created_at) - epoch_ms(TIMESTAMP '2024-01-01 00:00:00')) // 86400000, (epoch_ms(created_at) - epoch_ms(TIMESTAMP '2024-01-01 00:00:00')) % 86400000 // 3600000 FROM orders
 
 query dt_iso8601 datetime
-SELECT order_id, to_iso8601(order_date), from_iso8601_date(CAST(order_date AS varchar)), from_iso8601_timestamp(replace(CAST(created_at AS varchar), ' ', 'T')) FROM orders
+SELECT order_id, to_iso8601(order_date), from_iso8601_date(CAST(order_date AS varchar)), CAST(from_iso8601_timestamp(replace(CAST(created_at AS varchar), ' ', 'T')) AS timestamp) FROM orders
 ---- duckdb
 SELECT order_id, strftime(order_date, '%Y-%m-%d'), order_date, created_at FROM orders
 
