@@ -32,11 +32,13 @@
  * on the current year - 30 as Joda does. date_parse returns milliseconds
  * (Trino's timestamp(3)).
  *
- * Time zones: sqe has no TIMESTAMP WITH TIME ZONE yet. format_datetime
- * prints z as "UTC", Z as "+0000" (ZZ "+00:00", ZZZ "UTC");
- * parse_datetime accepts Z offsets (+hh:mm, +hhmm, Z) and returns the UTC
- * instant as a plain TIMESTAMP, where Trino returns a timestamp with time
- * zone; a zone name (z) cannot be parsed (NOT_SUPPORTED).
+ * Time zones: a TIMESTAMP WITH TIME ZONE argument is printed in its own
+ * zone (its wall time; z/zzzz/ZZZ print the zone id, Z/ZZ the offset in
+ * force); a plain TIMESTAMP prints as UTC. parse_datetime and
+ * from_iso8601_timestamp return timestamp(3) with time zone: the offset
+ * written (+hh:mm, +hhmm, Z) or, without one, the session zone (UTC);
+ * parsing a zone name (z) is NOT_SUPPORTED. date_parse returns a plain
+ * timestamp(3) as Trino's does.
  *
  * A constant pattern is compiled once at bind time (b->data); a pattern
  * that varies per row is compiled per row into a stack program.

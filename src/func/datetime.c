@@ -6,7 +6,11 @@
  * last_day_of_month, from_unixtime, to_unixtime.
  *
  * DATE is int32 days and TIMESTAMP int64 microseconds since the epoch, both
- * without a time zone (UTC arithmetic). Days and times of day are split with
+ * without a time zone (UTC arithmetic). Fields of a TIMESTAMP WITH TIME
+ * ZONE are those of its wall time in its zone; fields of a TIME those of
+ * its microseconds of the day. date_add/date_trunc keep the timestamp(p) of
+ * their input (rounding what does not fit); the current-time functions
+ * return timestamp(3) / time(3). Days and times of day are split with
  * floor division so instants before 1970 land on the right day.
  *
  * Semantics follow Trino (which follows Joda-Time): day_of_week is ISO
