@@ -515,6 +515,60 @@ static int64_t df_two_digit(int64_t v, int pivot) {
 }
 
 /* Parses one op at in->pos; false when the text does not match. */
+/* The numeric fields: 1..max digits (years signed) into their slot. */
+static bool df_parse_number_op(const df_op *o, df_input *in, df_fields *f) {
+    int64_t v;
+    bool sign = o->kind == DF_YEAR || o->kind == DF_WEEKYEAR;
+    if (!df_parse_num(in, o->max, sign, &v)) return false;
+    switch ((df_kind)o->kind) {
+    case DF_YEAR:
+        f->year = v, f->has_year = true;
+        break;
+    case DF_WEEKYEAR:
+        f->weekyear = v, f->has_weekyear = true;
+        break;
+    case DF_CENTURY:
+        f->year = v * 100 + sqe_floor_mod(f->year, 100), f->has_year = true;
+        break;
+    case DF_MONTH:
+        f->month = (int)v;
+        break;
+    case DF_DAY:
+        f->day = (int)v;
+        break;
+    case DF_DOY:
+        f->doy = (int)v, f->has_doy = true;
+        break;
+    case DF_WEEK:
+        f->week = (int)v, f->has_week = true;
+        break;
+    case DF_DOW_NUM:
+        f->dow = (int)v, f->has_dow = true;
+        break;
+    case DF_HOUR24:
+        f->hour24 = (int)v;
+        break;
+    case DF_CLOCK24:
+        f->clock24 = (int)v;
+        break;
+    case DF_HOUR12:
+        f->hour12 = (int)v;
+        break;
+    case DF_CLOCK12:
+        f->clock12 = (int)v;
+        break;
+    case DF_MINUTE:
+        f->minute = (int)v;
+        break;
+    case DF_SECOND:
+        f->second = (int)v;
+        break;
+    default:
+        break;
+    }
+    return true;
+}
+
 static bool df_parse_op(const df_op *o, const df_pattern *p, df_input *in, df_fields *f) {
     int64_t v;
     int i;
@@ -565,55 +619,7 @@ static bool df_parse_op(const df_op *o, const df_pattern *p, df_input *in, df_fi
     default:
         break;
     }
-    bool sign = o->kind == DF_YEAR || o->kind == DF_WEEKYEAR;
-    if (!df_parse_num(in, o->max, sign, &v)) return false;
-    switch ((df_kind)o->kind) {
-    case DF_YEAR:
-        f->year = v, f->has_year = true;
-        break;
-    case DF_WEEKYEAR:
-        f->weekyear = v, f->has_weekyear = true;
-        break;
-    case DF_CENTURY:
-        f->year = v * 100 + sqe_floor_mod(f->year, 100), f->has_year = true;
-        break;
-    case DF_MONTH:
-        f->month = (int)v;
-        break;
-    case DF_DAY:
-        f->day = (int)v;
-        break;
-    case DF_DOY:
-        f->doy = (int)v, f->has_doy = true;
-        break;
-    case DF_WEEK:
-        f->week = (int)v, f->has_week = true;
-        break;
-    case DF_DOW_NUM:
-        f->dow = (int)v, f->has_dow = true;
-        break;
-    case DF_HOUR24:
-        f->hour24 = (int)v;
-        break;
-    case DF_CLOCK24:
-        f->clock24 = (int)v;
-        break;
-    case DF_HOUR12:
-        f->hour12 = (int)v;
-        break;
-    case DF_CLOCK12:
-        f->clock12 = (int)v;
-        break;
-    case DF_MINUTE:
-        f->minute = (int)v;
-        break;
-    case DF_SECOND:
-        f->second = (int)v;
-        break;
-    default:
-        break;
-    }
-    return true;
+    return df_parse_number_op(o, in, f);
 }
 
 /* The context for messages: "(date_parse with format '%Y')". */
