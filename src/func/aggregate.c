@@ -286,6 +286,26 @@ static bool sum_dec_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out,
     return true;
 }
 
+/* sum/avg of an interval (issue 8): an interval of the same kind; the sum
+ * must fit (int32 months for year-to-month), the average is rounded half
+ * away from zero. */
+static bool iv_sum_avg_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row,
+                                sqe_error *err) {
+    isum_state *st = s;
+    if (st->n == 0) {
+        set_null(out, row);
+        return true;
+    }
+    bool ym = b->ret.id == SQE_T_INTERVAL_YM, avg = strcmp(b->name, "avg") == 0;
+    __int128 v = st->sum;
+    if (avg) v = (v < 0 ? v - st->n / 2 : v + st->n / 2) / st->n;
+    if (v > (ym ? INT32_MAX : INT64_MAX) || v < (ym ? INT32_MIN : INT64_MIN))
+        return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE, "interval overflow in %s()", b->name);
+    SQE_VEC_DATA(out, int64_t)[row] = (int64_t)v;
+    sqe_vector_set_valid(out, row);
+    return true;
+}
+
 static bool avg_int_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row,
                              sqe_error *err) {
     isum_state *st = s;
@@ -1280,6 +1300,15 @@ static bool bind_plain(const char *name, sqe_type t, sqe_agg_binding *out, sqe_e
     }
     bool is_sum = strcmp(name, "sum") == 0, is_avg = strcmp(name, "avg") == 0;
     if (is_sum || is_avg) {
+        if (sqe_type_is_interval(t)) {
+            out->ret = t;
+            out->state_size = sizeof(isum_state);
+            out->init = isum_init;
+            out->update = isum_update;
+            out->combine = isum_combine;
+            out->finalize = iv_sum_avg_finalize;
+            return true;
+        }
         if (sqe_type_is_integer(t)) {
             out->ret = sqe_type_make(is_sum ? SQE_T_BIGINT : SQE_T_DOUBLE);
             out->state_size = sizeof(isum_state);
