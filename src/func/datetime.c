@@ -344,24 +344,29 @@ static SQE_KERNEL(trunc_date) {
     return true;
 }
 
+/* Truncates microseconds to the unit; false on overflow. */
+static bool trunc_micros(int64_t us, time_unit u, int64_t *out) {
+    if (u < U_DAY)
+        return !__builtin_mul_overflow(sqe_floor_div(us, k_unit_micros[u]), k_unit_micros[u], out);
+    return !__builtin_mul_overflow(trunc_days(sqe_floor_div(us, SQE_MICROS_PER_DAY), u),
+                                   SQE_MICROS_PER_DAY, out);
+}
+
 static SQE_KERNEL(trunc_ts) {
     const int64_t *x = SQE_VEC_DATA(args[1], int64_t);
     int64_t *o = SQE_VEC_DATA(out, int64_t);
+    bool tz = b->ret.id == SQE_T_TIMESTAMP_TZ; /* truncated on the wall time, same zone */
     bool nulls = sqe_func_propagate_nulls(args, 2, sel, n, out);
     SQE_FOR_ROWS(sel, n, row, {
         if (nulls && !sqe_func_row_valid(out, row)) continue;
         time_unit u;
         if (!row_unit(b, args, row, false, &u, err)) return false;
-        int64_t us = x[row];
-        bool ovf;
-        if (u < U_DAY)
-            ovf = __builtin_mul_overflow(sqe_floor_div(us, k_unit_micros[u]), k_unit_micros[u],
-                                         &o[row]);
-        else
-            ovf = __builtin_mul_overflow(trunc_days(sqe_floor_div(us, SQE_MICROS_PER_DAY), u),
-                                         SQE_MICROS_PER_DAY, &o[row]);
-        if (SQE_UNLIKELY(ovf))
+        int64_t us = tz ? sqe_tstz_local_micros(x[row]) : x[row], r;
+        bool ok = trunc_micros(us, u, &r);
+        if (ok && tz) ok = sqe_tstz_from_local(r, sqe_tstz_key(x[row]), &r);
+        if (SQE_UNLIKELY(!ok))
             return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE, "date_trunc result out of range");
+        o[row] = r;
     });
     return true;
 }
@@ -422,8 +427,49 @@ static SQE_KERNEL(add_date) {
     return true;
 }
 
+/* Adds k units to microseconds; false on overflow. */
+static bool add_micros(int64_t us, time_unit u, int64_t k, int64_t *out) {
+    int64_t r = 0, delta;
+    bool ok;
+    if (u < U_MONTH) {
+        ok = !__builtin_mul_overflow(k, k_unit_micros[u], &delta) &&
+             !__builtin_add_overflow(us, delta, &r);
+    } else {
+        int64_t months, days = sqe_floor_div(us, SQE_MICROS_PER_DAY), nd;
+        int64_t tod = us - days * SQE_MICROS_PER_DAY;
+        ok = !__builtin_mul_overflow(k,
+                                     u == U_MONTH     ? 1
+                                     : u == U_QUARTER ? 3
+                                                      : 12,
+                                     &months) &&
+             sqe_func_add_months(days, months, &nd) &&
+             !__builtin_mul_overflow(nd, SQE_MICROS_PER_DAY, &r) &&
+             !__builtin_add_overflow(r, tod, &r);
+    }
+    *out = r;
+    return ok;
+}
+
+/* Zoned values: units below a day move the instant, larger ones the wall
+ * time in the value's zone (Joda's zoned chronology, as Trino). */
+static bool add_tstz(int64_t v, time_unit u, int64_t k, int64_t *out) {
+    uint16_t key = sqe_tstz_key(v);
+    if (u < U_DAY) {
+        int64_t r;
+        if (!add_micros(sqe_tstz_millis(v) * 1000, u, k, &r)) return false;
+        int64_t ms = sqe_floor_div(r, 1000);
+        if (ms <= -SQE_TSTZ_MAX_MILLIS || ms >= SQE_TSTZ_MAX_MILLIS) return false;
+        *out = sqe_tstz_pack(ms, key);
+        return true;
+    }
+    int64_t local;
+    return add_micros(sqe_tstz_local_micros(v), u, k, &local) &&
+           sqe_tstz_from_local(local, key, out);
+}
+
 static SQE_KERNEL(add_ts) {
     int p = sqe_timestamp_precision(b->ret); /* results keep the input's digits, rounded */
+    bool tz = b->ret.id == SQE_T_TIMESTAMP_TZ;
     const int64_t *k = SQE_VEC_DATA(args[1], int64_t);
     const int64_t *x = SQE_VEC_DATA(args[2], int64_t);
     int64_t *o = SQE_VEC_DATA(out, int64_t);
@@ -432,24 +478,10 @@ static SQE_KERNEL(add_ts) {
         if (nulls && !sqe_func_row_valid(out, row)) continue;
         time_unit u;
         if (!row_unit(b, args, row, false, &u, err)) return false;
-        int64_t us = x[row], r = 0, delta;
-        bool ok;
-        if (u < U_MONTH) {
-            ok = !__builtin_mul_overflow(k[row], k_unit_micros[u], &delta) &&
-                 !__builtin_add_overflow(us, delta, &r);
-        } else {
-            int64_t months, days = sqe_floor_div(us, SQE_MICROS_PER_DAY), nd;
-            int64_t tod = us - days * SQE_MICROS_PER_DAY;
-            ok = !__builtin_mul_overflow(k[row],
-                                         u == U_MONTH     ? 1
-                                         : u == U_QUARTER ? 3
-                                                          : 12,
-                                         &months) &&
-                 sqe_func_add_months(days, months, &nd) &&
-                 !__builtin_mul_overflow(nd, SQE_MICROS_PER_DAY, &r) &&
-                 !__builtin_add_overflow(r, tod, &r);
-        }
-        if (!ok || !sqe_timestamp_round(r, p, &r)) return add_overflow_error(err, "timestamp");
+        int64_t r;
+        bool ok = tz ? add_tstz(x[row], u, k[row], &r)
+                     : add_micros(x[row], u, k[row], &r) && sqe_timestamp_round(r, p, &r);
+        if (!ok) return add_overflow_error(err, "timestamp");
         o[row] = r;
     });
     return true;
@@ -550,6 +582,28 @@ static SQE_KERNEL(diff_date) {
             instant a = {x[row], 0}, c = {y[row], 0};
             diff_instants(u, a, c, &o[row]);
         }
+    });
+    return true;
+}
+
+/* Zoned values: units below a day count between instants, larger ones
+ * between wall times in the first value's zone (Joda, as Trino). */
+static SQE_KERNEL(diff_tstz) {
+    const int64_t *x = SQE_VEC_DATA(args[1], int64_t), *y = SQE_VEC_DATA(args[2], int64_t);
+    int64_t *o = SQE_VEC_DATA(out, int64_t);
+    bool nulls = sqe_func_propagate_nulls(args, 3, sel, n, out);
+    SQE_FOR_ROWS(sel, n, row, {
+        if (nulls && !sqe_func_row_valid(out, row)) continue;
+        time_unit u;
+        if (!row_unit(b, args, row, false, &u, err)) return false;
+        int64_t a = sqe_tstz_millis(x[row]) * 1000, c = sqe_tstz_millis(y[row]) * 1000;
+        if (u >= U_DAY) {
+            uint16_t key = sqe_tstz_key(x[row]);
+            a += (int64_t)sqe_tz_offset(key, sqe_floor_div(a, SQE_MICROS_PER_SECOND)) * 1000000;
+            c += (int64_t)sqe_tz_offset(key, sqe_floor_div(c, SQE_MICROS_PER_SECOND)) * 1000000;
+        }
+        if (!diff_instants(u, instant_of_micros(a), instant_of_micros(c), &o[row]))
+            return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE, "date_diff result out of range");
     });
     return true;
 }
@@ -675,6 +729,9 @@ static const sqe_func_sig k_sigs[] = {
     {"date_add", 3, false, {V, BI, TS}, TS, add_ts, bind_unit},
     {"date_diff", 3, false, {V, DT, DT}, BI, diff_date, bind_unit},
     {"date_diff", 3, false, {V, TS, TS}, BI, diff_ts, bind_unit},
+    {"date_trunc", 2, false, {V, SQE_T_TIMESTAMP_TZ}, SQE_T_TIMESTAMP_TZ, trunc_ts, bind_unit},
+    {"date_add", 3, false, {V, BI, SQE_T_TIMESTAMP_TZ}, SQE_T_TIMESTAMP_TZ, add_ts, bind_unit},
+    {"date_diff", 3, false, {V, SQE_T_TIMESTAMP_TZ, SQE_T_TIMESTAMP_TZ}, BI, diff_tstz, bind_unit},
 
     {"last_day_of_month", 1, false, {DT}, DT, last_day_date, NULL},
     {"last_day_of_month", 1, false, {TS}, DT, last_day_ts, NULL},
