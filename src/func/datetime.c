@@ -242,6 +242,7 @@ static SQE_KERNEL(fill_i64) {
 static int64_t clock_value(const sqe_func_binding *b, int64_t us) {
     if (b->ret.id == SQE_T_DATE) return sqe_floor_div(us, SQE_MICROS_PER_DAY);
     if (b->ret.id == SQE_T_TIME) return sqe_floor_mod(us, SQE_MICROS_PER_DAY);
+    if (b->ret.id == SQE_T_TIMESTAMP_TZ) return sqe_tstz_pack(sqe_floor_div(us, 1000), 0);
     return us;
 }
 
@@ -251,6 +252,9 @@ static bool bind_now(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding
     int64_t us = sqe_clock_wall_us();
     if (b->ret.id == SQE_T_TIMESTAMP) b->ret = sqe_type_timestamp(3); /* Trino: timestamp(3) */
     if (b->ret.id == SQE_T_TIME) b->ret = sqe_type_time(3);
+    /* now() and current_timestamp are timestamp(3) with time zone (session zone: UTC). */
+    if (strcmp(sig->name, "now") == 0 || strcmp(sig->name, "current_timestamp") == 0)
+        b->ret = sqe_type_make(SQE_T_TIMESTAMP_TZ);
     b->data = v;
     *v = clock_value(b, sqe_floor_div(us, 1000) * 1000);
     return true;
@@ -657,10 +661,10 @@ static SQE_KERNEL(from_unixtime_kernel) {
     SQE_FOR_ROWS(sel, n, row, {
         if (nulls && !sqe_func_row_valid(out, row)) continue;
         double ms = floor(x[row] * 1000 + 0.5); /* Trino: Math.round(unixtime * 1000) */
-        if (!(ms > -9.2e15 && ms < 9.2e15))
+        if (!(ms > -(double)SQE_TSTZ_MAX_MILLIS && ms < (double)SQE_TSTZ_MAX_MILLIS))
             return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE,
                                  "from_unixtime argument %g out of range", x[row]);
-        o[row] = (int64_t)ms * 1000;
+        o[row] = sqe_tstz_pack((int64_t)ms, 0); /* in the session zone, UTC */
     });
     return true;
 }
@@ -735,7 +739,7 @@ static const sqe_func_sig k_sigs[] = {
 
     {"last_day_of_month", 1, false, {DT}, DT, last_day_date, NULL},
     {"last_day_of_month", 1, false, {TS}, DT, last_day_ts, NULL},
-    {"from_unixtime", 1, false, {SQE_T_DOUBLE}, TS, from_unixtime_kernel, sqe_func_bind_ts3},
+    {"from_unixtime", 1, false, {SQE_T_DOUBLE}, SQE_T_TIMESTAMP_TZ, from_unixtime_kernel, NULL},
     {"to_unixtime", 1, false, {TS}, SQE_T_DOUBLE, to_unixtime_kernel, NULL},
 };
 

@@ -7,6 +7,7 @@
  *   date + interval, interval + date, date - interval     -> date
  *   timestamp + interval, interval + timestamp, timestamp - interval -> timestamp
  *   timestamp - timestamp                                 -> interval day to second
+ *   the same for TIMESTAMP WITH TIME ZONE and TIME (wrapping at midnight)
  *   interval * bigint|double, bigint|double * interval, interval / double
  *
  * Comparisons and IS DISTINCT FROM live in compare.c (int64 kernels), CAST
@@ -145,6 +146,46 @@ static bool iv_ym_add_ts(int64_t m, int64_t us, int64_t *o, sqe_error *err) {
 }
 static bool iv_ts_sub_ym(int64_t us, int64_t m, int64_t *o, sqe_error *err) {
     return iv_ts_ym(us, m, -1, o, err);
+}
+
+/* TIMESTAMP WITH TIME ZONE: day-to-second intervals move the instant,
+ * months move the wall time in the value's zone (Joda's zoned chronology). */
+static bool iv_tz_ds(int64_t v, int64_t ms, int sign, int64_t *o, sqe_error *err) {
+    int64_t r;
+    if (__builtin_add_overflow(sqe_tstz_millis(v), sign * ms, &r) || r <= -SQE_TSTZ_MAX_MILLIS ||
+        r >= SQE_TSTZ_MAX_MILLIS)
+        return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE, "timestamp with time zone out of range");
+    *o = sqe_tstz_pack(r, sqe_tstz_key(v));
+    return true;
+}
+static bool iv_tz_ym(int64_t v, int64_t m, int sign, int64_t *o, sqe_error *err) {
+    int64_t local;
+    if (!iv_ts_ym(sqe_tstz_local_micros(v), m, sign, &local, err)) return false;
+    if (!sqe_tstz_from_local(local, sqe_tstz_key(v), o))
+        return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE, "timestamp with time zone out of range");
+    return true;
+}
+static bool iv_tz_add_ds(int64_t v, int64_t ms, int64_t *o, sqe_error *err) {
+    return iv_tz_ds(v, ms, 1, o, err);
+}
+static bool iv_ds_add_tz(int64_t ms, int64_t v, int64_t *o, sqe_error *err) {
+    return iv_tz_ds(v, ms, 1, o, err);
+}
+static bool iv_tz_sub_ds(int64_t v, int64_t ms, int64_t *o, sqe_error *err) {
+    return iv_tz_ds(v, ms, -1, o, err);
+}
+static bool iv_tz_add_ym(int64_t v, int64_t m, int64_t *o, sqe_error *err) {
+    return iv_tz_ym(v, m, 1, o, err);
+}
+static bool iv_ym_add_tz(int64_t m, int64_t v, int64_t *o, sqe_error *err) {
+    return iv_tz_ym(v, m, 1, o, err);
+}
+static bool iv_tz_sub_ym(int64_t v, int64_t m, int64_t *o, sqe_error *err) {
+    return iv_tz_ym(v, m, -1, o, err);
+}
+static bool iv_tz_sub_tz(int64_t a, int64_t b, int64_t *o, sqe_error *err) {
+    *o = sqe_tstz_millis(a) - sqe_tstz_millis(b); /* both within 2^50: no overflow */
+    return true;
 }
 
 /* TIME +/- day-to-second interval wraps around midnight (Trino). */
@@ -347,6 +388,13 @@ IV_BIN(k_ts_add_ym, int64_t, int64_t, int64_t, iv_ts_add_ym)
 IV_BIN(k_ym_add_ts, int64_t, int64_t, int64_t, iv_ym_add_ts)
 IV_BIN(k_ts_sub_ym, int64_t, int64_t, int64_t, iv_ts_sub_ym)
 IV_BIN(k_ts_sub_ts, int64_t, int64_t, int64_t, iv_ts_sub_ts)
+IV_BIN(k_tz_add_ds, int64_t, int64_t, int64_t, iv_tz_add_ds)
+IV_BIN(k_ds_add_tz, int64_t, int64_t, int64_t, iv_ds_add_tz)
+IV_BIN(k_tz_sub_ds, int64_t, int64_t, int64_t, iv_tz_sub_ds)
+IV_BIN(k_tz_add_ym, int64_t, int64_t, int64_t, iv_tz_add_ym)
+IV_BIN(k_ym_add_tz, int64_t, int64_t, int64_t, iv_ym_add_tz)
+IV_BIN(k_tz_sub_ym, int64_t, int64_t, int64_t, iv_tz_sub_ym)
+IV_BIN(k_tz_sub_tz, int64_t, int64_t, int64_t, iv_tz_sub_tz)
 IV_BIN(k_time_add_ds, int64_t, int64_t, int64_t, iv_time_add_ds)
 IV_BIN(k_ds_add_time, int64_t, int64_t, int64_t, iv_ds_add_time)
 IV_BIN(k_time_sub_ds, int64_t, int64_t, int64_t, iv_time_sub_ds)
@@ -368,6 +416,7 @@ IV_BIN(k_ym_div_d, int64_t, double, int64_t, iv_ym_div_d)
 #define BI SQE_T_BIGINT
 #define DB SQE_T_DOUBLE
 #define TM SQE_T_TIME
+#define TZ SQE_T_TIMESTAMP_TZ
 #define OP2(NAME, A, B, R, K)                                                                      \
     { NAME, 2, false, {A, B}, R, K, R == TS || R == TM ? iv_bind_ts : NULL }
 
@@ -392,6 +441,13 @@ static const sqe_func_sig k_sigs[] = {
     OP2("+", YM, TS, TS, k_ym_add_ts),
     OP2("-", TS, YM, TS, k_ts_sub_ym),
     OP2("-", TS, TS, DS, k_ts_sub_ts),
+    OP2("+", TZ, DS, TZ, k_tz_add_ds),
+    OP2("+", DS, TZ, TZ, k_ds_add_tz),
+    OP2("-", TZ, DS, TZ, k_tz_sub_ds),
+    OP2("+", TZ, YM, TZ, k_tz_add_ym),
+    OP2("+", YM, TZ, TZ, k_ym_add_tz),
+    OP2("-", TZ, YM, TZ, k_tz_sub_ym),
+    OP2("-", TZ, TZ, DS, k_tz_sub_tz),
     OP2("+", TM, DS, TM, k_time_add_ds),
     OP2("+", DS, TM, TM, k_ds_add_time),
     OP2("-", TM, DS, TM, k_time_sub_ds),

@@ -69,7 +69,7 @@ SELECT customer_key, week(signup_date), year_of_week(signup_date), date_trunc('w
 SELECT customer_key, weekofyear(signup_date), isoyear(signup_date), date_trunc('week', last_login) FROM customers
 
 query dt_unixtime_roundtrip datetime
-SELECT order_id, from_unixtime(to_unixtime(created_at)) FROM orders
+SELECT order_id, CAST(from_unixtime(to_unixtime(created_at)) AS timestamp) FROM orders
 ---- duckdb
 SELECT order_id, created_at FROM orders
 
