@@ -260,12 +260,6 @@ static bool bind_now(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding
     return true;
 }
 
-bool sqe_func_bind_ts3(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
-                       const sqe_value *const *const_args, sqe_error *err) {
-    b->ret = sqe_type_timestamp(3);
-    return true;
-}
-
 void sqe_func_fix_clock(sqe_func_binding *b, int64_t *clock) {
     if (b->kernel != fill_i32 && b->kernel != fill_i64) return;
     if (*clock == INT64_MIN) *clock = sqe_floor_div(sqe_clock_wall_us(), 1000) * 1000;

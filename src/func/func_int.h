@@ -164,9 +164,6 @@ static inline int64_t sqe_floor_mod(int64_t a, int64_t b) {
  * length (Jan 31 + 1 month = Feb 28/29); false when the year leaves
  * +-5,000,000 (datetime.c). */
 bool sqe_func_add_months(int64_t days, int64_t n, int64_t *out);
-/* Bind callback: the result is timestamp(3) (date_parse, from_unixtime, ...). */
-bool sqe_func_bind_ts3(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
-                       const sqe_value *const *const_args, sqe_error *err);
 
 /* Decimal helpers (arith.c), used by math.c and aggregate.c. */
 /* q = round_half_up(n / d) for d != 0. */
