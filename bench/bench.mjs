@@ -15,6 +15,8 @@
 //   mem      the memory assertions of issue 5 (distinct-, string-heavy, wide select) under a limit
 //   funcs    regexp_extract and json_extract_scalar over 10M values (DuckDB: regexp_extract,
 //            json_extract_string); only with --only funcs
+//   functions  function throughput over all rows (F-date_parse vs DuckDB strptime); not in the default
+//            list: --only functions (SQE_BENCH_QUERIES=functions)
 // A watchdog kills a measured program past its timeout or past --rss-cap-mb of RSS (this is a shared
 // machine); the result then says so. Output: a Markdown report on stdout and in <out>/report.md, the
 // raw numbers in <out>/results.json. Exit status 1 when answers differ or sqe died of a signal it was
@@ -61,6 +63,10 @@ const cases = [
     sql: 'SELECT count(*) FROM (SELECT id, sum(amount) FROM orders GROUP BY id)', mustComplete: true },
   { id: 'G10M', group: 'g10m', kind: 'query', maxRuns: 3, title: 'GROUP BY 10M keys, no limit',
     sql: 'SELECT count(*) FROM (SELECT id, sum(amount) FROM orders GROUP BY id)' },
+  // Function throughput over every row (10M with the default data): issue 8. Answers are integers.
+  { id: 'F-date_parse', group: 'functions', kind: 'query', title: 'date_parse over 10M strings (DuckDB strptime)',
+    sql: "SELECT count(*), sum(hour(date_parse(dt || ' ' || CAST(qty AS varchar) || ':' || CAST(id % 60 AS varchar), '%Y-%m-%d %H:%i'))) FROM orders",
+    duckSql: "SELECT count(*), sum(hour(strptime(dt || ' ' || CAST(qty AS varchar) || ':' || CAST(id % 60 AS varchar), '%Y-%m-%d %H:%M'))) FROM orders" },
   { id: 'M-distinct-256MB', group: 'mem', kind: 'check', memLimit: '256MB', title: 'distinct-heavy, 256MB',
     sql: 'SELECT count(DISTINCT note), count(DISTINCT id) FROM orders' },
   { id: 'M-distinct-64MB', group: 'mem', kind: 'check', memLimit: '64MB', title: 'distinct-heavy, 64MB',

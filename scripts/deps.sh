@@ -42,6 +42,7 @@ packages=(
     zlib1g-dev libzstd-dev libsnappy-dev liblz4-dev libbz2-dev libbrotli-dev  # codecs
     libpcre2-dev                        # RegexSerDe, regexp_* functions
     libicu-dev                          # normalize() (Unicode normalization forms)
+    tzdata                              # time zones: src/types/tz.c reads /usr/share/zoneinfo (TZif)
     postgresql-client                   # psql against sqe-server
 )
 # Integration tests use node tools (s3rver) and the differential tier runs

@@ -72,6 +72,10 @@ void sqe_key_load(const sqe_vector *v, const uint16_t *sel, uint32_t n, sqe_key_
         break;
     case SQE_T_BIGINT:
     case SQE_T_TIMESTAMP:
+    case SQE_T_INTERVAL_DS:
+    case SQE_T_INTERVAL_YM:
+    case SQE_T_TIME:
+    case SQE_T_TIMESTAMP_TZ:
         LOAD_INT(int64_t);
         break;
     case SQE_T_REAL: {
@@ -166,6 +170,10 @@ void sqe_key_store(sqe_vector *out, uint32_t dst_row, const sqe_key_slot *slots,
         break;
     case SQE_T_BIGINT:
     case SQE_T_TIMESTAMP:
+    case SQE_T_INTERVAL_DS:
+    case SQE_T_INTERVAL_YM:
+    case SQE_T_TIME:
+    case SQE_T_TIMESTAMP_TZ:
         STORE_INT(int64_t);
         break;
     case SQE_T_REAL:

@@ -92,6 +92,10 @@
         break;                                                                                     \
     case SQE_T_BIGINT:                                                                             \
     case SQE_T_TIMESTAMP:                                                                          \
+    case SQE_T_INTERVAL_DS:                                                                        \
+    case SQE_T_INTERVAL_YM:                                                                        \
+    case SQE_T_TIME:                                                                               \
+    case SQE_T_TIMESTAMP_TZ:                                                                       \
         M(int64_t);                                                                                \
         break;                                                                                     \
     default:                                                                                       \
@@ -278,6 +282,26 @@ static bool sum_dec_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out,
     if (!dsum_value(st, &sum) || !sqe_decimal_fits(sum, SQE_DECIMAL_MAX_PRECISION))
         return dec_sum_overflow(err, "sum");
     SQE_VEC_DATA(out, sqe_i128)[row] = sum;
+    sqe_vector_set_valid(out, row);
+    return true;
+}
+
+/* sum/avg of an interval (issue 8): an interval of the same kind; the sum
+ * must fit (int32 months for year-to-month), the average is rounded half
+ * away from zero. */
+static bool iv_sum_avg_finalize(const sqe_agg_binding *b, void *s, sqe_vector *out, uint32_t row,
+                                sqe_error *err) {
+    isum_state *st = s;
+    if (st->n == 0) {
+        set_null(out, row);
+        return true;
+    }
+    bool ym = b->ret.id == SQE_T_INTERVAL_YM, avg = strcmp(b->name, "avg") == 0;
+    __int128 v = st->sum;
+    if (avg) v = (v < 0 ? v - st->n / 2 : v + st->n / 2) / st->n;
+    if (v > (ym ? INT32_MAX : INT64_MAX) || v < (ym ? INT32_MIN : INT64_MIN))
+        return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE, "interval overflow in %s()", b->name);
+    SQE_VEC_DATA(out, int64_t)[row] = (int64_t)v;
     sqe_vector_set_valid(out, row);
     return true;
 }
@@ -571,6 +595,10 @@ static bool mm_update(const sqe_agg_binding *b, void *const *states, const sqe_v
         break;
     case SQE_T_BIGINT:
     case SQE_T_TIMESTAMP:
+    case SQE_T_INTERVAL_DS:
+    case SQE_T_INTERVAL_YM:
+    case SQE_T_TIME:
+    case SQE_T_TIMESTAMP_TZ:
         MM_MODES(int64_t, i64);
         break;
     case SQE_T_REAL:
@@ -607,6 +635,10 @@ static bool mm_better(sqe_type_id id, minmax_mode mode, const mm_state *s, const
         break;
     case SQE_T_BIGINT:
     case SQE_T_TIMESTAMP:
+    case SQE_T_INTERVAL_DS:
+    case SQE_T_INTERVAL_YM:
+    case SQE_T_TIME:
+    case SQE_T_TIMESTAMP_TZ:
         c = (s->v.i64 > d->v.i64) - (s->v.i64 < d->v.i64);
         break;
     case SQE_T_REAL:
@@ -1258,7 +1290,8 @@ static bool agg_mismatch(const char *name, sqe_type t, const char *expected, sqe
 
 static bool is_fixed_orderable(sqe_type_id id) {
     return id == SQE_T_BOOLEAN || (id >= SQE_T_TINYINT && id <= SQE_T_DECIMAL) ||
-           id == SQE_T_DATE || id == SQE_T_TIMESTAMP;
+           id == SQE_T_DATE || id == SQE_T_TIMESTAMP || id == SQE_T_INTERVAL_DS ||
+           id == SQE_T_INTERVAL_YM || id == SQE_T_TIME || id == SQE_T_TIMESTAMP_TZ;
 }
 
 static bool bind_minmax(sqe_agg_binding *out, sqe_type t, minmax_mode mode, const char *name,
@@ -1315,6 +1348,15 @@ static bool bind_plain(const char *name, sqe_type t, sqe_agg_binding *out, sqe_e
     }
     bool is_sum = strcmp(name, "sum") == 0, is_avg = strcmp(name, "avg") == 0;
     if (is_sum || is_avg) {
+        if (sqe_type_is_interval(t)) {
+            out->ret = t;
+            out->state_size = sizeof(isum_state);
+            out->init = isum_init;
+            out->update = isum_update;
+            out->combine = isum_combine;
+            out->finalize = iv_sum_avg_finalize;
+            return true;
+        }
         if (sqe_type_is_integer(t)) {
             out->ret = sqe_type_make(is_sum ? SQE_T_BIGINT : SQE_T_DOUBLE);
             out->state_size = sizeof(isum_state);

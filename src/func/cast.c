@@ -321,7 +321,8 @@ static bool to_date(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls) {
 
 static bool to_timestamp(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls) {
     int64_t r;
-    switch (c->in->type.id) {
+    /* timestamp(p) targets round (sqe_value_cast); plain TIMESTAMP has fast paths. */
+    switch (sqe_timestamp_precision(c->out->type) < 0 ? c->in->type.id : SQE_T_NULL) {
     case SQE_T_DATE:
         CAST_LOOP(int32_t, int64_t, !__builtin_mul_overflow((int64_t)v, SQE_MICROS_PER_DAY, &r), r);
     case SQE_T_VARCHAR:
@@ -404,7 +405,9 @@ static bool to_varchar(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nulls)
                     len = sqe_date_format(SQE_VEC_DATA(in, int32_t)[row], buf, sizeof buf);
                     break;
                 case SQE_T_TIMESTAMP:
-                    len = sqe_timestamp_format(SQE_VEC_DATA(in, int64_t)[row], buf, sizeof buf);
+                    len =
+                        sqe_timestamp_format_p(SQE_VEC_DATA(in, int64_t)[row],
+                                               sqe_timestamp_precision(in->type), buf, sizeof buf);
                     break;
                 case SQE_T_BOOLEAN:
                     len = SQE_VEC_DATA(in, uint8_t)[row] ? 4 : 5;
@@ -459,6 +462,13 @@ static bool is_plain_copy(sqe_type from, sqe_type to) {
     case SQE_T_VARCHAR:
     case SQE_T_VARBINARY:
         return false; /* string bytes must be copied: to_varchar */
+    case SQE_T_TIMESTAMP: {
+        /* Same or finer digits (plain TIMESTAMP is microseconds): nothing to round. */
+        int pf = sqe_timestamp_precision(from), pt = sqe_timestamp_precision(to);
+        return pt < 0 || pt >= 6 || (pf >= 0 && pf <= pt);
+    }
+    case SQE_T_TIME:
+        return sqe_time_precision(to) >= SQE_MIN(sqe_time_precision(from), 6);
     default:
         return true;
     }

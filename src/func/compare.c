@@ -53,6 +53,23 @@ NUM_CMP_FAMILY(f32, float)
 NUM_CMP_FAMILY(f64, double)
 NUM_CMP_FAMILY(i128, sqe_i128)
 
+/* TIMESTAMP WITH TIME ZONE compares instants (the zone key is ignored). */
+#define TZ_CMP(FN, OP)                                                                             \
+    static SQE_KERNEL(FN) {                                                                        \
+        const int64_t *x = SQE_VEC_DATA(args[0], int64_t), *y = SQE_VEC_DATA(args[1], int64_t);    \
+        uint8_t *o = SQE_VEC_DATA(out, uint8_t);                                                   \
+        sqe_func_propagate_nulls(args, 2, sel, n, out);                                            \
+        SQE_FOR_ROWS(sel, n, row,                                                                  \
+                     o[row] = (uint8_t)(sqe_tstz_millis(x[row]) OP sqe_tstz_millis(y[row])););     \
+        return true;                                                                               \
+    }
+TZ_CMP(eq_tz, ==)
+TZ_CMP(ne_tz, !=)
+TZ_CMP(lt_tz, <)
+TZ_CMP(le_tz, <=)
+TZ_CMP(gt_tz, >)
+TZ_CMP(ge_tz, >=)
+
 /* Equality of two views without sqe_string_cmp's three-way work. */
 static inline bool str_eq(const sqe_string *a, const sqe_string *b) {
     if (a->len != b->len) return false;
@@ -113,7 +130,7 @@ STR_CMP(ge_chr, char_cmp(a, c) >= 0)
 static const sqe_scalar_kernel k_u8[] = KROW(u8), k_i8[] = KROW(i8), k_i16[] = KROW(i16),
                                k_i32[] = KROW(i32), k_i64[] = KROW(i64), k_f32[] = KROW(f32),
                                k_f64[] = KROW(f64), k_i128[] = KROW(i128), k_str[] = KROW(str),
-                               k_chr[] = KROW(chr);
+                               k_chr[] = KROW(chr), k_tz[] = KROW(tz);
 
 static const sqe_scalar_kernel *kernels_for(sqe_type_id id) {
     switch (id) {
@@ -128,7 +145,12 @@ static const sqe_scalar_kernel *kernels_for(sqe_type_id id) {
         return k_i32;
     case SQE_T_BIGINT:
     case SQE_T_TIMESTAMP:
+    case SQE_T_INTERVAL_DS:
+    case SQE_T_INTERVAL_YM:
+    case SQE_T_TIME:
         return k_i64;
+    case SQE_T_TIMESTAMP_TZ:
+        return k_tz;
     case SQE_T_REAL:
         return k_f32;
     case SQE_T_DOUBLE:
@@ -192,6 +214,7 @@ DISTINCT(dist_i8, int8_t, *a != *c)
 DISTINCT(dist_i16, int16_t, *a != *c)
 DISTINCT(dist_i32, int32_t, *a != *c)
 DISTINCT(dist_i64, int64_t, *a != *c)
+DISTINCT(dist_tz, int64_t, sqe_tstz_millis(*a) != sqe_tstz_millis(*c))
 DISTINCT(dist_f32, float, !(*a == *c || (isnan(*a) && isnan(*c))))
 DISTINCT(dist_f64, double, !(*a == *c || (isnan(*a) && isnan(*c))))
 DISTINCT(dist_i128, sqe_i128, *a != *c)
@@ -216,7 +239,13 @@ static bool bind_distinct(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_bi
         break;
     case SQE_T_BIGINT:
     case SQE_T_TIMESTAMP:
+    case SQE_T_INTERVAL_DS:
+    case SQE_T_INTERVAL_YM:
+    case SQE_T_TIME:
         b->kernel = dist_i64;
+        break;
+    case SQE_T_TIMESTAMP_TZ:
+        b->kernel = dist_tz;
         break;
     case SQE_T_REAL:
         b->kernel = dist_f32;

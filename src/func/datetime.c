@@ -6,7 +6,11 @@
  * last_day_of_month, from_unixtime, to_unixtime.
  *
  * DATE is int32 days and TIMESTAMP int64 microseconds since the epoch, both
- * without a time zone (UTC arithmetic). Days and times of day are split with
+ * without a time zone (UTC arithmetic). Fields of a TIMESTAMP WITH TIME
+ * ZONE are those of its wall time in its zone; fields of a TIME those of
+ * its microseconds of the day. date_add/date_trunc keep the timestamp(p) of
+ * their input (rounding what does not fit); the current-time functions
+ * return timestamp(3) / time(3). Days and times of day are split with
  * floor division so instants before 1970 land on the right day.
  *
  * Semantics follow Trino (which follows Joda-Time): day_of_week is ISO
@@ -19,10 +23,13 @@
  * on a DATE are an error, as in Trino: "'hour' is not a valid DATE field".
  *
  * The current time functions read the wall clock once, at bind time, so
- * every row and batch of a statement sees the same instant.
+ * every row and batch of a statement sees the same instant; the binder
+ * then calls sqe_func_fix_clock so that every call in the statement shares
+ * the planner's one instant (`now() = current_timestamp` is true).
  */
 #include "func/func_int.h"
 
+#include <math.h>
 #include <stdio.h>
 
 typedef enum {
@@ -169,6 +176,16 @@ static SQE_KERNEL(extract_ts) {
     return true;
 }
 
+/* Fields of a TIMESTAMP WITH TIME ZONE: of its wall time in its zone. */
+static SQE_KERNEL(extract_tstz) {
+    field_id f = (field_id)(intptr_t)b->data;
+    const int64_t *x = SQE_VEC_DATA(args[0], int64_t);
+    int64_t *o = SQE_VEC_DATA(out, int64_t);
+    sqe_func_propagate_nulls(args, 1, sel, n, out);
+    SQE_FOR_ROWS(sel, n, row, o[row] = timestamp_field(sqe_tstz_local_micros(x[row]), f););
+    return true;
+}
+
 static const struct {
     const char *name;
     field_id f;
@@ -221,13 +238,32 @@ static SQE_KERNEL(fill_i64) {
     return true;
 }
 
+/* The value a current-time binding returns for the instant `us` (UTC). */
+static int64_t clock_value(const sqe_func_binding *b, int64_t us) {
+    if (b->ret.id == SQE_T_DATE) return sqe_floor_div(us, SQE_MICROS_PER_DAY);
+    if (b->ret.id == SQE_T_TIME) return sqe_floor_mod(us, SQE_MICROS_PER_DAY);
+    if (b->ret.id == SQE_T_TIMESTAMP_TZ) return sqe_tstz_pack(sqe_floor_div(us, 1000), 0);
+    return us;
+}
+
 static bool bind_now(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
                      const sqe_value *const *const_args, sqe_error *err) {
     int64_t *v = sqe_arena_alloc(arena, sizeof *v);
     int64_t us = sqe_clock_wall_us();
-    *v = b->ret.id == SQE_T_DATE ? sqe_floor_div(us, SQE_MICROS_PER_DAY) : us;
+    if (b->ret.id == SQE_T_TIMESTAMP) b->ret = sqe_type_timestamp(3); /* Trino: timestamp(3) */
+    if (b->ret.id == SQE_T_TIME) b->ret = sqe_type_time(3);
+    /* now() and current_timestamp are timestamp(3) with time zone (session zone: UTC). */
+    if (strcmp(sig->name, "now") == 0 || strcmp(sig->name, "current_timestamp") == 0)
+        b->ret = sqe_type_make(SQE_T_TIMESTAMP_TZ);
     b->data = v;
+    *v = clock_value(b, sqe_floor_div(us, 1000) * 1000);
     return true;
+}
+
+void sqe_func_fix_clock(sqe_func_binding *b, int64_t *clock) {
+    if (b->kernel != fill_i32 && b->kernel != fill_i64) return;
+    if (*clock == INT64_MIN) *clock = sqe_floor_div(sqe_clock_wall_us(), 1000) * 1000;
+    *(int64_t *)b->data = clock_value(b, *clock);
 }
 
 /* -------------------------------------------------------------- units */
@@ -243,12 +279,13 @@ static bool parse_unit(const char *p, size_t n, bool is_date, time_unit *out, sq
         }
     }
     return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "'%.*s' is not a valid %s field",
-                         (int)SQE_MIN(n, 100), p, is_date ? "DATE" : "TIMESTAMP");
+                         (int)SQE_MIN(n, 100), p, is_date ? "DATE" : "Timestamp");
 }
 
 /* A constant unit (argument 0) parsed at bind time; b->data = unit + 1. */
 static bool bind_unit(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
                       const sqe_value *const *const_args, sqe_error *err) {
+    if (b->ret.id == SQE_T_TIMESTAMP) b->ret = b->arg_types[b->n_args - 1]; /* same precision */
     if (!const_args || !const_args[0] || const_args[0]->is_null ||
         const_args[0]->type.id != SQE_T_VARCHAR)
         return true;
@@ -305,24 +342,29 @@ static SQE_KERNEL(trunc_date) {
     return true;
 }
 
+/* Truncates microseconds to the unit; false on overflow. */
+static bool trunc_micros(int64_t us, time_unit u, int64_t *out) {
+    if (u < U_DAY)
+        return !__builtin_mul_overflow(sqe_floor_div(us, k_unit_micros[u]), k_unit_micros[u], out);
+    return !__builtin_mul_overflow(trunc_days(sqe_floor_div(us, SQE_MICROS_PER_DAY), u),
+                                   SQE_MICROS_PER_DAY, out);
+}
+
 static SQE_KERNEL(trunc_ts) {
     const int64_t *x = SQE_VEC_DATA(args[1], int64_t);
     int64_t *o = SQE_VEC_DATA(out, int64_t);
+    bool tz = b->ret.id == SQE_T_TIMESTAMP_TZ; /* truncated on the wall time, same zone */
     bool nulls = sqe_func_propagate_nulls(args, 2, sel, n, out);
     SQE_FOR_ROWS(sel, n, row, {
         if (nulls && !sqe_func_row_valid(out, row)) continue;
         time_unit u;
         if (!row_unit(b, args, row, false, &u, err)) return false;
-        int64_t us = x[row];
-        bool ovf;
-        if (u < U_DAY)
-            ovf = __builtin_mul_overflow(sqe_floor_div(us, k_unit_micros[u]), k_unit_micros[u],
-                                         &o[row]);
-        else
-            ovf = __builtin_mul_overflow(trunc_days(sqe_floor_div(us, SQE_MICROS_PER_DAY), u),
-                                         SQE_MICROS_PER_DAY, &o[row]);
-        if (SQE_UNLIKELY(ovf))
+        int64_t us = tz ? sqe_tstz_local_micros(x[row]) : x[row], r;
+        bool ok = trunc_micros(us, u, &r);
+        if (ok && tz) ok = sqe_tstz_from_local(r, sqe_tstz_key(x[row]), &r);
+        if (SQE_UNLIKELY(!ok))
             return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE, "date_trunc result out of range");
+        o[row] = r;
     });
     return true;
 }
@@ -331,8 +373,8 @@ static SQE_KERNEL(trunc_ts) {
 
 #define MAX_YEAR 5000000 /* keeps every date inside int32 days */
 
-/* Adds n months to a day number, clamping the day of month. */
-static bool add_months(int64_t days, int64_t n, int64_t *out) {
+/* Adds n months to a day number, clamping the day of month (func_int.h). */
+bool sqe_func_add_months(int64_t days, int64_t n, int64_t *out) {
     int y, m, d;
     sqe_date_to_ymd((int32_t)days, &y, &m, &d);
     int64_t total;
@@ -373,7 +415,7 @@ static SQE_KERNEL(add_date) {
                                          : u == U_QUARTER ? 3
                                                           : 12,
                                          &months) &&
-                 add_months(x[row], months, &r);
+                 sqe_func_add_months(x[row], months, &r);
             break;
         }
         }
@@ -383,7 +425,49 @@ static SQE_KERNEL(add_date) {
     return true;
 }
 
+/* Adds k units to microseconds; false on overflow. */
+static bool add_micros(int64_t us, time_unit u, int64_t k, int64_t *out) {
+    int64_t r = 0, delta;
+    bool ok;
+    if (u < U_MONTH) {
+        ok = !__builtin_mul_overflow(k, k_unit_micros[u], &delta) &&
+             !__builtin_add_overflow(us, delta, &r);
+    } else {
+        int64_t months, days = sqe_floor_div(us, SQE_MICROS_PER_DAY), nd;
+        int64_t tod = us - days * SQE_MICROS_PER_DAY;
+        ok = !__builtin_mul_overflow(k,
+                                     u == U_MONTH     ? 1
+                                     : u == U_QUARTER ? 3
+                                                      : 12,
+                                     &months) &&
+             sqe_func_add_months(days, months, &nd) &&
+             !__builtin_mul_overflow(nd, SQE_MICROS_PER_DAY, &r) &&
+             !__builtin_add_overflow(r, tod, &r);
+    }
+    *out = r;
+    return ok;
+}
+
+/* Zoned values: units below a day move the instant, larger ones the wall
+ * time in the value's zone (Joda's zoned chronology, as Trino). */
+static bool add_tstz(int64_t v, time_unit u, int64_t k, int64_t *out) {
+    uint16_t key = sqe_tstz_key(v);
+    if (u < U_DAY) {
+        int64_t r;
+        if (!add_micros(sqe_tstz_millis(v) * 1000, u, k, &r)) return false;
+        int64_t ms = sqe_floor_div(r, 1000);
+        if (ms <= -SQE_TSTZ_MAX_MILLIS || ms >= SQE_TSTZ_MAX_MILLIS) return false;
+        *out = sqe_tstz_pack(ms, key);
+        return true;
+    }
+    int64_t local;
+    return add_micros(sqe_tstz_local_micros(v), u, k, &local) &&
+           sqe_tstz_from_local(local, key, out);
+}
+
 static SQE_KERNEL(add_ts) {
+    int p = sqe_timestamp_precision(b->ret); /* results keep the input's digits, rounded */
+    bool tz = b->ret.id == SQE_T_TIMESTAMP_TZ;
     const int64_t *k = SQE_VEC_DATA(args[1], int64_t);
     const int64_t *x = SQE_VEC_DATA(args[2], int64_t);
     int64_t *o = SQE_VEC_DATA(out, int64_t);
@@ -392,23 +476,9 @@ static SQE_KERNEL(add_ts) {
         if (nulls && !sqe_func_row_valid(out, row)) continue;
         time_unit u;
         if (!row_unit(b, args, row, false, &u, err)) return false;
-        int64_t us = x[row], r = 0, delta;
-        bool ok;
-        if (u < U_MONTH) {
-            ok = !__builtin_mul_overflow(k[row], k_unit_micros[u], &delta) &&
-                 !__builtin_add_overflow(us, delta, &r);
-        } else {
-            int64_t months, days = sqe_floor_div(us, SQE_MICROS_PER_DAY), nd;
-            int64_t tod = us - days * SQE_MICROS_PER_DAY;
-            ok = !__builtin_mul_overflow(k[row],
-                                         u == U_MONTH     ? 1
-                                         : u == U_QUARTER ? 3
-                                                          : 12,
-                                         &months) &&
-                 add_months(days, months, &nd) &&
-                 !__builtin_mul_overflow(nd, SQE_MICROS_PER_DAY, &r) &&
-                 !__builtin_add_overflow(r, tod, &r);
-        }
+        int64_t r;
+        bool ok = tz ? add_tstz(x[row], u, k[row], &r)
+                     : add_micros(x[row], u, k[row], &r) && sqe_timestamp_round(r, p, &r);
         if (!ok) return add_overflow_error(err, "timestamp");
         o[row] = r;
     });
@@ -514,6 +584,28 @@ static SQE_KERNEL(diff_date) {
     return true;
 }
 
+/* Zoned values: units below a day count between instants, larger ones
+ * between wall times in the first value's zone (Joda, as Trino). */
+static SQE_KERNEL(diff_tstz) {
+    const int64_t *x = SQE_VEC_DATA(args[1], int64_t), *y = SQE_VEC_DATA(args[2], int64_t);
+    int64_t *o = SQE_VEC_DATA(out, int64_t);
+    bool nulls = sqe_func_propagate_nulls(args, 3, sel, n, out);
+    SQE_FOR_ROWS(sel, n, row, {
+        if (nulls && !sqe_func_row_valid(out, row)) continue;
+        time_unit u;
+        if (!row_unit(b, args, row, false, &u, err)) return false;
+        int64_t a = sqe_tstz_millis(x[row]) * 1000, c = sqe_tstz_millis(y[row]) * 1000;
+        if (u >= U_DAY) {
+            uint16_t key = sqe_tstz_key(x[row]);
+            a += (int64_t)sqe_tz_offset(key, sqe_floor_div(a, SQE_MICROS_PER_SECOND)) * 1000000;
+            c += (int64_t)sqe_tz_offset(key, sqe_floor_div(c, SQE_MICROS_PER_SECOND)) * 1000000;
+        }
+        if (!diff_instants(u, instant_of_micros(a), instant_of_micros(c), &o[row]))
+            return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE, "date_diff result out of range");
+    });
+    return true;
+}
+
 static SQE_KERNEL(diff_ts) {
     const int64_t *x = SQE_VEC_DATA(args[1], int64_t), *y = SQE_VEC_DATA(args[2], int64_t);
     int64_t *o = SQE_VEC_DATA(out, int64_t);
@@ -562,10 +654,11 @@ static SQE_KERNEL(from_unixtime_kernel) {
     bool nulls = sqe_func_propagate_nulls(args, 1, sel, n, out);
     SQE_FOR_ROWS(sel, n, row, {
         if (nulls && !sqe_func_row_valid(out, row)) continue;
-        double us = x[row] * 1e6;
-        if (!(us > -9.2e18 && us < 9.2e18))
-            return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE, "from_unixtime argument out of range");
-        o[row] = (int64_t)(us < 0 ? us - 0.5 : us + 0.5);
+        double ms = floor(x[row] * 1000 + 0.5); /* Trino: Math.round(unixtime * 1000) */
+        if (!(ms > -(double)SQE_TSTZ_MAX_MILLIS && ms < (double)SQE_TSTZ_MAX_MILLIS))
+            return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE,
+                                 "from_unixtime argument %g out of range", x[row]);
+        o[row] = sqe_tstz_pack((int64_t)ms, 0); /* in the session zone, UTC */
     });
     return true;
 }
@@ -588,7 +681,12 @@ static SQE_KERNEL(to_unixtime_kernel) {
     { NAME, 1, false, {DT}, BI, extract_date, bind_extract }
 #define FIELD_T(NAME)                                                                              \
     { NAME, 1, false, {TS}, BI, extract_ts, bind_extract }
-#define FIELD_DT(NAME) FIELD_D(NAME), FIELD_T(NAME)
+#define FIELD_TZ(NAME)                                                                             \
+    { NAME, 1, false, {SQE_T_TIMESTAMP_TZ}, BI, extract_tstz, bind_extract }
+#define FIELD_DT(NAME) FIELD_D(NAME), FIELD_T(NAME), FIELD_TZ(NAME)
+/* TIME is microseconds of the day: the timestamp kernel reads the same fields. */
+#define FIELD_TIME(NAME)                                                                           \
+    { NAME, 1, false, {SQE_T_TIME}, BI, extract_ts, bind_extract }
 
 static const sqe_func_sig k_sigs[] = {
     FIELD_DT("year"),
@@ -608,6 +706,15 @@ static const sqe_func_sig k_sigs[] = {
     FIELD_T("minute"),
     FIELD_T("second"),
     FIELD_T("millisecond"),
+    FIELD_TZ("hour"),
+    FIELD_TZ("minute"),
+    FIELD_TZ("second"),
+    FIELD_TZ("millisecond"),
+    FIELD_TIME("hour"),
+    FIELD_TIME("minute"),
+    FIELD_TIME("second"),
+    FIELD_TIME("millisecond"),
+    {"localtime", 0, false, {0}, SQE_T_TIME, fill_i64, bind_now},
 
     {"current_date", 0, false, {0}, DT, fill_i32, bind_now},
     {"now", 0, false, {0}, TS, fill_i64, bind_now},
@@ -620,10 +727,13 @@ static const sqe_func_sig k_sigs[] = {
     {"date_add", 3, false, {V, BI, TS}, TS, add_ts, bind_unit},
     {"date_diff", 3, false, {V, DT, DT}, BI, diff_date, bind_unit},
     {"date_diff", 3, false, {V, TS, TS}, BI, diff_ts, bind_unit},
+    {"date_trunc", 2, false, {V, SQE_T_TIMESTAMP_TZ}, SQE_T_TIMESTAMP_TZ, trunc_ts, bind_unit},
+    {"date_add", 3, false, {V, BI, SQE_T_TIMESTAMP_TZ}, SQE_T_TIMESTAMP_TZ, add_ts, bind_unit},
+    {"date_diff", 3, false, {V, SQE_T_TIMESTAMP_TZ, SQE_T_TIMESTAMP_TZ}, BI, diff_tstz, bind_unit},
 
     {"last_day_of_month", 1, false, {DT}, DT, last_day_date, NULL},
     {"last_day_of_month", 1, false, {TS}, DT, last_day_ts, NULL},
-    {"from_unixtime", 1, false, {SQE_T_DOUBLE}, TS, from_unixtime_kernel, NULL},
+    {"from_unixtime", 1, false, {SQE_T_DOUBLE}, SQE_T_TIMESTAMP_TZ, from_unixtime_kernel, NULL},
     {"to_unixtime", 1, false, {TS}, SQE_T_DOUBLE, to_unixtime_kernel, NULL},
 };
 

@@ -57,6 +57,13 @@ bool sqe_func_bind_scalar(sqe_arena *arena, const char *name, int n_args, const 
                           const sqe_value *const *const_args, sqe_func_binding *out,
                           sqe_error *err);
 
+/* For a binding of a current-time function (now, current_timestamp,
+ * localtimestamp, current_date): makes it return the statement's instant
+ * *clock (microseconds), reading the wall clock into *clock first when it is
+ * INT64_MIN, so every call in one statement sees the same value (Trino).
+ * Other bindings are left alone. */
+void sqe_func_fix_clock(sqe_func_binding *b, int64_t *clock);
+
 /* Vectorized CAST of `in` to out->type for the selected rows (Trino
  * semantics as sqe_value_cast; try_ turns failures into NULL). */
 bool sqe_func_cast_vector(const sqe_vector *in, sqe_vector *out, bool try_, const uint16_t *sel,

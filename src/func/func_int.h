@@ -65,6 +65,9 @@ extern const sqe_func_sig_table sqe_func_json_table;
 extern const sqe_func_sig_table sqe_func_binary_table;
 extern const sqe_func_sig_table sqe_func_url_table;
 extern const sqe_func_sig_table sqe_func_math_more_table;
+extern const sqe_func_sig_table sqe_func_interval_table;
+extern const sqe_func_sig_table sqe_func_datefmt_table;
+extern const sqe_func_sig_table sqe_func_tstz_table;
 
 #define SQE_FUNC_TABLE(var, arr)                                                                   \
     const sqe_func_sig_table var = {arr, sizeof(arr) / sizeof((arr)[0])}
@@ -170,6 +173,10 @@ static inline int64_t sqe_floor_div(int64_t a, int64_t b) {
 static inline int64_t sqe_floor_mod(int64_t a, int64_t b) {
     return a - sqe_floor_div(a, b) * b;
 }
+/* Adds n months to a day number, clamping the day to the new month's
+ * length (Jan 31 + 1 month = Feb 28/29); false when the year leaves
+ * +-5,000,000 (datetime.c). */
+bool sqe_func_add_months(int64_t days, int64_t n, int64_t *out);
 
 /* Decimal helpers (arith.c), used by math.c and aggregate.c. */
 /* q = round_half_up(n / d) for d != 0. */

@@ -53,6 +53,9 @@ static const sqe_func_sig_table *const k_tables[] = {
     &sqe_func_binary_table,
     &sqe_func_url_table,
     &sqe_func_math_more_table,
+    &sqe_func_interval_table, /* interval.c: interval operators */
+    &sqe_func_datefmt_table,  /* datefmt.c: date/time text functions */
+    &sqe_func_tstz_table,     /* tstz.c: timestamp with time zone functions */
 };
 // clang-format on
 

@@ -124,6 +124,18 @@ bool sqe_bind_contains_aggregate(const sqe_ast_expr *e) {
 
 /* Precision of a numeric literal as Trino types it: its digits without the
  * leading zeros of the integer part (0.25 is decimal(2,2), 007 has 1). */
+
+/* TIMESTAMP 'x' literal precision: the fractional digits written (Trino),
+ * at most 12; digits after the time's '.' ('2020-01-01 00:00:00.50' is 2). */
+static int timestamp_literal_precision(const char *t) {
+    const char *colon = strchr(t, ':');
+    const char *dot = colon ? strchr(colon, '.') : NULL;
+    if (!dot) return 0;
+    int n = 0;
+    while (dot[1 + n] >= '0' && dot[1 + n] <= '9') n++;
+    return n > SQE_TIMESTAMP_MAX_PRECISION ? SQE_TIMESTAMP_MAX_PRECISION : n;
+}
+
 static int count_digits(const char *s) {
     int n = 0;
     bool leading = true;
@@ -250,20 +262,32 @@ bool sqe_bind_literal(sqe_arena *a, const sqe_ast_expr *e, sqe_value *out, sqe_e
             return true;
         }
         if (strcmp(e->u.lit.type_name, "x") == 0) return bind_binary_literal(a, e, out, err);
-        if (!sqe_type_parse(e->u.lit.type_name, &ty, &terr))
+        if (!sqe_type_parse_sql(e->u.lit.type_name, &ty, &terr))
             return sqe_bind_error(err, terr.cls, e->pos, "%s", terr.msg);
+        if (ty.id == SQE_T_TIMESTAMP) ty = sqe_type_timestamp(timestamp_literal_precision(t));
+        if (ty.id == SQE_T_TIME) ty = sqe_type_time(timestamp_literal_precision(t));
         sqe_value s = sqe_value_string(t, (uint32_t)strlen(t));
         sqe_error cerr;
+        /* TIMESTAMP '2020-01-01 00:00 UTC': a zone makes it a timestamp with time zone. */
+        if (ty.id == SQE_T_TIMESTAMP && !sqe_value_cast(&s, ty, false, a, out, &cerr) &&
+            sqe_value_cast(&s, sqe_type_make(SQE_T_TIMESTAMP_TZ), false, a, out, &cerr))
+            return true;
         if (!sqe_value_cast(&s, ty, false, a, out, &cerr)) {
             char tb[64];
             return sqe_bind_error(err, SQE_ERR_INVALID_ARGUMENT, e->pos, "invalid %s literal '%s'",
-                                  sqe_type_sql_name(ty, tb, sizeof tb), t);
+                                  ty.id == SQE_T_TIMESTAMP ? "timestamp"
+                                  : ty.id == SQE_T_TIME    ? "time"
+                                                           : sqe_type_sql_name(ty, tb, sizeof tb),
+                                  t);
         }
         return true;
     }
-    case SQE_LIT_INTERVAL:
-        return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
-                              "INTERVAL literals are not supported yet");
+    case SQE_LIT_INTERVAL: {
+        sqe_error ierr;
+        if (!sqe_interval_parse(t, e->u.lit.type_name, false, out, &ierr))
+            return sqe_bind_error(err, ierr.cls, e->pos, "%s", ierr.msg);
+        return true;
+    }
     }
     return sqe_error_set(err, SQE_ERR_INTERNAL, "unknown literal kind");
 }
@@ -328,6 +352,7 @@ sqe_expr *sqe_bind_call(bind_ctx *cx, const char *name, int n, sqe_expr **args, 
         args[i] = sqe_bind_coerce(cx, args[i], fb.arg_types[i], err);
         if (!args[i]) return NULL;
     }
+    if (cx->clock) sqe_func_fix_clock(&fb, cx->clock);
     sqe_expr *e = sqe_expr_new(cx->arena, SQE_EXPR_CALL, fb.ret, n, args);
     e->fn = fb;
     try_fold(cx, &e);
@@ -1046,7 +1071,7 @@ static sqe_expr *bind_node(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
         }
         sqe_type t;
         sqe_error terr;
-        if (!sqe_type_parse(at->text ? at->text : at->name, &t, &terr)) {
+        if (!sqe_type_parse_sql(at->text ? at->text : at->name, &t, &terr)) {
             sqe_bind_error(err, terr.cls, at->pos, "%s", terr.msg);
             return NULL;
         }

@@ -62,6 +62,7 @@ typedef struct bind_ctx {
     agg_ctx *agg;       /* non-NULL: post-aggregation binding */
     bool collecting;    /* agg collection pass: aggregates allowed, bind args */
     const char *clause; /* "WHERE", "GROUP BY", ... for error messages */
+    int64_t *clock;     /* the statement's instant for now()/current_* (planner.clock) or NULL */
     int lazy;           /* > 0 inside an operand that may never be evaluated (CASE
                            branches, later COALESCE/IF arguments, right side of
                            AND/OR): a constant CAST that fails is left to run time */
@@ -82,6 +83,8 @@ struct planner {
     cte_def *ctes;                      /* innermost visible WITH entry */
     struct corr_ctx *corr;              /* set for the top SELECT of a subquery being planned */
     int depth;                          /* nesting of query expressions (limit) */
+    int64_t clock; /* wall clock (us) read by the statement's first now()/current_*; INT64_MIN
+                      until then, so every call in one statement sees one instant (Trino) */
 };
 
 /* planner.c */

@@ -94,7 +94,7 @@ sqe_plan *sqe_plan_scan_node(planner *pl, sqe_hive_table *t, char *display_name)
 
 bool sqe_plan_const_count(planner *pl, const sqe_ast_expr *e, const char *what, uint64_t *out,
                           sqe_error *err) {
-    bind_ctx cx = {.arena = pl->arena, .cat = pl->cat, .clause = what};
+    bind_ctx cx = {.arena = pl->arena, .cat = pl->cat, .clock = &pl->clock, .clause = what};
     sqe_expr *b = sqe_bind_expr(&cx, e, err);
     if (!b) return false;
     sqe_value v;
@@ -543,8 +543,12 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
     sqe_plan *scan = src->kind == SQE_PLAN_SCAN ? src : NULL;
     sqe_plan *cur = src;
     subq_ctx sq = {pl, &cur};
-    bind_ctx cx = {
-        .arena = A, .cat = pl->cat, .scope = &sc, .subq = &sq, .outer = cc ? cc->outer : NULL};
+    bind_ctx cx = {.arena = A,
+                   .cat = pl->cat,
+                   .clock = &pl->clock,
+                   .scope = &sc,
+                   .subq = &sq,
+                   .outer = cc ? cc->outer : NULL};
 
     /* WHERE */
     if (q->where && !plan_where(pl, q, &cx, &cur, cc, err)) return NULL;
@@ -1147,7 +1151,7 @@ static void prune_scan_columns(sqe_arena *a, sqe_plan *scan, sqe_plan *consumer)
 
 sqe_plan *sqe_plan_query(sqe_arena *arena, sqe_hive_catalog *cat, const sqe_ast_query *q,
                          sqe_error *err) {
-    planner pl = {.arena = arena, .cat = cat};
+    planner pl = {.arena = arena, .cat = cat, .clock = INT64_MIN};
     sqe_plan *p = sqe_plan_query_expr(&pl, q, err);
     if (!p) {
         for (size_t i = 0; i < pl.tables.len; i++) sqe_hive_table_free(pl.tables.items[i]);

@@ -270,9 +270,28 @@ static sqe_ast_expr *parse_mult(sqe_parser *p) {
 
 static sqe_ast_expr *parse_primary(sqe_parser *p);
 
+static sqe_ast_expr *new_call(sqe_parser *p, const char *name, sqe_pos pos, int n_args,
+                              sqe_ast_expr **args);
+
+/* primary [AT TIME ZONE primary]... -> at_timezone(x, zone); binds tighter
+ * than the arithmetic operators, as in Trino's grammar. */
+static sqe_ast_expr *parse_at_time_zone(sqe_parser *p) {
+    sqe_ast_expr *e = parse_primary(p);
+    while (e && sqe_p_is(p, 0, "at") && sqe_p_is(p, 1, "time") && sqe_p_is(p, 2, "zone")) {
+        sqe_pos pos = sqe_p_next(p)->pos;
+        sqe_p_next(p);
+        sqe_p_next(p);
+        sqe_ast_expr **args = sqe_arena_alloc(p->arena, 2 * sizeof *args);
+        args[0] = e;
+        if (!(args[1] = parse_primary(p))) return NULL;
+        e = new_call(p, "at_timezone", pos, 2, args);
+    }
+    return e;
+}
+
 static sqe_ast_expr *parse_unary(sqe_parser *p) {
     sqe_tok_kind k = sqe_p_peek(p, 0)->kind;
-    if (k != SQE_TK_MINUS && k != SQE_TK_PLUS) return parse_primary(p);
+    if (k != SQE_TK_MINUS && k != SQE_TK_PLUS) return parse_at_time_zone(p);
     sqe_pos pos = sqe_p_next(p)->pos;
     if (!sqe_p_enter(p)) return NULL;
     sqe_ast_expr *arg = parse_unary(p);

@@ -486,6 +486,21 @@ bool sqe_p_parse_type(sqe_parser *p, sqe_ast_type *out) {
             if (with) out->name = sqe_arena_sprintf(p->arena, "%s with time zone", name);
         }
     }
+    if (strcmp(name, "interval") == 0) {
+        /* INTERVAL DAY TO SECOND / YEAR TO MONTH: the words follow; types/ checks them. */
+        static const char *const k_words[] = {"year",   "month",  "day", "hour",
+                                              "minute", "second", "to"};
+        for (bool more = true; more;) {
+            more = false;
+            for (size_t i = 0; i < SQE_ARRAY_LEN(k_words) && !more; i++) {
+                if (sqe_p_accept(p, k_words[i])) {
+                    sqe_strbuf_printf(&sb, " %s", k_words[i]);
+                    more = true;
+                }
+            }
+        }
+        out->name = sqe_arena_strndup(p->arena, sb.data, sb.len);
+    }
     if (ok) out->text = sqe_arena_strndup(p->arena, sb.data, sb.len);
     sqe_strbuf_free(&sb);
     return ok;
@@ -567,6 +582,8 @@ static sqe_ast_stmt *parse_statement_body(sqe_parser *p, sqe_ast_stmt *st) {
         }
         return unsupported(p, st, sqe_arena_sprintf(p->arena, "ALTER %s", sqe_p_upper_word(p, t1)));
     }
+    if (sqe_p_tok_is(t, "set") && sqe_p_is(p, 1, "time") && sqe_p_is(p, 2, "zone"))
+        return unsupported(p, st, "SET TIME ZONE (the session time zone is UTC)");
     for (size_t i = 0; i < SQE_ARRAY_LEN(unsupported_words); i++)
         if (sqe_p_tok_is(t, unsupported_words[i]))
             return unsupported(p, st, sqe_p_upper_word(p, t));

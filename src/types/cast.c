@@ -385,9 +385,12 @@ static bool cast_to_date(const sqe_value *in, sqe_type to, sqe_value *out, sqe_e
         days = in->v.i;
         break;
     case SQE_T_TIMESTAMP:
-        days = in->v.i / MICROS_PER_DAY;
-        if (in->v.i % MICROS_PER_DAY < 0) days -= 1; /* floor */
+    case SQE_T_TIMESTAMP_TZ: {
+        int64_t us = in->type.id == SQE_T_TIMESTAMP ? in->v.i : sqe_tstz_local_micros(in->v.i);
+        days = us / MICROS_PER_DAY;
+        if (us % MICROS_PER_DAY < 0) days -= 1; /* floor */
         break;
+    }
     case SQE_T_VARCHAR: {
         const char *p = in->v.s.ptr;
         size_t n = in->v.s.len;
@@ -404,9 +407,21 @@ static bool cast_to_date(const sqe_value *in, sqe_type to, sqe_value *out, sqe_e
     return true;
 }
 
+/* 1 when the text's fraction has more than 6 digits and the 7th is >= 5
+ * (sqe_parse_timestamp truncates there; timestamp(p) rounds). */
+static int64_t frac_round_up(const char *p, size_t n) {
+    const char *dot = memchr(p, '.', n);
+    if (!dot || (size_t)(dot - p) + 7 >= n) return 0;
+    char c = dot[7];
+    return c >= '5' && c <= '9' ? 1 : 0;
+}
+
 static bool cast_to_timestamp(const sqe_value *in, sqe_type to, sqe_value *out, sqe_error *err) {
     int64_t us;
     switch (in->type.id) {
+    case SQE_T_TIMESTAMP_TZ: /* the wall time in the value's zone (Trino) */
+        us = sqe_tstz_local_micros(in->v.i);
+        break;
     case SQE_T_TIMESTAMP:
         us = in->v.i;
         break;
@@ -418,12 +433,88 @@ static bool cast_to_timestamp(const sqe_value *in, sqe_type to, sqe_value *out, 
         size_t n = in->v.s.len;
         trim(&p, &n);
         if (!sqe_parse_timestamp(p, n, &us)) return fail_text(in, to, err);
+        if (sqe_timestamp_precision(to) >= 0) us += frac_round_up(p, n); /* Trino rounds */
         break;
     }
     default:
         return fail_mismatch(in, to, err);
     }
+    if (!sqe_timestamp_round(us, sqe_timestamp_precision(to), &us)) return fail_range(in, to, err);
     *out = sqe_value_int(SQE_T_TIMESTAMP, us);
+    out->type = to;
+    return true;
+}
+
+/* TIME: text, the time of day of a TIMESTAMP, or another TIME; rounded
+ * half up to the target's digits, wrapping at midnight (Trino). */
+static bool cast_to_time(const sqe_value *in, sqe_type to, sqe_value *out, sqe_error *err) {
+    int64_t us;
+    switch (in->type.id) {
+    case SQE_T_TIME:
+        us = in->v.i;
+        break;
+    case SQE_T_TIMESTAMP:
+        us = in->v.i % MICROS_PER_DAY;
+        if (us < 0) us += MICROS_PER_DAY;
+        break;
+    case SQE_T_VARCHAR: {
+        const char *p = in->v.s.ptr;
+        size_t n = in->v.s.len;
+        int digits;
+        trim(&p, &n);
+        if (!sqe_parse_time(p, n, &us, &digits)) return fail_text(in, to, err);
+        us += frac_round_up(p, n);
+        break;
+    }
+    default:
+        return fail_mismatch(in, to, err);
+    }
+    if (!sqe_timestamp_round(us, sqe_time_precision(to), &us)) return fail_range(in, to, err);
+    *out = sqe_value_int(SQE_T_TIME, us % MICROS_PER_DAY);
+    out->type = to;
+    return true;
+}
+
+/* "<timestamp>[ <zone>]": the zone after the last space when the whole text
+ * is not a timestamp; none means the session zone (UTC). */
+static bool parse_tstz_text(const char *p, size_t n, int64_t *out) {
+    int64_t us;
+    uint16_t key = 0;
+    if (!sqe_parse_timestamp(p, n, &us)) {
+        const char *sp = memrchr(p, ' ', n);
+        sqe_error zerr;
+        if (!sp || !sqe_parse_timestamp(p, (size_t)(sp - p), &us) ||
+            !sqe_tz_key(sp + 1, n - (size_t)(sp - p) - 1, &key, &zerr))
+            return false;
+    }
+    return sqe_tstz_from_local(us, key, out);
+}
+
+static bool cast_to_tstz(const sqe_value *in, sqe_type to, sqe_value *out, sqe_error *err) {
+    int64_t v;
+    switch (in->type.id) {
+    case SQE_T_TIMESTAMP_TZ:
+        v = in->v.i;
+        break;
+    case SQE_T_TIMESTAMP: /* interpreted in the session zone, UTC */
+    case SQE_T_DATE: {
+        int64_t us = in->v.i;
+        if (in->type.id == SQE_T_DATE && __builtin_mul_overflow(in->v.i, MICROS_PER_DAY, &us))
+            return fail_range(in, to, err);
+        if (!sqe_tstz_from_local(us, 0, &v)) return fail_range(in, to, err);
+        break;
+    }
+    case SQE_T_VARCHAR: {
+        const char *p = in->v.s.ptr;
+        size_t n = in->v.s.len;
+        trim(&p, &n);
+        if (!parse_tstz_text(p, n, &v)) return fail_text(in, to, err);
+        break;
+    }
+    default:
+        return fail_mismatch(in, to, err);
+    }
+    *out = sqe_value_int(SQE_T_TIMESTAMP_TZ, v);
     return true;
 }
 
@@ -452,6 +543,15 @@ static bool cast_impl(const sqe_value *in, sqe_type to, sqe_arena *arena, sqe_va
         return cast_to_date(in, to, out, err);
     case SQE_T_TIMESTAMP:
         return cast_to_timestamp(in, to, out, err);
+    case SQE_T_TIME:
+        return cast_to_time(in, to, out, err);
+    case SQE_T_TIMESTAMP_TZ:
+        return cast_to_tstz(in, to, out, err);
+    case SQE_T_INTERVAL_DS:
+    case SQE_T_INTERVAL_YM:
+        if (in->type.id != to.id) return fail_mismatch(in, to, err);
+        *out = *in;
+        return true;
     default:
         return fail_mismatch(in, to, err);
     }

@@ -18,9 +18,15 @@
 #include "types/types_int.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define MICROS_PER_SECOND 1000000LL
 #define MICROS_PER_DAY 86400000000LL
+
+static int64_t sqe_floor_mod_i64(int64_t a, int64_t b) {
+    int64_t r = a % b;
+    return r < 0 ? r + b : r;
+}
 
 /* ----------------------------------------------------------- calendar */
 
@@ -105,6 +111,39 @@ size_t sqe_timestamp_format(int64_t micros, char *buf, size_t buf_len) {
     return n + (size_t)k < buf_len ? n + (size_t)k : (buf_len ? buf_len - 1 : 0);
 }
 
+bool sqe_timestamp_round(int64_t micros, int p, int64_t *out) {
+    if (p < 0 || p >= 6) {
+        *out = micros;
+        return true;
+    }
+    static const int64_t k_unit[6] = {1000000, 100000, 10000, 1000, 100, 10};
+    int64_t unit = k_unit[p], r;
+    if (__builtin_add_overflow(micros, unit / 2, &r)) return false;
+    r = r / unit - (r % unit < 0); /* floor */
+    return !__builtin_mul_overflow(r, unit, out);
+}
+
+size_t sqe_timestamp_format_p(int64_t micros, int p, char *buf, size_t buf_len) {
+    if (p < 0) return sqe_timestamp_format(micros, buf, buf_len);
+    size_t n = sqe_timestamp_format(micros, buf, buf_len);
+    /* The plain form ends in ".fff" or ".ffffff": rewrite the fraction. */
+    char *dot = n ? memrchr(buf, '.', n) : NULL;
+    if (!dot) return n;
+    size_t at = (size_t)(dot - buf);
+    int64_t frac = sqe_floor_mod_i64(micros, MICROS_PER_SECOND);
+    char digits[16];
+    snprintf(digits, sizeof digits, "%06lld000000", (long long)frac);
+    if (p == 0) {
+        buf[at] = '\0';
+        return at;
+    }
+    size_t want = at + 1 + (size_t)p;
+    if (want + 1 > buf_len) return n;
+    memcpy(buf + at + 1, digits, (size_t)p);
+    buf[want] = '\0';
+    return want;
+}
+
 /* -------------------------------------------------------------- parsing */
 
 /* Reads min..max ASCII digits at *i into *out. */
@@ -184,4 +223,51 @@ bool sqe_parse_timestamp(const char *p, size_t n, int64_t *micros) {
         return false;
     *micros = t;
     return true;
+}
+
+/* --------------------------------------------------------------- TIME */
+
+bool sqe_parse_time(const char *p, size_t n, int64_t *micros, int *digits) {
+    size_t i = 0;
+    long h, m, s = 0;
+    *digits = 0;
+    if (!read_digits(p, n, &i, 1, 2, &h) || i >= n || p[i++] != ':' ||
+        !read_digits(p, n, &i, 1, 2, &m))
+        return false;
+    int64_t frac = 0;
+    if (i < n && p[i] == ':') {
+        i++;
+        if (!read_digits(p, n, &i, 1, 2, &s)) return false;
+        if (i < n && p[i] == '.') {
+            i++;
+            int k = 0;
+            while (i < n && (unsigned)(p[i] - '0') < 10) {
+                if (k < 6) frac = frac * 10 + (p[i] - '0');
+                i++, k++;
+            }
+            if (k == 0 || k > 12) return false;
+            for (int d = k; d < 6; d++) frac *= 10;
+            *digits = k;
+        }
+    }
+    if (i != n || h > 23 || m > 59 || s > 59) return false;
+    *micros = ((int64_t)h * 3600 + m * 60 + s) * MICROS_PER_SECOND + frac;
+    return true;
+}
+
+size_t sqe_time_format(int64_t micros, int p, char *buf, size_t buf_len) {
+    int64_t secs = micros / MICROS_PER_SECOND, frac = micros % MICROS_PER_SECOND;
+    int k = snprintf(buf, buf_len, "%02d:%02d:%02d", (int)(secs / 3600), (int)(secs / 60 % 60),
+                     (int)(secs % 60));
+    if (k < 0) return 0;
+    size_t n = (size_t)k;
+    if (p > 0 && n + 1 + (size_t)p < buf_len) {
+        char digits[16];
+        snprintf(digits, sizeof digits, "%06lld000000", (long long)frac);
+        buf[n++] = '.';
+        memcpy(buf + n, digits, (size_t)p);
+        n += (size_t)p;
+        buf[n] = '\0';
+    }
+    return n < buf_len ? n : (buf_len ? buf_len - 1 : 0);
 }

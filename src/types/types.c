@@ -28,6 +28,10 @@ bool sqe_type_equal(sqe_type a, sqe_type b) {
         return a.precision == b.precision && a.scale == b.scale;
     case SQE_T_VARCHAR:
         return a.str_kind == b.str_kind && a.length == b.length;
+    case SQE_T_TIMESTAMP:
+        return a.precision == b.precision;
+    case SQE_T_TIME:
+        return sqe_time_precision(a) == sqe_time_precision(b);
     default:
         return true;
     }
@@ -59,6 +63,10 @@ size_t sqe_type_width(sqe_type t) {
     case SQE_T_BIGINT:
     case SQE_T_DOUBLE:
     case SQE_T_TIMESTAMP:
+    case SQE_T_INTERVAL_DS:
+    case SQE_T_INTERVAL_YM:
+    case SQE_T_TIME:
+    case SQE_T_TIMESTAMP_TZ:
         return 8;
     case SQE_T_DECIMAL:
         return sizeof(sqe_i128);
@@ -96,6 +104,12 @@ static const char *plain_sql_name(sqe_type_id id) {
         return "date";
     case SQE_T_TIMESTAMP:
         return "timestamp";
+    case SQE_T_INTERVAL_DS:
+        return "interval day to second";
+    case SQE_T_INTERVAL_YM:
+        return "interval year to month";
+    case SQE_T_TIMESTAMP_TZ:
+        return "timestamp(3) with time zone";
     default:
         return "unknown";
     }
@@ -109,6 +123,10 @@ const char *sqe_type_sql_name(sqe_type t, char *buf, size_t buf_len) {
         snprintf(buf, buf_len, "varchar(%u)", (unsigned)t.length);
     else if (t.id == SQE_T_VARCHAR && t.str_kind == SQE_STRKIND_CHAR)
         snprintf(buf, buf_len, "char(%u)", (unsigned)t.length);
+    else if (t.id == SQE_T_TIME)
+        snprintf(buf, buf_len, "time(%d)", sqe_time_precision(t));
+    else if (sqe_timestamp_precision(t) >= 0)
+        snprintf(buf, buf_len, "timestamp(%d)", sqe_timestamp_precision(t));
     else
         snprintf(buf, buf_len, "%s", plain_sql_name((sqe_type_id)t.id));
     return buf;
@@ -164,6 +182,7 @@ static const struct {
     {"varchar", SQE_T_VARCHAR, P_VARCHAR}, {"char", SQE_T_VARCHAR, P_CHAR},
     {"date", SQE_T_DATE, P_NONE},          {"timestamp", SQE_T_TIMESTAMP, P_TIMESTAMP},
     {"binary", SQE_T_VARBINARY, P_NONE},   {"varbinary", SQE_T_VARBINARY, P_NONE},
+    {"time", SQE_T_TIME, P_TIMESTAMP},
 };
 
 static const char *skip_ws(const char *s) {
@@ -214,7 +233,52 @@ static int read_params(const char **ps, long vals[2]) {
     return n;
 }
 
+/* "interval day to second" / "interval year to month" (s is past "interval"). */
+static bool parse_interval_type(const char *name, const char *s, sqe_type *out, sqe_error *err) {
+    char a[24], to[24], b[24];
+    s = read_word(skip_ws(s), a, sizeof a);
+    s = read_word(skip_ws(s), to, sizeof to);
+    s = read_word(skip_ws(s), b, sizeof b);
+    if (*skip_ws(s) == '\0' && strcmp(to, "to") == 0) {
+        if (strcmp(a, "day") == 0 && strcmp(b, "second") == 0) {
+            *out = sqe_type_make(SQE_T_INTERVAL_DS);
+            return true;
+        }
+        if (strcmp(a, "year") == 0 && strcmp(b, "month") == 0) {
+            *out = sqe_type_make(SQE_T_INTERVAL_YM);
+            return true;
+        }
+    }
+    return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
+                         "unknown type '%s' (intervals are INTERVAL DAY TO SECOND and INTERVAL "
+                         "YEAR TO MONTH)",
+                         name);
+}
+
+/* " with time zone" at *s (consumed when present). */
+static bool with_time_zone(const char **s) {
+    char w[4][24];
+    const char *t = *s;
+    for (int k = 0; k < 3; k++) t = read_word(skip_ws(t), w[k], sizeof w[k]);
+    if (strcmp(w[0], "with") || strcmp(w[1], "time") || strcmp(w[2], "zone") || *skip_ws(t))
+        return false;
+    *s = t;
+    return true;
+}
+
+static bool type_parse(const char *name, sqe_type *out, sqe_error *err, bool sql);
+
 bool sqe_type_parse(const char *name, sqe_type *out, sqe_error *err) {
+    return type_parse(name, out, err, false);
+}
+
+bool sqe_type_parse_sql(const char *name, sqe_type *out, sqe_error *err) {
+    return type_parse(name, out, err, true);
+}
+
+/* `sql`: also the query-only types (intervals, TIME, TIMESTAMP WITH TIME
+ * ZONE), which no table column can have. */
+static bool type_parse(const char *name, sqe_type *out, sqe_error *err, bool sql) {
     char word[24], word2[24];
     const char *s = skip_ws(name);
     s = read_word(s, word, sizeof word);
@@ -222,6 +286,9 @@ bool sqe_type_parse(const char *name, sqe_type *out, sqe_error *err) {
         const char *t = read_word(skip_ws(s), word2, sizeof word2);
         if (strcmp(word2, "precision") == 0) s = t;
     }
+    if (sql && strcmp(word, "interval") == 0) return parse_interval_type(name, s, out, err);
+    if (!sql && strcmp(word, "time") == 0)
+        return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED, "unknown type '%s'", name);
     size_t i;
     for (i = 0; i < SQE_ARRAY_LEN(k_type_names); i++)
         if (word[0] && strcmp(word, k_type_names[i].name) == 0) break;
@@ -230,6 +297,14 @@ bool sqe_type_parse(const char *name, sqe_type *out, sqe_error *err) {
 
     long p[2] = {0, 0};
     int n_params = read_params(&s, p);
+    if (sql && n_params >= 0 && k_type_names[i].id == SQE_T_TIMESTAMP && with_time_zone(&s)) {
+        if (n_params > 1 || (n_params == 1 && p[0] > 3))
+            return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
+                                 "'%s' is not supported: time zone timestamps have precision 3",
+                                 name);
+        *out = sqe_type_make(SQE_T_TIMESTAMP_TZ);
+        return true;
+    }
     if (n_params < 0 || *skip_ws(s) != '\0')
         return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT, "malformed type '%s'", name);
 
@@ -272,10 +347,12 @@ bool sqe_type_parse(const char *name, sqe_type *out, sqe_error *err) {
         break;
     }
     case P_TIMESTAMP:
-        /* timestamp(p) is accepted for Trino users; values keep microseconds. */
-        if (n_params > 1 || (n_params == 1 && p[0] > 12))
+        /* timestamp(p): p digits (values keep microseconds); plain timestamp stays plain. */
+        if (n_params > 1 || (n_params == 1 && p[0] > SQE_TIMESTAMP_MAX_PRECISION))
             return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
                                  "timestamp precision out of range 0..12 in '%s'", name);
+        if (n_params == 1)
+            t = t.id == SQE_T_TIME ? sqe_type_time((int)p[0]) : sqe_type_timestamp((int)p[0]);
         break;
     }
     *out = t;
@@ -343,9 +420,28 @@ bool sqe_type_common(sqe_type a, sqe_type b, sqe_type *out) {
         }
         return true;
     }
-    if ((a.id == SQE_T_DATE && b.id == SQE_T_TIMESTAMP) ||
-        (a.id == SQE_T_TIMESTAMP && b.id == SQE_T_DATE)) {
-        *out = sqe_type_make(SQE_T_TIMESTAMP);
+    if (a.id == SQE_T_TIMESTAMP && b.id == SQE_T_TIMESTAMP) {
+        /* The finer precision; plain TIMESTAMP (microseconds) is the finest. */
+        int pa = sqe_timestamp_precision(a), pb = sqe_timestamp_precision(b);
+        *out = pa < 0 || pb < 0 ? sqe_type_make(SQE_T_TIMESTAMP) : pa > pb ? a : b;
+        return true;
+    }
+    bool atz = a.id == SQE_T_TIMESTAMP_TZ, btz = b.id == SQE_T_TIMESTAMP_TZ;
+    if ((atz || btz) && (atz || a.id == SQE_T_TIMESTAMP || a.id == SQE_T_DATE) &&
+        (btz || b.id == SQE_T_TIMESTAMP || b.id == SQE_T_DATE)) {
+        *out = sqe_type_make(SQE_T_TIMESTAMP_TZ);
+        return true;
+    }
+    if (a.id == SQE_T_TIME && b.id == SQE_T_TIME) {
+        *out = sqe_time_precision(a) >= sqe_time_precision(b) ? a : b;
+        return true;
+    }
+    if (a.id == SQE_T_DATE && b.id == SQE_T_TIMESTAMP) {
+        *out = b;
+        return true;
+    }
+    if (a.id == SQE_T_TIMESTAMP && b.id == SQE_T_DATE) {
+        *out = a;
         return true;
     }
     return false;
@@ -361,11 +457,19 @@ bool sqe_type_implicit_ok(sqe_type from, sqe_type to) {
 bool sqe_type_can_cast(sqe_type from, sqe_type to) {
     if (from.id == SQE_T_NULL || from.id == to.id) return true;
     if (to.id == SQE_T_NULL) return false;
+    if (sqe_type_is_interval(to)) return false; /* only the same interval type, as Trino */
+    if (sqe_type_is_interval(from)) return to.id == SQE_T_VARCHAR;
     if (from.id == SQE_T_VARCHAR || to.id == SQE_T_VARCHAR) return true;
     if (to.id == SQE_T_VARBINARY || from.id == SQE_T_VARBINARY) return false;
     bool from_num = from.id == SQE_T_BOOLEAN || sqe_type_is_numeric(from);
     bool to_num = to.id == SQE_T_BOOLEAN || sqe_type_is_numeric(to);
     if (from_num && to_num) return true;
+    bool from_tz = from.id == SQE_T_TIMESTAMP_TZ, to_tz = to.id == SQE_T_TIMESTAMP_TZ;
+    if (from_tz || to_tz)
+        return (from_tz || from.id == SQE_T_TIMESTAMP || from.id == SQE_T_DATE) &&
+               (to_tz || to.id == SQE_T_TIMESTAMP || to.id == SQE_T_DATE);
+    if (to.id == SQE_T_TIME) return from.id == SQE_T_TIMESTAMP;
+    if (from.id == SQE_T_TIME) return false;
     bool from_dt = from.id == SQE_T_DATE || from.id == SQE_T_TIMESTAMP;
     bool to_dt = to.id == SQE_T_DATE || to.id == SQE_T_TIMESTAMP;
     return from_dt && to_dt;

@@ -9,6 +9,10 @@
  *   VARCHAR   sqe_string (16-byte view, see vector.h)    VARBINARY likewise
  *   DATE      int32_t days since 1970-01-01
  *   TIMESTAMP int64_t microseconds since 1970-01-01 00:00:00 (no time zone)
+ *   INTERVAL DAY TO SECOND  int64_t milliseconds (Trino's representation)
+ *   INTERVAL YEAR TO MONTH  int64_t months, kept within int32 (Trino's range)
+ *   TIME      int64_t microseconds since midnight (precision like TIMESTAMP's)
+ *   TIMESTAMP WITH TIME ZONE  int64_t UTC milliseconds * 4096 + zone key (Trino's packing)
  *   NULL      the type of an untyped NULL literal; coerces to anything.
  *
  * VARCHAR keeps the Hive spelling it was declared with (STRING, VARCHAR(n),
@@ -36,6 +40,10 @@ typedef enum sqe_type_id {
     SQE_T_VARBINARY,
     SQE_T_DATE,
     SQE_T_TIMESTAMP,
+    SQE_T_INTERVAL_DS,  /* INTERVAL DAY TO SECOND: int64 milliseconds (as Trino) */
+    SQE_T_INTERVAL_YM,  /* INTERVAL YEAR TO MONTH: int64 months (Trino: int32; range checked) */
+    SQE_T_TIME,         /* TIME(p): int64 microseconds since midnight, 0 <= v < 86400e6 */
+    SQE_T_TIMESTAMP_TZ, /* TIMESTAMP(3) WITH TIME ZONE: int64 utc_millis * 4096 + zone key */
     SQE_T__COUNT
 } sqe_type_id;
 
@@ -80,6 +88,10 @@ const char *sqe_type_hive_name(sqe_type t, char *buf, size_t buf_len);
  * DECIMAL[(p[,s])] (default (10,0) as Hive), NUMERIC, STRING, VARCHAR[(n)],
  * CHAR(n), DATE, TIMESTAMP, BINARY, VARBINARY. Errors name the type. */
 bool sqe_type_parse(const char *name, sqe_type *out, sqe_error *err);
+/* sqe_type_parse plus the types only queries have (CAST targets, typed
+ * literals): INTERVAL DAY TO SECOND, INTERVAL YEAR TO MONTH, TIME[(p)],
+ * TIMESTAMP[(p)] WITH TIME ZONE. DDL and manifests use sqe_type_parse. */
+bool sqe_type_parse_sql(const char *name, sqe_type *out, sqe_error *err);
 
 /* Common supertype for comparison/UNION/CASE/COALESCE (implicit widening:
  * integers widen up, integer+decimal -> decimal, anything numeric + REAL/DOUBLE
@@ -186,6 +198,92 @@ bool sqe_ymd_valid(int y, int m, int d);
 /* Writes "YYYY-MM-DD" (years outside 0..9999 get a sign/extra digits). */
 size_t sqe_date_format(int32_t days, char *buf, size_t buf_len);
 size_t sqe_timestamp_format(int64_t micros, char *buf, size_t buf_len);
+
+/* TIMESTAMP(p): `precision` holds p + 1 for an explicit timestamp(p), p in
+ * 0..12 (literals get p from the digits written, CAST(x AS timestamp(p))
+ * from the type); 0 means plain TIMESTAMP (table columns, casts to
+ * `timestamp`): microseconds printed with 3 or 6 digits as before. Values
+ * are microseconds in every case, so p 7..12 hold microseconds (digits past
+ * the sixth are rounded away and print as zeros). */
+#define SQE_TIMESTAMP_MAX_PRECISION 12
+static inline sqe_type sqe_type_timestamp(int p) {
+    sqe_type t = {SQE_T_TIMESTAMP, (uint8_t)(p + 1), 0, 0, 0};
+    return t;
+}
+/* p of an explicit timestamp(p), or -1 for plain TIMESTAMP. */
+static inline int sqe_timestamp_precision(sqe_type t) {
+    return t.id == SQE_T_TIMESTAMP ? (int)t.precision - 1 : -1;
+}
+/* Rounds micros half up (toward +infinity, as Trino) to p fractional
+ * digits; p < 0 or p >= 6 leaves the value alone. False on overflow. */
+bool sqe_timestamp_round(int64_t micros, int p, int64_t *out);
+/* Text with exactly p fractional digits (none for p = 0); p < 0 is the
+ * plain TIMESTAMP form of sqe_timestamp_format. */
+size_t sqe_timestamp_format_p(int64_t micros, int p, char *buf, size_t buf_len);
+
+/* TIME(p): `precision` holds p + 1 (0..12); 0 (plain TIME) means time(3),
+ * Trino's default. Values are microseconds of the day, rounded to p. */
+static inline sqe_type sqe_type_time(int p) {
+    sqe_type t = {SQE_T_TIME, (uint8_t)(p + 1), 0, 0, 0};
+    return t;
+}
+static inline int sqe_time_precision(sqe_type t) {
+    return t.precision ? (int)t.precision - 1 : 3;
+}
+/* "HH:MM[:SS[.f...]]" -> microseconds of the day (digits past 6 truncated;
+ * *digits gets the number of fractional digits written). */
+bool sqe_parse_time(const char *p, size_t n, int64_t *micros, int *digits);
+/* "HH:MM:SS[.p digits]" */
+size_t sqe_time_format(int64_t micros, int p, char *buf, size_t buf_len);
+
+/* ---------------------------------------------------------- time zones */
+
+/* Zone keys (types/tz.c): 0 is UTC, 1..2047 IANA zones read from the
+ * system tzdata on first use (process-wide, immutable once loaded),
+ * 2048 + 840 + minutes fixed offsets. Unknown names are INVALID_ARGUMENT
+ * "Time zone not supported: X". */
+bool sqe_tz_key(const char *name, size_t n, uint16_t *key, sqe_error *err);
+const char *sqe_tz_key_name(uint16_t key, char *buf, size_t len);
+/* Seconds east of UTC in force at the UTC instant. */
+int32_t sqe_tz_offset(uint16_t key, int64_t utc_seconds);
+/* The UTC instant of a local wall time: gaps move forward, overlaps take
+ * the earlier instant (Joda-Time). */
+int64_t sqe_tz_local_to_utc(uint16_t key, int64_t local_seconds);
+
+/* TIMESTAMP(3) WITH TIME ZONE values: the instant in UTC milliseconds and
+ * the zone key, packed as Trino packs them (|millis| < 2^51). */
+#define SQE_TSTZ_MAX_MILLIS ((int64_t)1 << 50)
+static inline int64_t sqe_tstz_pack(int64_t utc_millis, uint16_t key) {
+    return utc_millis * 4096 + (key & 4095);
+}
+static inline uint16_t sqe_tstz_key(int64_t v) {
+    return (uint16_t)(v & 4095);
+}
+static inline int64_t sqe_tstz_millis(int64_t v) {
+    return (v - (v & 4095)) / 4096;
+}
+/* The local wall time of a value in its zone, as TIMESTAMP microseconds. */
+int64_t sqe_tstz_local_micros(int64_t v);
+/* The value for a local wall time (microseconds) in zone `key`; false when
+ * out of range. Sub-millisecond digits are rounded half up. */
+bool sqe_tstz_from_local(int64_t local_micros, uint16_t key, int64_t *out);
+/* "2020-05-11 11:15:05.055 America/New_York" */
+size_t sqe_tstz_format(int64_t v, char *buf, size_t buf_len);
+
+/* ---------------------------------------------------------- intervals */
+
+/* Whether t is INTERVAL DAY TO SECOND or INTERVAL YEAR TO MONTH. */
+bool sqe_type_is_interval(sqe_type t);
+/* Parses the text of an INTERVAL literal ("2", "1-2", "3 04:05:06.789",
+ * optionally signed) for `unit` as the parser spells it ("day", "year to
+ * month", "day to second", ...); `negate` applies the sign written before
+ * the string. Sets *out to an INTERVAL_DS (millis) or INTERVAL_YM (months)
+ * value. Errors (INVALID_ARGUMENT) name the text and the unit. */
+bool sqe_interval_parse(const char *text, const char *unit, bool negate, sqe_value *out,
+                        sqe_error *err);
+/* Trino's text: "2 03:04:05.678" / "-0 00:00:01.000" for day to second,
+ * "1-2" / "-1-2" for year to month. Returns the length written. */
+size_t sqe_interval_format(sqe_type_id id, int64_t v, char *buf, size_t buf_len);
 
 /* ---------------------------------------------------------- decimal */
 

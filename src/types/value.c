@@ -155,7 +155,14 @@ int sqe_value_cmp(const sqe_value *a, const sqe_value *b) {
     case SQE_T_BIGINT:
     case SQE_T_DATE:
     case SQE_T_TIMESTAMP:
+    case SQE_T_INTERVAL_DS:
+    case SQE_T_INTERVAL_YM:
+    case SQE_T_TIME:
         return a->v.i < b->v.i ? -1 : a->v.i > b->v.i ? 1 : 0;
+    case SQE_T_TIMESTAMP_TZ: { /* the instant only, as Trino */
+        int64_t x = sqe_tstz_millis(a->v.i), y = sqe_tstz_millis(b->v.i);
+        return x < y ? -1 : x > y ? 1 : 0;
+    }
     case SQE_T_REAL:
         return cmp_double(a->v.f, b->v.f);
     case SQE_T_DOUBLE:
@@ -311,7 +318,21 @@ void sqe_value_format(const sqe_value *v, sqe_strbuf *sb) {
         sqe_strbuf_append(sb, buf, sqe_date_format((int32_t)v->v.i, buf, sizeof buf));
         return;
     case SQE_T_TIMESTAMP:
-        sqe_strbuf_append(sb, buf, sqe_timestamp_format(v->v.i, buf, sizeof buf));
+        sqe_strbuf_append(
+            sb, buf,
+            sqe_timestamp_format_p(v->v.i, sqe_timestamp_precision(v->type), buf, sizeof buf));
+        return;
+    case SQE_T_TIMESTAMP_TZ:
+        sqe_strbuf_append(sb, buf, sqe_tstz_format(v->v.i, buf, sizeof buf));
+        return;
+    case SQE_T_TIME:
+        sqe_strbuf_append(sb, buf,
+                          sqe_time_format(v->v.i, sqe_time_precision(v->type), buf, sizeof buf));
+        return;
+    case SQE_T_INTERVAL_DS:
+    case SQE_T_INTERVAL_YM:
+        sqe_strbuf_append(sb, buf,
+                          sqe_interval_format((sqe_type_id)v->type.id, v->v.i, buf, sizeof buf));
         return;
     default:
         sqe_strbuf_puts(sb, "NULL");

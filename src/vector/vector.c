@@ -300,6 +300,10 @@ bool sqe_vector_set_value(sqe_vector *v, uint32_t row, const sqe_value *val) {
         break;
     case SQE_T_BIGINT:
     case SQE_T_TIMESTAMP:
+    case SQE_T_INTERVAL_DS:
+    case SQE_T_INTERVAL_YM:
+    case SQE_T_TIME:
+    case SQE_T_TIMESTAMP_TZ:
         SQE_VEC_DATA(v, int64_t)[row] = val->v.i;
         break;
     case SQE_T_REAL:
@@ -341,6 +345,10 @@ void sqe_vector_get_value(const sqe_vector *v, uint32_t row, sqe_value *out) {
         break;
     case SQE_T_BIGINT:
     case SQE_T_TIMESTAMP:
+    case SQE_T_INTERVAL_DS:
+    case SQE_T_INTERVAL_YM:
+    case SQE_T_TIME:
+    case SQE_T_TIMESTAMP_TZ:
         out->v.i = SQE_VEC_DATA(v, int64_t)[row];
         break;
     case SQE_T_REAL:

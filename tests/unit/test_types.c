@@ -5,6 +5,9 @@
  */
 #include "unit.h"
 
+#include <stdlib.h>
+#include <time.h>
+
 #include "types/types.h"
 
 #include <math.h>
@@ -118,7 +121,7 @@ static void test_type_names(void) {
     CHECK_STR(sql_name("VARBINARY"), "varbinary");
     CHECK_STR(sql_name("date"), "date");
     CHECK_STR(sql_name("timestamp"), "timestamp");
-    CHECK_STR(sql_name("timestamp(3)"), "timestamp");
+    CHECK_STR(sql_name("timestamp(3)"), "timestamp(3)");
     CHECK_STR(sql_name("  bigint  "), "bigint");
     char buf[32];
     CHECK_STR(sqe_type_sql_name(sqe_type_make(SQE_T_NULL), buf, sizeof buf), "unknown");
@@ -791,6 +794,149 @@ static void test_try_cast(void) {
           in.v.i == 9);
 }
 
+static void test_timestamp_precision(void) {
+    char buf[64];
+    int64_t r;
+    sqe_type t;
+    sqe_error err;
+    CHECK(sqe_type_parse("timestamp(3)", &t, &err) && sqe_timestamp_precision(t) == 3);
+    CHECK(sqe_type_parse("timestamp", &t, &err) && sqe_timestamp_precision(t) == -1);
+    CHECK(!sqe_type_parse("timestamp(13)", &t, &err));
+    CHECK_STR(sqe_type_sql_name(sqe_type_timestamp(0), buf, sizeof buf), "timestamp(0)");
+    CHECK(!sqe_type_equal(sqe_type_timestamp(0), sqe_type_timestamp(3)));
+    sqe_type c;
+    CHECK(sqe_type_common(sqe_type_timestamp(0), sqe_type_timestamp(6), &c) &&
+          sqe_timestamp_precision(c) == 6);
+    CHECK(sqe_type_common(sqe_type_timestamp(9), sqe_type_make(SQE_T_TIMESTAMP), &c) &&
+          sqe_timestamp_precision(c) == -1);
+    CHECK(sqe_type_common(sqe_type_make(SQE_T_DATE), sqe_type_timestamp(2), &c) &&
+          sqe_timestamp_precision(c) == 2);
+    /* Half up toward +infinity, as Trino's Timestamps.round. */
+    CHECK(sqe_timestamp_round(1500000, 0, &r) && r == 2000000);
+    CHECK(sqe_timestamp_round(-500000, 0, &r) && r == 0);
+    CHECK(sqe_timestamp_round(-500001, 0, &r) && r == -1000000);
+    CHECK(sqe_timestamp_round(1234567, 3, &r) && r == 1235000);
+    CHECK(sqe_timestamp_round(1234567, 6, &r) && r == 1234567);
+    CHECK(sqe_timestamp_round(1234567, -1, &r) && r == 1234567);
+    CHECK(!sqe_timestamp_round(INT64_MAX - 10, 0, &r));
+    sqe_timestamp_format_p(1500000, 0, buf, sizeof buf);
+    CHECK_STR(buf, "1970-01-01 00:00:01");
+    sqe_timestamp_format_p(-1, 9, buf, sizeof buf);
+    CHECK_STR(buf, "1969-12-31 23:59:59.999999000");
+    sqe_timestamp_format_p(1500000, 2, buf, sizeof buf);
+    CHECK_STR(buf, "1970-01-01 00:00:01.50");
+    sqe_timestamp_format_p(1500000, -1, buf, sizeof buf);
+    CHECK_STR(buf, "1970-01-01 00:00:01.500");
+}
+
+static void test_time(void) {
+    int64_t us;
+    int digits;
+    char buf[32];
+    CHECK(sqe_parse_time("01:02:03.4567", 13, &us, &digits) && us == 3723456700LL && digits == 4);
+    CHECK(sqe_parse_time("1:2", 3, &us, &digits) && us == 3720000000LL && digits == 0);
+    CHECK(!sqe_parse_time("24:00", 5, &us, &digits));
+    CHECK(!sqe_parse_time("10:00:00.", 9, &us, &digits));
+    CHECK(!sqe_parse_time("10", 2, &us, &digits));
+    sqe_time_format(3723456700LL, 0, buf, sizeof buf);
+    CHECK_STR(buf, "01:02:03");
+    sqe_time_format(3723456700LL, 9, buf, sizeof buf);
+    CHECK_STR(buf, "01:02:03.456700000");
+    CHECK(sqe_time_precision(sqe_type_make(SQE_T_TIME)) == 3);
+    CHECK_STR(sqe_type_sql_name(sqe_type_time(0), buf, sizeof buf), "time(0)");
+    CHECK(sqe_type_can_cast(sqe_type_make(SQE_T_TIMESTAMP), sqe_type_make(SQE_T_TIME)));
+    CHECK(!sqe_type_can_cast(sqe_type_make(SQE_T_DATE), sqe_type_make(SQE_T_TIME)));
+}
+
+/* Offsets against glibc's own reading of the same tzdata files, 1901..2199
+ * (past the tables the footer rule decides). */
+static void test_tz_vs_glibc(void) {
+    static const char *const zones[] = {"America/New_York", "Europe/London",     "Australia/Sydney",
+                                        "Asia/Kolkata",     "America/Sao_Paulo", "Pacific/Chatham",
+                                        "Europe/Dublin",    "America/St_Johns"};
+    int mismatches = 0;
+    for (size_t z = 0; z < sizeof zones / sizeof zones[0]; z++) {
+        uint16_t key;
+        sqe_error err;
+        if (!sqe_tz_key(zones[z], strlen(zones[z]), &key, &err)) {
+            CHECK(!"zone loads");
+            continue;
+        }
+        setenv("TZ", zones[z], 1);
+        tzset();
+        for (int64_t t = -2200000000LL; t < 7200000000LL; t += 86400 * 7 + 3607) {
+            time_t tt = (time_t)t;
+            struct tm tmv;
+            localtime_r(&tt, &tmv);
+            if (sqe_tz_offset(key, t) != tmv.tm_gmtoff && mismatches++ < 5)
+                fprintf(stderr, "%s at %lld: sqe %d glibc %ld\n", zones[z], (long long)t,
+                        sqe_tz_offset(key, t), tmv.tm_gmtoff);
+        }
+    }
+    unsetenv("TZ");
+    CHECK(mismatches == 0);
+}
+
+static void test_tz(void) {
+    uint16_t key, k2;
+    sqe_error err;
+    char buf[64];
+    CHECK(sqe_tz_key("America/New_York", 16, &key, &err));
+    CHECK(sqe_tz_key("America/New_York", 16, &k2, &err) && k2 == key); /* interned */
+    CHECK_STR(sqe_tz_key_name(key, buf, sizeof buf), "America/New_York");
+    CHECK(sqe_tz_offset(key, 1719835200) == -14400);   /* 2024-07-01 12:00 UTC */
+    CHECK(sqe_tz_offset(key, 1704110400) == -18000);   /* 2024-01-01 12:00 UTC */
+    CHECK(sqe_tz_offset(key, 4118097600LL) == -14400); /* 2100-07-01: footer rule */
+    /* Gap: 02:30 on 2024-03-10 does not exist; Joda moves it to 03:30 EDT. */
+    CHECK(sqe_tz_local_to_utc(key, 1710037800) == 1710037800 + 5 * 3600);
+    /* Overlap: 01:30 on 2024-11-03 happens twice; the earlier (EDT) wins. */
+    CHECK(sqe_tz_local_to_utc(key, 1730597400) == 1730597400 + 4 * 3600);
+    CHECK(sqe_tz_key("+05:30", 6, &key, &err) && sqe_tz_offset(key, 0) == 19800);
+    CHECK_STR(sqe_tz_key_name(key, buf, sizeof buf), "+05:30");
+    CHECK(sqe_tz_key("-08", 3, &key, &err) && sqe_tz_offset(key, 0) == -28800);
+    CHECK_STR(sqe_tz_key_name(key, buf, sizeof buf), "-08:00");
+    CHECK(sqe_tz_key("+00:00", 6, &key, &err) && key == 0);
+    CHECK(sqe_tz_key("UTC", 3, &key, &err) && key == 0);
+    CHECK(!sqe_tz_key("+15:00", 6, &key, &err));
+    CHECK(!sqe_tz_key("Mars/Base", 9, &key, &err));
+    CHECK(strstr(err.msg, "Time zone not supported: Mars/Base") != NULL);
+    CHECK(!sqe_tz_key("../../etc/passwd", 16, &key, &err));
+    CHECK(!sqe_tz_key("zone.tab", 8, &key, &err));
+    CHECK(!sqe_tz_key("", 0, &key, &err));
+}
+
+static void test_intervals(void) {
+    sqe_value v;
+    sqe_error err;
+    char buf[64];
+    CHECK(sqe_interval_parse("3 04:05:06.789", "day to second", false, &v, &err));
+    CHECK(v.type.id == SQE_T_INTERVAL_DS &&
+          v.v.i == 3 * 86400000LL + 4 * 3600000 + 5 * 60000 + 6789);
+    CHECK(sqe_interval_parse("-1-2", "year to month", false, &v, &err));
+    CHECK(v.type.id == SQE_T_INTERVAL_YM && v.v.i == -14);
+    CHECK(sqe_interval_parse("-2", "day", true, &v, &err) && v.v.i == 2 * 86400000LL);
+    CHECK(!sqe_interval_parse("1:2", "day to second", false, &v, &err));
+    CHECK(strstr(err.msg, "'d h:m:s[.fff]'") != NULL);
+    CHECK(!sqe_interval_parse("1", "second to day", false, &v, &err));
+    CHECK(!sqe_interval_parse("2147483648", "month", false, &v, &err));
+    CHECK(sqe_interval_parse("-2147483648", "month", false, &v, &err));
+    sqe_interval_format(SQE_T_INTERVAL_DS, -1, buf, sizeof buf);
+    CHECK_STR(buf, "-0 00:00:00.001");
+    sqe_interval_format(SQE_T_INTERVAL_DS, INT64_MIN, buf, sizeof buf);
+    CHECK_STR(buf, "-106751991167 07:12:55.808");
+    sqe_interval_format(SQE_T_INTERVAL_YM, 25, buf, sizeof buf);
+    CHECK_STR(buf, "2-1");
+    sqe_type t;
+    CHECK(sqe_type_parse_sql("INTERVAL Day To Second", &t, &err) && t.id == SQE_T_INTERVAL_DS);
+    CHECK(sqe_type_parse_sql("interval year to month", &t, &err) && t.id == SQE_T_INTERVAL_YM);
+    CHECK(!sqe_type_parse_sql("interval day", &t, &err));
+    CHECK(!sqe_type_parse("interval year to month", &t, &err)); /* no interval columns */
+    CHECK(sqe_type_width(t) == 8);
+    CHECK(!sqe_type_can_cast(sqe_type_make(SQE_T_VARCHAR), t));
+    CHECK(sqe_type_can_cast(t, sqe_type_make(SQE_T_VARCHAR)));
+    CHECK(!sqe_type_can_cast(sqe_type_make(SQE_T_INTERVAL_DS), t));
+}
+
 int main(void) {
     g_arena = sqe_arena_new(0);
     RUN(test_type_names);
@@ -812,5 +958,10 @@ int main(void) {
     RUN(test_cast_datetime);
     RUN(test_try_cast);
     sqe_arena_free(g_arena);
+    RUN(test_intervals);
+    RUN(test_timestamp_precision);
+    RUN(test_time);
+    RUN(test_tz);
+    RUN(test_tz_vs_glibc);
     return unit_report();
 }
