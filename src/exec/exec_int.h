@@ -594,6 +594,9 @@ uint64_t sqe_sorter_rows(const sqe_sorter *s);
  * with this, not sqe_expr_state_new (defined in expr.c). A state whose
  * evaluation fails for memory retries in pieces of the batch (expr.c). */
 sqe_expr_state *sqe_exec_expr_state_new(sqe_op *op, const sqe_expr *e, sqe_error *err);
+/* The same, lazy or not (sqe_expr_state_new_sized). */
+sqe_expr_state *sqe_exec_expr_state_new_sized(sqe_op *op, const sqe_expr *e, bool lazy,
+                                              sqe_error *err);
 
 /* ----------------------------------------------------------- helpers */
 

@@ -360,11 +360,16 @@ struct node_st {
     uint8_t *nulls;       /* IN */
 };
 
-/* Sizes. Scratch vectors start empty (a constant's with its one row) and
- * grow to the rows of the batches they are evaluated on (node_reserve,
- * before each node's evaluation while smaller than a full batch), so a
- * select list of 60,000 expressions over one row holds 60,000 small
- * vectors, not 60,000 full batches. A constant's new rows copy row 0.
+/* Sizes. A state's scratch vectors hold a full batch, allocated and
+ * charged when the state is made, so memory an operator takes later (a
+ * hash table filling the limit) cannot starve them. A lazy state
+ * (sqe_expr_state_new_sized, for callers with very many expressions)
+ * starts them empty (a constant's with its one row) and grows them to the
+ * rows of the batches they are evaluated on (node_reserve, before each
+ * node's evaluation while smaller than a full batch; the growth is charged
+ * then and may be refused), so a select list of 60,000 expressions over
+ * one row holds 60,000 small vectors, not 60,000 full batches. A
+ * constant's new rows copy row 0.
  *
  * Memory. A state with an account (sqe_expr_state_new_acct) charges its
  * fixed part (node structs, scratch vectors' headers, selection buffers,
@@ -390,9 +395,10 @@ struct sqe_expr_state {
 
 /* The bytes node_new allocates for e's subtree, string constants' heaps
  * aside (those are charged by their vectors). */
-static size_t state_bytes(const sqe_expr *e) {
+static size_t state_bytes(const sqe_expr *e, bool lazy) {
     size_t b = sizeof(node_st);
-    if (e->kind != SQE_EXPR_COLUMN) b += sizeof(sqe_vector) + sqe_type_width(e->type);
+    if (e->kind != SQE_EXPR_COLUMN)
+        b += sizeof(sqe_vector) + (lazy ? 1 : SQE_BATCH_ROWS) * sqe_type_width(e->type);
     b += (size_t)e->n_args * sizeof(node_st *);
     switch (e->kind) {
     case SQE_EXPR_CALL:
@@ -412,7 +418,7 @@ static size_t state_bytes(const sqe_expr *e) {
     default:
         break;
     }
-    for (int i = 0; i < e->n_args; i++) b += state_bytes(e->args[i]);
+    for (int i = 0; i < e->n_args; i++) b += state_bytes(e->args[i], lazy);
     return b;
 }
 
@@ -436,18 +442,19 @@ static void fill_const(sqe_vector *v, const sqe_value *val) {
  * NULL). A string constant's bytes are stored first and then counted,
  * never refused: they are bounded by the statement's text, and a refused
  * constant could only be a wrong value. */
-static node_st *node_new(const sqe_expr *e, const sqe_mem_account *acct) {
+static node_st *node_new(const sqe_expr *e, const sqe_mem_account *acct, bool lazy) {
     node_st *n = sqe_calloc(1, sizeof *n);
     n->e = e;
     if (e->kind != SQE_EXPR_COLUMN) {
-        n->out = sqe_vector_new_cap(e->type, e->kind == SQE_EXPR_CONST ? 1 : 0);
+        uint32_t cap = !lazy ? SQE_BATCH_ROWS : e->kind == SQE_EXPR_CONST ? 1 : 0;
+        n->out = sqe_vector_new_cap(e->type, cap);
         if (e->kind == SQE_EXPR_CONST) fill_const(n->out, &e->value);
         if (acct) sqe_vector_set_account(n->out, acct);
     }
     n->n_kids = e->n_args;
     if (e->n_args > 0) {
         n->kids = sqe_calloc((size_t)e->n_args, sizeof *n->kids);
-        for (int i = 0; i < e->n_args; i++) n->kids[i] = node_new(e->args[i], acct);
+        for (int i = 0; i < e->n_args; i++) n->kids[i] = node_new(e->args[i], acct, lazy);
     }
     switch (e->kind) {
     case SQE_EXPR_CALL:
@@ -494,14 +501,23 @@ static void node_free(node_st *n) {
 
 sqe_expr_state *sqe_expr_state_new(const sqe_expr *e) {
     sqe_expr_state *st = sqe_calloc(1, sizeof *st);
-    st->root = node_new(e, NULL);
+    st->root = node_new(e, NULL, false);
     return st;
+}
+
+size_t sqe_expr_state_full_bytes(const sqe_expr *e) {
+    return sizeof(sqe_expr_state) + state_bytes(e, false);
 }
 
 sqe_expr_state *sqe_expr_state_new_acct(const sqe_expr *e, const sqe_mem_account *acct,
                                         const char *what, sqe_error *err) {
+    return sqe_expr_state_new_sized(e, acct, what, false, err);
+}
+
+sqe_expr_state *sqe_expr_state_new_sized(const sqe_expr *e, const sqe_mem_account *acct,
+                                         const char *what, bool lazy, sqe_error *err) {
     if (!acct) return sqe_expr_state_new(e);
-    size_t bytes = sizeof(sqe_expr_state) + state_bytes(e);
+    size_t bytes = sizeof(sqe_expr_state) + state_bytes(e, lazy);
     if (!err) {
         sqe_mem_account_add(acct, bytes); /* counted, never refused */
     } else if (!sqe_mem_account_charge(acct, bytes)) {
@@ -512,7 +528,7 @@ sqe_expr_state *sqe_expr_state_new_acct(const sqe_expr *e, const sqe_mem_account
     st->acct = *acct;
     st->has_acct = true;
     st->charged = bytes;
-    st->root = node_new(e, &st->acct);
+    st->root = node_new(e, &st->acct, lazy);
     return st;
 }
 
@@ -526,9 +542,14 @@ void sqe_expr_state_free(sqe_expr_state *st) {
 }
 
 sqe_expr_state *sqe_exec_expr_state_new(sqe_op *op, const sqe_expr *e, sqe_error *err) {
+    return sqe_exec_expr_state_new_sized(op, e, false, err);
+}
+
+sqe_expr_state *sqe_exec_expr_state_new_sized(sqe_op *op, const sqe_expr *e, bool lazy,
+                                              sqe_error *err) {
     sqe_exec_ctx *ctx = op->ctx;
     sqe_mem_account acct = {&ctx->mem_used, &ctx->mem_peak, ctx->memory_limit};
-    return sqe_expr_state_new_acct(e, &acct, op->vt->name, err);
+    return sqe_expr_state_new_sized(e, &acct, op->vt->name, lazy, err);
 }
 
 /* ------------------------------------------------------------ row copy */

@@ -79,6 +79,14 @@ sqe_expr_state *sqe_expr_state_new(const sqe_expr *e);
  * never NULL; results are still bounded. acct NULL: as sqe_expr_state_new. */
 sqe_expr_state *sqe_expr_state_new_acct(const sqe_expr *e, const sqe_mem_account *acct,
                                         const char *what, sqe_error *err);
+/* As sqe_expr_state_new_acct; lazy: the scratch vectors start empty and
+ * grow to the rows evaluated (each growth charged then, refusable), for a
+ * caller holding very many expressions (a 60,000-item select list); not
+ * lazy: they are allocated and charged whole here. */
+sqe_expr_state *sqe_expr_state_new_sized(const sqe_expr *e, const sqe_mem_account *acct,
+                                         const char *what, bool lazy, sqe_error *err);
+/* Bytes a state of e that is not lazy charges when made. */
+size_t sqe_expr_state_full_bytes(const sqe_expr *e);
 void sqe_expr_state_free(sqe_expr_state *st);
 
 /* Evaluates the expression for the rows (sel ? sel[0..n) : 0..n-1) of `in`.

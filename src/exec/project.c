@@ -9,7 +9,10 @@
  *
  * Memory: the states count against the query's memory limit
  * (sqe_exec_expr_state_new), so the output vectors and the strings functions
- * build in them do too. A select list too wide for the limit fails at open
+ * build in them do too. A select list whose states would take more than an
+ * eighth of the limit (64 MiB without one) makes lazy states, whose vectors
+ * grow with the rows evaluated (60,000 constants over one row). A select list too wide for the
+ * limit fails at open
  * ("... in ProjectExec") after creating only the states that fit; a
  * function whose results would pass it fails the batch naming the function.
  */
@@ -22,13 +25,25 @@ typedef struct project_op {
     sqe_batch *out;
 } project_op;
 
+/* Whether the select list is too wide to hold full batches for: its
+ * states' full vectors would take more than an eighth of the memory limit
+ * (64 MiB without one). Then they grow with the rows evaluated instead. */
+static bool project_lazy(const sqe_op *op) {
+    size_t full = 0, cap = op->ctx->memory_limit ? op->ctx->memory_limit / 8 : (size_t)64 << 20;
+    for (int i = 0; i < op->plan->n_out && full <= cap; i++)
+        full += sqe_expr_state_full_bytes(op->plan->u.project.exprs[i]);
+    return full > cap;
+}
+
 static bool project_open(sqe_op *op, sqe_error *err) {
     project_op *p = (project_op *)op;
     if (!sqe_op_open(sqe_op_child(op), err)) return false;
     p->n = op->plan->n_out;
     p->states = sqe_calloc((size_t)(p->n > 0 ? p->n : 1), sizeof *p->states);
+    bool lazy = project_lazy(op);
     for (int i = 0; i < p->n; i++)
-        if (!(p->states[i] = sqe_exec_expr_state_new(op, op->plan->u.project.exprs[i], err)))
+        if (!(p->states[i] =
+                  sqe_exec_expr_state_new_sized(op, op->plan->u.project.exprs[i], lazy, err)))
             return false;
     p->out = sqe_batch_new_empty(p->n);
     return true;

@@ -37,6 +37,7 @@ typedef struct lexer {
     int line, col;
     sqe_lex_mode mode;
     SQE_ARRAY(sqe_token) toks;
+    bool heap_toks; /* toks malloc'd (sqe_sql_lex_heap), not in arena */
 } lexer;
 
 /* The UTF-8 byte order mark (U+FEFF) that editors put at the start of a
@@ -81,7 +82,7 @@ static char at(const lexer *lx, size_t k) {
 
 static sqe_token *push(lexer *lx, sqe_tok_kind kind, size_t off, sqe_pos pos) {
     sqe_token t = {kind, NULL, off, lx->i - off, pos};
-    SQE_ARRAY_PUSH(lx->arena, lx->toks, t);
+    SQE_ARRAY_PUSH(lx->heap_toks ? NULL : lx->arena, lx->toks, t);
     return &lx->toks.items[lx->toks.len - 1];
 }
 
@@ -214,8 +215,26 @@ static bool prev_is_name(const lexer *lx, size_t off) {
            p->off + p->len == off;
 }
 
+static sqe_token *lex_all(sqe_arena *arena, const char *src, sqe_lex_mode mode, bool heap_toks,
+                          int *n_out);
+
 sqe_token *sqe_sql_lex(sqe_arena *arena, const char *src, sqe_lex_mode mode, int *n_out) {
-    lexer lx = {.arena = arena, .src = src ? src : "", .i = 0, .line = 1, .col = 1, .mode = mode};
+    return lex_all(arena, src, mode, false, n_out);
+}
+
+sqe_token *sqe_sql_lex_heap(sqe_arena *arena, const char *src, sqe_lex_mode mode, int *n_out) {
+    return lex_all(arena, src, mode, true, n_out);
+}
+
+static sqe_token *lex_all(sqe_arena *arena, const char *src, sqe_lex_mode mode, bool heap_toks,
+                          int *n_out) {
+    lexer lx = {.arena = arena,
+                .src = src ? src : "",
+                .i = 0,
+                .line = 1,
+                .col = 1,
+                .mode = mode,
+                .heap_toks = heap_toks};
     for (;;) {
         if (!skip_space(&lx)) break;
         size_t off = lx.i;

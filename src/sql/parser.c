@@ -612,14 +612,16 @@ sqe_ast_stmt *sqe_sql_parse(sqe_arena *arena, const char *sql, sqe_error *err) {
     p.arena = arena;
     p.src = sql ? sql : "";
     p.err = err;
-    p.toks = sqe_sql_lex(arena, p.src, sqe_sql_lex_mode_for(p.src), &p.n_toks);
+    p.toks = sqe_sql_lex_heap(arena, p.src, sqe_sql_lex_mode_for(p.src), &p.n_toks);
     sqe_ast_stmt *st = parse_statement(&p);
-    if (!st) return NULL;
-    while (sqe_p_accept_tok(&p, SQE_TK_SEMI)) { /* any number of trailing ; */
+    if (st) {
+        while (sqe_p_accept_tok(&p, SQE_TK_SEMI)) { /* any number of trailing ; */
+        }
+        if (sqe_p_peek(&p, 0)->kind != SQE_TK_EOF) {
+            sqe_p_error_expected(&p, "end of input");
+            st = NULL;
+        }
     }
-    if (sqe_p_peek(&p, 0)->kind != SQE_TK_EOF) {
-        sqe_p_error_expected(&p, "end of input");
-        return NULL;
-    }
+    sqe_free(p.toks); /* the AST keeps no token (texts live in arena) */
     return st;
 }

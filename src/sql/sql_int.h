@@ -73,6 +73,10 @@ typedef enum sqe_lex_mode { SQE_LEX_TRINO = 0, SQE_LEX_HIVE } sqe_lex_mode;
 /* Tokenizes src into an arena array that always ends with an EOF or ERROR
  * token. *n_out counts all tokens including that last one. Never fails. */
 sqe_token *sqe_sql_lex(sqe_arena *arena, const char *src, sqe_lex_mode mode, int *n_out);
+/* The same with the token array malloc'd (sqe_free it; token texts stay in
+ * arena): the parser frees the array once the statement is parsed, so a
+ * 60,000-item select list does not keep 10 MB of tokens while it runs. */
+sqe_token *sqe_sql_lex_heap(sqe_arena *arena, const char *src, sqe_lex_mode mode, int *n_out);
 
 /* Looks at the leading words of a statement (skipping blanks and comments)
  * and returns SQE_LEX_HIVE for CREATE [OR REPLACE] [TEMPORARY] [EXTERNAL]

@@ -721,7 +721,7 @@ static void test_expr_memory(void) {
     sqe_expr_state *st = sqe_expr_state_new_acct(len_big, &acct, "TestExec", &err);
     CHECK(st != NULL);
     size_t fixed = atomic_load(&used);
-    CHECK(fixed > 0 && fixed < SQE_BATCH_ROWS); /* scratch vectors start empty */
+    CHECK(fixed > 2 * SQE_BATCH_ROWS * 8); /* full scratch vectors, charged at once */
     sqe_batch *b = len_batch(4096);
     for (int round = 0; round < 2; round++) { /* the second batch starts in pieces */
         sqe_vector *v = sqe_expr_eval(st, b, NULL, SQE_BATCH_ROWS, &err);
@@ -731,7 +731,6 @@ static void test_expr_memory(void) {
             all &= SQE_VEC_DATA(v, int64_t)[r] == 4096;
         CHECK(all);
         CHECK(atomic_load(&peak) <= acct.limit);
-        CHECK(atomic_load(&used) > fixed + 2 * SQE_BATCH_ROWS * 8); /* grown to the batch */
     }
     /* with a selection */
     uint16_t sel[3] = {5, 700, 2047};
@@ -787,13 +786,34 @@ static void test_expr_memory(void) {
     v = sqe_expr_eval(forced, none, NULL, 1, &err);
     CHECK(v && SQE_VEC_DATA(v, sqe_string)[0].len == 27 &&
           memcmp(sqe_string_data(&SQE_VEC_DATA(v, sqe_string)[0]), "a string", 8) == 0);
-    /* more rows need a larger vector, which the limit refuses: an error,
-     * never a wrong value */
     none->n_rows = 2;
-    CHECK(sqe_expr_eval(forced, none, NULL, 2, &err) == NULL);
-    CHECK(err.cls == SQE_ERR_RESOURCE_EXHAUSTED);
-    sqe_error_clear(&err);
+    v = sqe_expr_eval(forced, none, NULL, 2, &err);
+    CHECK(v && SQE_VEC_DATA(v, sqe_string)[1].len == 27);
     sqe_expr_state_free(forced);
+    CHECK(atomic_load(&used) == 0);
+
+    /* A lazy state starts with empty scratch vectors and grows them to the
+     * rows evaluated, charging each growth; past the limit the growth is
+     * refused: an error, never a wrong value. */
+    sqe_expr_state *lz = sqe_expr_state_new_sized(len_big, &acct, "TestExec", true, &err);
+    CHECK(lz != NULL && atomic_load(&used) < SQE_BATCH_ROWS);
+    sqe_batch *one = len_batch(4);
+    one->n_rows = 1;
+    v = sqe_expr_eval(lz, one, NULL, 1, &err);
+    CHECK(v && SQE_VEC_DATA(v, int64_t)[0] == 4 && v->cap < SQE_BATCH_ROWS);
+    size_t small = atomic_load(&used);
+    v = sqe_expr_eval(lz, b, NULL, SQE_BATCH_ROWS, &err);
+    CHECK(v && v->cap == SQE_BATCH_ROWS && atomic_load(&used) > small + SQE_BATCH_ROWS * 8);
+    sqe_expr_state_free(lz);
+    CHECK(atomic_load(&used) == 0);
+    sqe_expr_state *lzc =
+        sqe_expr_state_new_sized(cs("a string longer than twelve"), &tiny, "TestExec", true, NULL);
+    CHECK(lzc != NULL);
+    v = sqe_expr_eval(lzc, none, NULL, 2, &err);
+    CHECK(v == NULL && err.cls == SQE_ERR_RESOURCE_EXHAUSTED);
+    sqe_error_clear(&err);
+    sqe_expr_state_free(lzc);
+    sqe_batch_free(one);
     sqe_batch_free(none);
     CHECK(atomic_load(&used) == 0);
     sqe_batch_free(b);
