@@ -13,7 +13,7 @@ lines as `@@opt`, and its statements and queries as `@@sql` text. A file
 with more than W statements (default 16) is cut into windows of W, each
 preceded by the CREATE/USE statements that came before it (at most 8), so
 every window runs against the same tables. Inputs over 60 KiB are dropped.
-At most N inputs (default 160) are written, round-robin over test files so
+At most N inputs (default 80) are written, round-robin over test files so
 each contributes, as seed-<hash> into DIR (default: a temp folder; pass
 --out tests/fuzz/corpus/whole to refresh the checked-in seeds after
 deleting the old seed-* files there).
@@ -128,7 +128,7 @@ def seeds_of(path, shared, window):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=None)
-    ap.add_argument("--max", type=int, default=160)
+    ap.add_argument("--max", type=int, default=80)
     ap.add_argument("--window", type=int, default=16)
     args = ap.parse_args()
     out = args.out or tempfile.mkdtemp(prefix="sqe-whole-seeds.")
