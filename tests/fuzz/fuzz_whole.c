@@ -414,6 +414,10 @@ static void check_error(sqe_cursor *c, const char *sql) {
         fuzz_fail("failed statement without a SQLSTATE", sql);
 }
 
+/* FUZZ_WHOLE_VERBOSE=1: each statement and its outcome on stderr (to check
+ * that a seed does what it should). */
+static bool g_verbose;
+
 typedef struct run_out {
     bool ok;       /* ended without error */
     bool all_read; /* every row read (not capped, not cancelled) */
@@ -462,6 +466,11 @@ static run_out run_stmt(sqe_session *s, const char *sql, size_t len, int expect_
         check_error(c, sql);
         out.all_read = false;
     }
+    if (g_verbose)
+        fprintf(stderr, "fuzz_whole: %.200s\n  -> %s%s %llu rows%s%s\n", sql,
+                out.ok ? "ok" : "error ", out.ok ? "" : sqe_cursor_error_class(c),
+                (unsigned long long)out.rows, out.ok ? "" : ": ",
+                out.ok ? "" : sqe_cursor_error(c));
     sqe_cursor_close(c);
     return out;
 }
@@ -539,7 +548,8 @@ typedef struct section {
 } section;
 
 /* Splits the input at "\n@@" (the input reads as if it began with "\n").
- * Section 0 may have no header (head_len 0, kind "sql"). */
+ * Section 0 may have no header (head_len 0, kind "sql"); a header line right
+ * after another header ends that one with an empty body. */
 static int split_sections(const uint8_t *d, size_t n, section *out, int max) {
     int k = 0;
     size_t i = 0;
@@ -556,6 +566,10 @@ static int split_sections(const uint8_t *d, size_t n, section *out, int max) {
         }
         first = false;
         sc.body = d + i;
+        if (sc.head && n - i >= 2 && d[i] == '@' && d[i + 1] == '@') {
+            out[k++] = sc; /* a header right after a header: empty body */
+            continue;
+        }
         size_t j = i;
         while (j < n && !(d[j] == '\n' && j + 2 < n && d[j + 1] == '@' && d[j + 2] == '@')) j++;
         sc.body_len = j - i;
@@ -571,6 +585,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
     setenv("SQE_LOG", "error", 0); /* warnings about hostile manifests are expected */
+    const char *v = getenv("FUZZ_WHOLE_VERBOSE");
+    g_verbose = v && *v && *v != '0';
     return 0;
 }
 
