@@ -149,7 +149,7 @@ tsan-run: all $(TSAN_UNITS)
 # through the harnesses, built with gcc + ASan/UBSan against the sanitize
 # build's library (FUZZ_REPLAY_BUILD). fuzz builds the libFuzzer targets with
 # clang, the library instrumented too (not part of test; scripts/fuzz.sh runs them).
-FUZZ_TARGETS := sql text_reader manifest ddl partitions parquet_meta parquet_page json
+FUZZ_TARGETS := sql text_reader manifest ddl partitions parquet_meta parquet_page json whole
 FUZZ_REPLAY_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 fuzz-replay:

@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #
 # SECONDS per target (default 60); TARGETs among sql text_reader manifest ddl partitions
-# parquet_meta parquet_page json
+# parquet_meta parquet_page json whole
 # (default all). Two targets run at a time (FUZZ_JOBS to change). Each target
 # starts from its checked-in seeds (tests/fuzz/corpus/<target>/, read only)
 # plus a working corpus in build-fuzz/corpus/<target>/ that grows across
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 secs=${1:-60}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(sql text_reader manifest ddl partitions parquet_meta parquet_page json)
+[[ ${#targets[@]} -eq 0 ]] && targets=(sql text_reader manifest ddl partitions parquet_meta parquet_page json whole)
 jobs=${FUZZ_JOBS:-2}
 out=build-fuzz
 

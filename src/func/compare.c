@@ -2,7 +2,7 @@
  * compare.c - the comparison operators = <> < <= > >= and
  * is_distinct_from, for every type.
  *
- * Both arguments are coerced to their common type (sqe_type_common: integer
+ * Both arguments are coerced to their common type (sqe_type_compare_common: integer
  * widening, integer -> decimal, numeric -> double, date -> timestamp,
  * varchar kinds -> varchar; NULL with NULL compares as varchar), so one
  * kernel per (operator, physical representation) suffices: the bind
@@ -10,9 +10,9 @@
  * rows with no per-row dispatch and no sqe_value. Decimals with the common
  * scale compare as 128-bit integers. Strings compare bytewise (Trino's
  * varchar order); when the common type is CHAR(n) (a CHAR on either side,
- * see sqe_type_common) they compare PAD SPACE, trailing spaces ignored; equality checks length and
- * the 4-byte prefix before touching the bytes. REAL/DOUBLE use IEEE comparisons (NaN is unequal to
- * everything, as Trino's operators).
+ * see sqe_type_compare_common) they compare PAD SPACE, trailing spaces ignored; equality checks
+ * length and the 4-byte prefix before touching the bytes. REAL/DOUBLE use IEEE comparisons (NaN is
+ * unequal to everything, as Trino's operators).
  *
  * Numeric kernels compute every selected row, NULL or not (NULL slots hold
  * harmless garbage and the validity bits say NULL); string kernels skip NULL

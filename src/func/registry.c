@@ -232,7 +232,10 @@ static bool any_common(const sqe_func_sig *s, int n_args, const sqe_type *types,
             seen = true;
             continue;
         }
-        if (!sqe_type_common(c, types[i], &c)) return false;
+        /* comparisons (boolean result): CHAR against any string stays CHAR */
+        if (!(s->ret == SQE_T_BOOLEAN ? sqe_type_compare_common(c, types[i], &c)
+                                      : sqe_type_common(c, types[i], &c)))
+            return false;
     }
     if (c.id == SQE_T_NULL) c = sqe_type_make(SQE_T_VARCHAR);
     *out = c;

@@ -321,9 +321,33 @@ static bool try_fold(bind_ctx *cx, sqe_expr **pe) {
     return true;
 }
 
+static bool is_char_type(sqe_type t) {
+    return t.id == SQE_T_VARCHAR && t.str_kind == SQE_STRKIND_CHAR;
+}
+
+/* Characters of a non-NULL string constant. */
+static uint32_t const_chars(const sqe_expr *x) {
+    uint32_t n = 0;
+    const char *p = x->value.v.s.ptr;
+    for (uint32_t i = 0; i < x->value.v.s.len; i++) n += ((uint8_t)p[i] & 0xC0) != 0x80;
+    return n;
+}
+
 sqe_expr *sqe_bind_coerce(bind_ctx *cx, sqe_expr *e, sqe_type to, sqe_error *err) {
     if (sqe_type_equal(e->type, to)) return e;
-    if (e->type.id == to.id && to.id == SQE_T_VARCHAR) return e; /* varchar kinds read alike */
+    if (e->type.id == to.id && to.id == SQE_T_VARCHAR) {
+        /* Varchar kinds read alike, except into CHAR(n) from a bounded
+         * string that is not CHAR(n): the common type of CHAR(n) with
+         * char(m)/varchar(m), m <= n, so the cast pads the value to n
+         * characters (the canonical CHAR form) and cuts nothing. An
+         * unbounded string meets CHAR only in a comparison
+         * (sqe_type_compare_common), which ignores trailing spaces and must
+         * see the whole value: left as it is. */
+        bool is_const = e->kind == SQE_EXPR_CONST && !e->value.is_null;
+        bool bounded = is_const || (e->type.str_kind != SQE_STRKIND_STRING && e->type.length > 0);
+        uint32_t len = is_const ? const_chars(e) : e->type.length;
+        if (!is_char_type(to) || !bounded || len > to.length) return e;
+    }
     if (e->kind == SQE_EXPR_CONST && e->value.is_null) {
         sqe_value v = sqe_value_null(to);
         return sqe_expr_const(cx->arena, &v);
@@ -385,13 +409,31 @@ static sqe_expr *require_bool(bind_ctx *cx, sqe_expr *e, const char *what, sqe_p
     return NULL;
 }
 
-/* Common type of a list of expressions, coerced in place. */
-static bool unify(bind_ctx *cx, sqe_expr **xs, int n, sqe_type *out, const char *what, sqe_pos pos,
-                  sqe_error *err) {
+/* The type xs[i] takes part in unify with: a string constant next to a CHAR
+ * counts as varchar(its length in characters), as Trino types a literal
+ * 'abc' varchar(3), so COALESCE(char(3) column, 'hello') is char(5). */
+static sqe_type unify_type(const sqe_expr *x, bool any_char) {
+    if (!any_char || x->kind != SQE_EXPR_CONST || x->value.is_null || x->type.id != SQE_T_VARCHAR ||
+        x->type.str_kind != SQE_STRKIND_STRING)
+        return x->type;
+    sqe_type t = x->type;
+    t.str_kind = SQE_STRKIND_VARCHAR;
+    t.length = const_chars(x);
+    if (t.length == 0) t.length = 1; /* '' : varchar(0) would read as unbounded */
+    return t;
+}
+
+/* Common type of a list of expressions, coerced in place: values of one
+ * column (COALESCE, IF, CASE results: sqe_type_common) or, with `compare`,
+ * operands of one comparison (IN: sqe_type_compare_common). */
+static bool unify(bind_ctx *cx, sqe_expr **xs, int n, bool compare, sqe_type *out, const char *what,
+                  sqe_pos pos, sqe_error *err) {
     sqe_type t = sqe_type_make(SQE_T_NULL);
+    bool any_char = false;
+    for (int i = 0; i < n; i++) any_char |= is_char_type(xs[i]->type);
     for (int i = 0; i < n; i++) {
-        sqe_type c;
-        if (!sqe_type_common(t, xs[i]->type, &c)) {
+        sqe_type c, xt = compare ? xs[i]->type : unify_type(xs[i], any_char);
+        if (!(compare ? sqe_type_compare_common(t, xt, &c) : sqe_type_common(t, xt, &c))) {
             char a[64], b[64];
             return sqe_bind_error(
                 err, SQE_ERR_TYPE_MISMATCH, pos, "%s: cannot combine types %s and %s", what,
@@ -823,7 +865,7 @@ static sqe_expr *bind_function(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *e
             return NULL;
         }
         sqe_type t;
-        if (!unify(cx, args, n, &t, "coalesce", e->pos, err)) return NULL;
+        if (!unify(cx, args, n, false, &t, "coalesce", e->pos, err)) return NULL;
         if (n == 1) return args[0];
         return sqe_expr_new(cx->arena, SQE_EXPR_COALESCE, t, n, args);
     }
@@ -837,7 +879,7 @@ static sqe_expr *bind_function(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *e
         if (!cond) return NULL;
         sqe_expr **res = args + 1;
         sqe_type t;
-        if (!unify(cx, res, n - 1, &t, "if", e->pos, err)) return NULL;
+        if (!unify(cx, res, n - 1, false, &t, "if", e->pos, err)) return NULL;
         sqe_expr **cargs = args_array(cx->arena, n);
         cargs[0] = cond;
         cargs[1] = res[0];
@@ -889,7 +931,7 @@ static sqe_expr *bind_case(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
     cx->lazy = lazy0;
     if (!ok) return NULL;
     sqe_type t;
-    if (!unify(cx, results, nr, &t, "CASE", e->pos, err)) return NULL;
+    if (!unify(cx, results, nr, false, &t, "CASE", e->pos, err)) return NULL;
     int n = nw * 2 + (has_else ? 1 : 0);
     sqe_expr **args = args_array(cx->arena, n);
     for (int i = 0; i < nw; i++) {
@@ -915,7 +957,7 @@ static sqe_expr *bind_in(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
     /* Unify arg with every item. */
     items[n] = arg;
     sqe_type t;
-    if (!unify(cx, items, n + 1, &t, "IN list", e->pos, err)) return NULL;
+    if (!unify(cx, items, n + 1, true, &t, "IN list", e->pos, err)) return NULL;
     arg = items[n];
     for (int i = 0; i < n; i++)
         if (items[i]->kind != SQE_EXPR_CONST) all_const = false;

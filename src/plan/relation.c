@@ -487,7 +487,7 @@ static sqe_plan *rel_join_using(planner *pl, const sqe_ast_from *f, sqe_plan *j,
         sqe_expr *le = sqe_expr_column(A, lc->index, lc->type, name);
         sqe_expr *re = sqe_expr_column(A, nl + rc->index, rc->type, name);
         sqe_type t;
-        if (!sqe_type_common(le->type, re->type, &t)) {
+        if (!sqe_type_compare_common(le->type, re->type, &t)) {
             char a[64], b[64];
             return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, id->pos,
                                   "USING column '%s' has types %s and %s that cannot be compared",
@@ -596,7 +596,7 @@ static rel_refs rel_refs_of(sqe_expr *e, int split) {
 
 bool sqe_plan_join_append_key(planner *pl, sqe_plan *j, sqe_expr *le, sqe_expr *re) {
     sqe_type t;
-    if (!sqe_type_common(le->type, re->type, &t)) return false;
+    if (!sqe_type_compare_common(le->type, re->type, &t)) return false;
     bind_ctx cx = {.arena = pl->arena, .cat = pl->cat, .clock = &pl->clock};
     if (!(le = sqe_bind_coerce(&cx, le, t, NULL)) || !(re = sqe_bind_coerce(&cx, re, t, NULL)))
         return false;

@@ -389,16 +389,20 @@ bool sqe_type_common(sqe_type a, sqe_type b, sqe_type *out) {
         return true;
     }
     if (a.id == SQE_T_VARCHAR && b.id == SQE_T_VARCHAR) {
-        /* CHAR(n) with any string: CHAR of the longer bounded length (as
-         * Trino coerces varchar(x) to char(max(x, n))), so comparisons bind
-         * the pad-space kernels (func/compare.c: trailing spaces ignored).
-         * No cast is inserted between string kinds: values keep their bytes. */
+        /* CHAR with a bounded string: CHAR(max(n, m)), as Trino coerces
+         * varchar(m) to char(m) and char(n) to char(max) (Athena's engine;
+         * Trino from mid-2026 reverses the direction). Values are padded to
+         * that length (plan/binder.c sqe_bind_coerce). CHAR with an unbounded
+         * VARCHAR/STRING: Trino's char(65536) cannot be materialized padded,
+         * so the values' type is unbounded VARCHAR and CHAR values keep the
+         * padding they have (Trino's CAST(char(n) AS varchar) keeps it too).
+         * Comparisons use sqe_type_compare_common instead. */
         bool ac = a.str_kind == SQE_STRKIND_CHAR, bc = b.str_kind == SQE_STRKIND_CHAR;
-        if (ac || bc) {
-            uint32_t n = SQE_MAX(ac || a.str_kind == SQE_STRKIND_VARCHAR ? a.length : 0,
-                                 bc || b.str_kind == SQE_STRKIND_VARCHAR ? b.length : 0);
+        bool a_unb = a.str_kind == SQE_STRKIND_STRING || a.length == 0;
+        bool b_unb = b.str_kind == SQE_STRKIND_STRING || b.length == 0;
+        if ((ac || bc) && !a_unb && !b_unb) {
             *out = ac ? a : b;
-            out->length = n;
+            out->length = SQE_MAX(a.length, b.length);
             return true;
         }
         *out = sqe_type_make(SQE_T_VARCHAR); /* unbounded */
@@ -445,6 +449,25 @@ bool sqe_type_common(sqe_type a, sqe_type b, sqe_type *out) {
         return true;
     }
     return false;
+}
+
+bool sqe_type_compare_common(sqe_type a, sqe_type b, sqe_type *out) {
+    bool ac = a.id == SQE_T_VARCHAR && a.str_kind == SQE_STRKIND_CHAR;
+    bool bc = b.id == SQE_T_VARCHAR && b.str_kind == SQE_STRKIND_CHAR;
+    if ((ac && (b.id == SQE_T_VARCHAR || b.id == SQE_T_NULL)) ||
+        (bc && (a.id == SQE_T_VARCHAR || a.id == SQE_T_NULL))) {
+        /* A CHAR against any string compares PAD SPACE (func/compare.c's
+         * CHAR kernels ignore trailing spaces), also against an unbounded
+         * VARCHAR (Trino: coerced to char(65536)). The length is the longer
+         * bounded one; an unbounded side's values are never cut or padded for
+         * the comparison (sqe_bind_coerce leaves them as they are). */
+        bool a_b = a.id == SQE_T_VARCHAR && a.str_kind != SQE_STRKIND_STRING;
+        bool b_b = b.id == SQE_T_VARCHAR && b.str_kind != SQE_STRKIND_STRING;
+        *out = ac ? a : b;
+        out->length = SQE_MAX(a_b ? a.length : 0, b_b ? b.length : 0);
+        return true;
+    }
+    return sqe_type_common(a, b, out);
 }
 
 bool sqe_type_implicit_ok(sqe_type from, sqe_type to) {

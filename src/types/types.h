@@ -95,8 +95,15 @@ bool sqe_type_parse_sql(const char *name, sqe_type *out, sqe_error *err);
 
 /* Common supertype for comparison/UNION/CASE/COALESCE (implicit widening:
  * integers widen up, integer+decimal -> decimal, anything numeric + REAL/DOUBLE
- * -> DOUBLE, NULL + T -> T, VARCHAR(n)+VARCHAR(m) -> VARCHAR). false when none. */
+ * -> DOUBLE, NULL + T -> T, VARCHAR(n)+VARCHAR(m) -> VARCHAR, CHAR(n) with CHAR(m)
+ * or VARCHAR(m) -> CHAR(max(n, m)), CHAR with unbounded VARCHAR -> VARCHAR).
+ * false when none. */
 bool sqe_type_common(sqe_type a, sqe_type b, sqe_type *out);
+/* The type two values are compared in (=, <, IN, join keys, DISTINCT FROM):
+ * sqe_type_common, except that a CHAR(n) with any string is CHAR (PAD SPACE
+ * comparison), also with an unbounded VARCHAR, whose common type for values
+ * is VARCHAR. */
+bool sqe_type_compare_common(sqe_type a, sqe_type b, sqe_type *out);
 /* Whether `from` converts implicitly to `to` (numeric widening, NULL to any,
  * VARCHAR kinds among themselves). */
 bool sqe_type_implicit_ok(sqe_type from, sqe_type to);

@@ -8,6 +8,7 @@
  * the corpora under tests/fuzz/corpus/<target>/ run as regression tests in
  * `make test` on machines without clang. A PATH is a file or a folder whose
  * regular files (not recursive, hidden files skipped) run in name order.
+ * LLVMFuzzerInitialize runs first when the target defines it.
  * Each input is copied into a buffer of exactly its size, as libFuzzer does,
  * so reads past the end are caught. A broken invariant aborts (the harness
  * prints what broke) and a sanitizer report ends the process; either way
@@ -29,6 +30,8 @@
 #endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+/* Optional, as in libFuzzer: a target may define it to set itself up. */
+__attribute__((weak)) int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 static const char *g_current; /* the input being run */
 static int g_verbose;
@@ -134,6 +137,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s [-v] FILE_OR_DIR...\n", argv[0]);
         return 2;
     }
+    if (LLVMFuzzerInitialize) LLVMFuzzerInitialize(&argc, &argv);
     signal(SIGABRT, on_signal);
     signal(SIGSEGV, on_signal);
     signal(SIGBUS, on_signal);
