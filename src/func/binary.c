@@ -170,10 +170,8 @@ static void utf8_fix(const char *p, size_t n, sqe_strbuf *sb, const char *rep, s
 
 /* ------------------------------------------------- one-argument kernels */
 
-typedef bool (*bin_codec)(const char *p, size_t n, sqe_strbuf *sb, const char *fn, sqe_error *err);
-
-static bool codec_kernel(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,
-                         uint32_t n, sqe_vector *out, bin_codec codec, sqe_error *err) {
+bool sqe_func_codec_kernel(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,
+                           uint32_t n, sqe_vector *out, sqe_func_str_codec codec, sqe_error *err) {
     bool nulls = sqe_func_propagate_nulls(args, 1, sel, n, out);
     sqe_strbuf sb;
     sqe_strbuf_init(&sb);
@@ -192,25 +190,25 @@ static bool codec_kernel(const sqe_func_binding *b, sqe_vector *const *args, con
 }
 
 static SQE_KERNEL(to_hex_kernel) {
-    return codec_kernel(b, args, sel, n, out, hex_encode, err);
+    return sqe_func_codec_kernel(b, args, sel, n, out, hex_encode, err);
 }
 static SQE_KERNEL(from_hex_kernel) {
-    return codec_kernel(b, args, sel, n, out, hex_decode, err);
+    return sqe_func_codec_kernel(b, args, sel, n, out, hex_decode, err);
 }
 static SQE_KERNEL(to_b64_kernel) {
-    return codec_kernel(b, args, sel, n, out, b64_std_enc, err);
+    return sqe_func_codec_kernel(b, args, sel, n, out, b64_std_enc, err);
 }
 static SQE_KERNEL(from_b64_kernel) {
-    return codec_kernel(b, args, sel, n, out, b64_std_dec, err);
+    return sqe_func_codec_kernel(b, args, sel, n, out, b64_std_dec, err);
 }
 static SQE_KERNEL(to_b64url_kernel) {
-    return codec_kernel(b, args, sel, n, out, b64_url_enc, err);
+    return sqe_func_codec_kernel(b, args, sel, n, out, b64_url_enc, err);
 }
 static SQE_KERNEL(from_b64url_kernel) {
-    return codec_kernel(b, args, sel, n, out, b64_url_dec, err);
+    return sqe_func_codec_kernel(b, args, sel, n, out, b64_url_dec, err);
 }
 static SQE_KERNEL(same_kernel) {
-    return codec_kernel(b, args, sel, n, out, same_bytes, err);
+    return sqe_func_codec_kernel(b, args, sel, n, out, same_bytes, err);
 }
 
 /* UTF-8 of code point c into out (4 bytes); its length. */

@@ -185,4 +185,13 @@ sqe_i128 sqe_func_div_round(sqe_i128 n, sqe_i128 d);
  * false when the quotient does not fit 127 bits. d != 0, 0 <= k <= 38. */
 bool sqe_func_decimal_div(sqe_i128 a, int k, sqe_i128 d, sqe_i128 *out);
 
+/* A one-argument string kernel (binary.c): for each live row whose argument
+ * is not NULL, codec(bytes) writes the result into a buffer that becomes
+ * the row's value (VARCHAR or VARBINARY; over 256 MiB fails naming the
+ * function). A codec fails with its own error naming fn and the value. */
+typedef bool (*sqe_func_str_codec)(const char *p, size_t n, sqe_strbuf *sb, const char *fn,
+                                   sqe_error *err);
+bool sqe_func_codec_kernel(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,
+                           uint32_t n, sqe_vector *out, sqe_func_str_codec codec, sqe_error *err);
+
 #endif

@@ -245,49 +245,40 @@ static SQE_KERNEL(parameter_kernel) {
     return ok;
 }
 
-static bool url_code_kernel(const sqe_func_binding *b, sqe_vector *const *args, const uint16_t *sel,
-                            uint32_t n, sqe_vector *out, bool encode, sqe_error *err) {
-    bool nulls = sqe_func_propagate_nulls(args, 1, sel, n, out);
-    sqe_strbuf sb;
-    sqe_strbuf_init(&sb);
-    bool ok = true;
-    SQE_FOR_ROWS(sel, n, row, {
-        if (!ok) break;
-        if (nulls && !sqe_func_row_valid(out, row)) continue;
-        uint32_t len;
-        const char *p = sqe_func_str(args[0], row, &len);
-        sqe_strbuf_clear(&sb);
-        if (encode) {
-            for (uint32_t i = 0; i < len; i++) {
-                unsigned char c = (unsigned char)p[i];
-                if ((c | 32) >= 'a' && (c | 32) <= 'z' && c < 0x80)
-                    sqe_strbuf_putc(&sb, (char)c);
-                else if ((c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' || c == '*')
-                    sqe_strbuf_putc(&sb, (char)c);
-                else if (c == ' ')
-                    sqe_strbuf_putc(&sb, '+');
-                else
-                    sqe_strbuf_printf(&sb, "%%%02X", c);
-            }
-        } else if (!url_unescape(&sb, p, len, true)) {
-            ok = sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
-                               "url_decode: illegal hex characters in escape (%%) pattern in "
-                               "'%.*s'",
-                               (int)SQE_MIN(len, 200), p);
-            break;
-        }
-        if (!sqe_vector_set_string(out, row, sb.data ? sb.data : "", sb.len))
-            ok = sqe_func_mem_error(out, b->name, err);
-    });
-    sqe_strbuf_free(&sb);
-    return ok;
+/* url_encode: Java's URLEncoder (UTF-8): letters, digits and "-_.*" stay,
+ * space becomes '+', every other byte %XX. */
+static bool url_encode_codec(const char *p, size_t len, sqe_strbuf *sb, const char *fn,
+                             sqe_error *err) {
+    SQE_UNUSED(fn);
+    SQE_UNUSED(err);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if ((c | 32) >= 'a' && (c | 32) <= 'z' && c < 0x80)
+            sqe_strbuf_putc(sb, (char)c);
+        else if ((c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' || c == '*')
+            sqe_strbuf_putc(sb, (char)c);
+        else if (c == ' ')
+            sqe_strbuf_putc(sb, '+');
+        else
+            sqe_strbuf_printf(sb, "%%%02X", c);
+    }
+    return true;
+}
+
+static bool url_decode_codec(const char *p, size_t len, sqe_strbuf *sb, const char *fn,
+                             sqe_error *err) {
+    SQE_UNUSED(fn);
+    if (url_unescape(sb, p, len, true)) return true;
+    return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
+                         "url_decode: illegal hex characters in escape (%%) pattern in '%.*s'",
+                         (int)SQE_MIN(len, 200), p);
 }
 
 static SQE_KERNEL(encode_kernel) {
-    return url_code_kernel(b, args, sel, n, out, true, err);
+    return sqe_func_codec_kernel(b, args, sel, n, out, url_encode_codec, err);
 }
 static SQE_KERNEL(decode_kernel) {
-    return url_code_kernel(b, args, sel, n, out, false, err);
+    return sqe_func_codec_kernel(b, args, sel, n, out, url_decode_codec, err);
 }
 
 #define V SQE_T_VARCHAR
