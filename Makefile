@@ -128,13 +128,13 @@ ASAN_VARS := OPT="-O1 -g -fno-omit-frame-pointer" \
 sanitize:
 	$(MAKE) BUILD=build-asan $(ASAN_VARS) all unit sqltest
 
-# ThreadSanitizer: the executor's unit tests (every test_exec*) and the SQL
-# folders that run parallel plans (query, relational: every operator with a
-# thread pool; parquet: the readers' morsels and the top-N dynamic filter).
-# The rest of the SQL suite (DDL, catalog, functions, text errors) runs
-# serial plans and stays in the ASan tier, which keeps CI under 20 minutes.
-# halt_on_error makes a race fail the run.
-TSAN_SQL := tests/sql/query tests/sql/relational tests/sql/parquet
+# ThreadSanitizer: the executor's unit tests (every test_exec*, two at a
+# time: each is mostly one thread) and the SQL folders whose plans run on a
+# thread pool against multi-file tables (relational: joins, set operations,
+# windows; parquet: the readers' morsels and the top-N dynamic filter). The
+# rest of the SQL suite stays in the ASan tier, which keeps CI under 20
+# minutes. halt_on_error makes a race fail the run.
+TSAN_SQL := tests/sql/relational tests/sql/parquet
 TSAN_VARS := OPT="-O1 -g -fno-omit-frame-pointer" SAN="-fsanitize=thread"
 TSAN_UNITS = $(filter $(BUILD)/tests/test_exec% $(BUILD)/tests/test_engine,$(UNIT_BINS))
 tsan:
@@ -142,7 +142,9 @@ tsan:
 
 tsan-run: all $(TSAN_UNITS)
 	@set -e; export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"; \
-	for t in $(TSAN_UNITS); do echo "== $$t (tsan)"; $$t; done; \
+	printf '%s\n' $(TSAN_UNITS) | xargs -P 2 -I{} sh -c \
+	    'if {} >{}.tsan.log 2>&1; then echo "== {} (tsan): $$(tail -1 {}.tsan.log)"; \
+	     else cat {}.tsan.log; echo "== {} (tsan) FAILED"; exit 255; fi'; \
 	$(BUILD)/sqe-slt $(TSAN_SQL)
 
 # Fuzzing (tests/fuzz/README.md). fuzz-replay runs tests/fuzz/corpus/<target>/
