@@ -794,16 +794,14 @@ static sqe_vector *eval_in(node_st *ns, sqe_batch *in, const uint16_t *sel, uint
     return out;
 }
 
-/* Grows ns->out to the rows (sel, n) of `in` reach (see "Sizes" above);
+/* Grows ns->out to the rows (sel, n) reach (see "Sizes" above);
  * a constant's new rows repeat row 0. */
-static bool node_reserve(node_st *ns, const sqe_batch *in, const uint16_t *sel, uint32_t n,
-                         sqe_error *err) {
+static bool node_reserve(node_st *ns, const uint16_t *sel, uint32_t n, sqe_error *err) {
     sqe_vector *v = ns->out;
     uint32_t need = sel ? 0 : n; /* rows are sel[0..n) (ascending) or 0..n-1 */
     if (sel)
         for (uint32_t i = 0; i < n; i++)
             if (sel[i] >= need) need = sel[i] + 1u;
-    SQE_UNUSED(in);
     uint32_t had = v->cap;
     if (need <= had) return true;
     if (!sqe_vector_reserve(v, need)) {
@@ -864,8 +862,7 @@ static sqe_vector *eval_try(node_st *ns, sqe_batch *in, const uint16_t *sel, uin
 static sqe_vector *eval_node(node_st *ns, sqe_batch *in, const uint16_t *sel, uint32_t n,
                              sqe_error *err) {
     const sqe_expr *e = ns->e;
-    if (ns->out && SQE_UNLIKELY(ns->out->cap < SQE_BATCH_ROWS) &&
-        !node_reserve(ns, in, sel, n, err))
+    if (ns->out && SQE_UNLIKELY(ns->out->cap < SQE_BATCH_ROWS) && !node_reserve(ns, sel, n, err))
         return NULL;
     switch (e->kind) {
     case SQE_EXPR_COLUMN:
