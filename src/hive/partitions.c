@@ -155,20 +155,6 @@ static int value_cmp(const sqe_value *a, const sqe_value *b) {
     return a->v.i < b->v.i ? -1 : a->v.i > b->v.i;
 }
 
-static bool constrained(const part_ctx *c, int k) {
-    return c->prune && c->prune->eq && c->prune->eq[k];
-}
-
-static bool admitted(const part_ctx *c, int k, const sqe_value *v) {
-    if (!constrained(c, k)) return true;
-    if (v->is_null) return c->prune->allow_null && c->prune->allow_null[k];
-    for (int j = 0; j < c->prune->n_eq[k]; j++) {
-        const sqe_value *e = &c->prune->eq[k][j];
-        if (!e->is_null && value_cmp(v, e) == 0) return true;
-    }
-    return false;
-}
-
 static bool walk(part_ctx *c, int level, const char *folder, sqe_value *vals);
 
 static bool descend(part_ctx *c, int level, const char *folder, const char *segment,
@@ -211,7 +197,8 @@ static bool walk(part_ctx *c, int level, const char *folder, sqe_value *vals) {
                                  ch->name, folder, key->name);
         sqe_value v;
         if (!typed_value(c, level, folder, ch->name, eq + 1, strlen(eq + 1), &v)) return false;
-        if (!admitted(c, level, &v)) continue;
+        vals[level] = v;
+        if (!sqe_hive_prune_admits(c->prune, vals, level + 1)) continue;
         if (!descend(c, level, folder, ch->name, vals, &v)) return false;
     }
     return true;
