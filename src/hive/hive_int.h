@@ -116,6 +116,23 @@ char *hive_location_normalize(const char *loc, const char **why);
  * naming the limit and the size): it could never be loaded again. */
 bool hive_manifest_store(sqe_store *store, const char *path, const hive_manifest *m,
                          const sqe_hive_limits *lim, bool create, sqe_error *err);
+/* Read-modify-write of one table's manifest without lost updates (SPEC
+ * §2.4; MSCK REPAIR, ALTER TABLE ADD/DROP PARTITION, ANALYZE): loads and
+ * validates the manifest at `path` together with a version token of the
+ * stored object, calls `mutate` on it (it may edit any field, Parameters,
+ * or the engine slots "sqe.partition_index" / "sqe.statistics" in `extra`),
+ * re-validates, and writes it only if the stored object is still the one
+ * loaded (S3: PUT If-Match its ETag; local disk: the store's conditional
+ * replace). When another writer got there first the whole cycle (load,
+ * mutate, write) is retried a bounded number of times, then fails with a
+ * conflict error naming the table and saying to retry. `mutate` returning
+ * false aborts with its error and writes nothing; it may be called more
+ * than once, so it must not have side effects outside `m` and its ctx.
+ * (Implemented in manifest.c by the partition-index work.) */
+typedef bool (*hive_manifest_mutate_fn)(hive_manifest *m, void *ctx, sqe_error *err);
+bool hive_manifest_update(sqe_store *store, const char *path, const char *expect_name,
+                          const sqe_hive_limits *lim, hive_manifest_mutate_fn mutate, void *ctx,
+                          sqe_error *err);
 /* The manifest as a JSON document (new reference). */
 json_t *hive_manifest_to_json(const hive_manifest *m);
 
