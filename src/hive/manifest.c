@@ -1316,7 +1316,7 @@ bool hive_manifest_load(sqe_store *store, const char *path, const char *expect_n
         return false;
     }
     out->extra = root;
-    if (!hive_manifest_validate(out, lim, path, err)) {
+    if (!hive_manifest_validate(out, lim, path, err) || !hive_partidx_check(out, path, err)) {
         hive_manifest_free(out);
         return false;
     }
@@ -1428,6 +1428,7 @@ sqe_hive_table *hive_table_from_manifest(const hive_manifest *m, const char *roo
     const char *secret = hive_kv_get(&m->params, "sqe.secret");
     t->secret = secret && *secret ? sqe_strdup(secret) : NULL;
     t->view_original_text = m->view_original_text ? sqe_strdup(m->view_original_text) : NULL;
+    t->partidx = hive_partidx_from_manifest(m, manifest_path);
     priv->col_names = sqe_calloc(m->n_cols ? (size_t)m->n_cols : 1, sizeof *priv->col_names);
     priv->col_types = sqe_calloc(m->n_cols ? (size_t)m->n_cols : 1, sizeof *priv->col_types);
     for (int i = 0; i < m->n_cols; i++) {
@@ -1464,6 +1465,7 @@ void sqe_hive_table_free(sqe_hive_table *t) {
     sqe_free(t->json_map_keys);
     sqe_free(t->view_original_text);
     hive_adhoc_free(t->adhoc);
+    hive_partidx_free(t->partidx);
     hive_table_priv *priv = (hive_table_priv *)t;
     sqe_free(priv->col_names);
     sqe_free(priv->col_types);
