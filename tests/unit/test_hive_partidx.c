@@ -205,6 +205,73 @@ static void test_update_concurrent(void) {
     sqe_hive_catalog_free(cat);
 }
 
+/* ------------------------------------------------ ALTER ADD PARTITION */
+
+static void *alter_worker(void *arg) {
+    worker *w = arg;
+    sqe_hive_catalog *cat = new_catalog();
+    for (int i = 0; i < N_EDITS; i++) {
+        char sql[160];
+        snprintf(sql, sizeof sql,
+                 "ALTER TABLE conc2 ADD PARTITION (k='t%d_%d') PARTITION (k='x%d_%d')", w->id, i,
+                 w->id, i);
+        sqe_error err;
+        for (;;) {
+            if (exec_in(cat, sql, &err)) {
+                w->ok++;
+                break;
+            }
+            if (err.cls != SQE_ERR_ALREADY_EXISTS || !strstr(err.msg, "changed concurrently")) {
+                fprintf(stderr, "alter worker %d: %s\n", w->id, err.msg);
+                break;
+            }
+            w->conflicts++;
+        }
+    }
+    sqe_hive_catalog_free(cat);
+    return NULL;
+}
+
+/* Several sessions add partitions to one table at once: every partition
+ * whose statement succeeded is in the index at the end. */
+static void test_alter_concurrent(void) {
+    sqe_hive_catalog *cat = new_catalog();
+    sqe_error err;
+    char *sql = sqe_asprintf("CREATE EXTERNAL TABLE conc2 (a int) PARTITIONED BY (k string) "
+                             "LOCATION '%s/conc2/'",
+                             g_tmp);
+    CHECK(exec_in(cat, sql, &err));
+    sqe_free(sql);
+    pthread_t th[N_THREADS];
+    worker w[N_THREADS];
+    for (int i = 0; i < N_THREADS; i++) {
+        w[i] = (worker){i, NULL, 0, 0};
+        pthread_create(&th[i], NULL, alter_worker, &w[i]);
+    }
+    int total = 0, conflicts = 0;
+    for (int i = 0; i < N_THREADS; i++) {
+        pthread_join(th[i], NULL);
+        total += w[i].ok;
+        conflicts += w[i].conflicts;
+    }
+    CHECK(total == N_THREADS * N_EDITS);
+    const char *parts[3] = {"wh", "default", "conc2"};
+    sqe_hive_table *t = sqe_hive_resolve_table(cat, 3, parts, &err);
+    CHECK(t && t->partidx);
+    sqe_arena *a = sqe_arena_new(0);
+    sqe_hive_partition *ps = NULL;
+    size_t n = 0;
+    sqe_store *s = sqe_io_local_new();
+    CHECK(t && sqe_hive_list_partitions(s, t, NULL, a, &ps, &n, &err));
+    CHECK(n == 2 * N_THREADS * N_EDITS);
+    fprintf(stderr, "alter_concurrent: %d statements, %d conflict errors retried\n", total,
+            conflicts);
+    sqe_store_free(s);
+    sqe_arena_free(a);
+    sqe_hive_table_free(t);
+    sqe_hive_catalog_free(cat);
+}
+
 int main(void) {
     snprintf(g_tmp, sizeof g_tmp, "/tmp/sqe_partidx_XXXXXX");
     if (!mkdtemp(g_tmp)) return 2;
@@ -213,6 +280,7 @@ int main(void) {
     RUN(test_local_put_if_match);
     RUN(test_update_basic);
     RUN(test_update_concurrent);
+    RUN(test_alter_concurrent);
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_tmp);
     if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", g_tmp);
