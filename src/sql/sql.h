@@ -425,6 +425,7 @@ typedef enum sqe_stmt_kind {
     SQE_STMT_SHOW_SECRETS,      /* (no fields) */
     SQE_STMT_SHOW_FUNCTIONS,    /* show (like only) */
     SQE_STMT_UNSUPPORTED,       /* unsupported: a recognised statement sqe does not implement */
+    SQE_STMT_SET_TIME_ZONE,     /* set_time_zone */
 } sqe_stmt_kind;
 
 typedef struct sqe_ast_stmt {
@@ -493,6 +494,11 @@ typedef struct sqe_ast_stmt {
             sqe_ident name;
             bool if_exists;
         } drop_secret;
+        struct {
+            /* SET TIME ZONE expr (a varchar zone name or an INTERVAL DAY TO
+             * SECOND offset, evaluated by the engine); NULL: SET TIME ZONE LOCAL */
+            sqe_ast_expr *zone;
+        } set_time_zone;
     } u;
 } sqe_ast_stmt;
 
