@@ -107,4 +107,16 @@ void sqe_exec_explain(const sqe_plan *plan, sqe_strbuf *out);
 bool sqe_exec_explain_analyze(const sqe_plan *plan, const sqe_exec_options *opts, sqe_strbuf *out,
                               sqe_error *err);
 
+/* Predicate derivation helpers shared by the scan's format predicate and
+ * the planner's partition predicate (exec/scan.c). Whether CAST(x AS to) of
+ * a `from` value is injective and order-preserving, so `CAST(col) op k`
+ * means `col op k'` for the k' that casts exactly to k: */
+bool sqe_exec_pred_widening(sqe_type from, sqe_type to);
+/* *v as a value of exactly type `to`, when the cast there and back is
+ * lossless (so comparing with it means the same as comparing with v). */
+bool sqe_exec_pred_exact_value(const sqe_value *v, sqe_type to, sqe_arena *a, sqe_value *out);
+/* The predicate operator of comparison function `name` ("=", "<>", "<",
+ * ...), mirrored when the constant is on the left; false for others. */
+bool sqe_exec_pred_op(const char *name, bool flipped, sqe_fpred_op *op);
+
 #endif

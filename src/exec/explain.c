@@ -20,6 +20,38 @@ static void put_value(sqe_strbuf *sb, const sqe_value *v, sqe_arena *a) {
     sqe_strbuf_puts(sb, sqe_expr_to_string(a, &e));
 }
 
+/* The partition predicate: top-level AND kids joined with ", ". */
+static void put_ppred(sqe_strbuf *sb, const sqe_hive_ppred *pp, const sqe_hive_table *t,
+                      sqe_arena *a, bool top) {
+    static const char *const k_ops[] = {"=", "<>", "<", "<=", ">", ">="};
+    if (pp->kind != SQE_HIVE_PP_TERM) {
+        bool and = pp->kind == SQE_HIVE_PP_AND;
+        if (!(top && and)) sqe_strbuf_putc(sb, '(');
+        for (int i = 0; i < pp->n_kids; i++) {
+            if (i) sqe_strbuf_puts(sb, top && and? ", " : and? " AND " : " OR ");
+            put_ppred(sb, pp->kids[i], t, a, false);
+        }
+        if (!(top && and)) sqe_strbuf_putc(sb, ')');
+        return;
+    }
+    const sqe_fpred_term *term = &pp->term;
+    int k = term->col;
+    sqe_strbuf_puts(sb, k >= 0 && k < t->n_part_keys ? t->part_keys[k].name : "?");
+    if (term->op == SQE_FPRED_IS_NULL || term->op == SQE_FPRED_IS_NOT_NULL) {
+        sqe_strbuf_puts(sb, term->op == SQE_FPRED_IS_NULL ? " IS NULL" : " IS NOT NULL");
+    } else if (term->op == SQE_FPRED_IN) {
+        sqe_strbuf_puts(sb, " IN (");
+        for (int j = 0; j < term->n_vals; j++) {
+            if (j) sqe_strbuf_puts(sb, ", ");
+            put_value(sb, &term->vals[j], a);
+        }
+        sqe_strbuf_putc(sb, ')');
+    } else if (term->n_vals == 1 && (size_t)term->op < SQE_ARRAY_LEN(k_ops)) {
+        sqe_strbuf_printf(sb, " %s ", k_ops[term->op]);
+        put_value(sb, &term->vals[0], a);
+    }
+}
+
 static void put_sort_keys(sqe_strbuf *sb, const sqe_plan *p) {
     const sqe_plan *in = sqe_plan_child(p);
     sqe_strbuf_puts(sb, "keys=[");
@@ -131,6 +163,14 @@ static void explain_stats(sqe_strbuf *sb, sqe_exec_ctx *ctx, const sqe_plan *p) 
                           (unsigned long long)atomic_load(&st->partitions),
                           (unsigned long long)atomic_load(&st->files),
                           (unsigned long long)atomic_load(&st->bytes));
+    int src = p->kind == SQE_PLAN_SCAN ? atomic_load(&st->part_source) : 0;
+    if (src)
+        sqe_strbuf_printf(sb,
+                          ", partition_source=%s, partitions_considered=%llu, "
+                          "partitions_pruned=%llu",
+                          src == 2 ? "index" : "listing",
+                          (unsigned long long)atomic_load(&st->parts_considered),
+                          (unsigned long long)atomic_load(&st->parts_pruned));
     if (p->kind == SQE_PLAN_SCAN && atomic_load(&st->row_groups) > 0)
         sqe_strbuf_printf(sb, ", row_groups=%llu, row_groups_pruned=%llu",
                           (unsigned long long)atomic_load(&st->row_groups),
@@ -166,28 +206,10 @@ static void explain_node(const sqe_plan *p, int depth, sqe_strbuf *sb, sqe_arena
                               sqe_expr_to_string(a, p->u.scan.partition_filter));
         if (p->u.scan.filter)
             sqe_strbuf_printf(sb, ", filter=%s", sqe_expr_to_string(a, p->u.scan.filter));
-        const sqe_hive_prune *pr = p->u.scan.prune;
-        if (pr && t && pr->eq) {
-            bool any = false;
-            for (int k = 0; k < t->n_part_keys; k++) {
-                if (!pr->eq[k]) continue;
-                sqe_strbuf_puts(sb, any ? ", " : ", prune=[");
-                any = true;
-                int n_eq = pr->n_eq ? pr->n_eq[k] : 0;
-                bool with_null = pr->allow_null && pr->allow_null[k];
-                if (n_eq == 0) {
-                    sqe_strbuf_printf(sb, "%s IS NULL", t->part_keys[k].name);
-                    continue;
-                }
-                sqe_strbuf_printf(sb, "%s IN (", t->part_keys[k].name);
-                for (int j = 0; j < n_eq; j++) {
-                    if (j) sqe_strbuf_puts(sb, ", ");
-                    put_value(sb, &pr->eq[k][j], a);
-                }
-                sqe_strbuf_putc(sb, ')');
-                if (with_null) sqe_strbuf_printf(sb, " OR %s IS NULL", t->part_keys[k].name);
-            }
-            if (any) sqe_strbuf_putc(sb, ']');
+        if (p->u.scan.prune && t) {
+            sqe_strbuf_puts(sb, ", prune=[");
+            put_ppred(sb, p->u.scan.prune->pred, t, a, true);
+            sqe_strbuf_putc(sb, ']');
         }
         break;
     }

@@ -137,7 +137,7 @@ static bool filter_partitions(sqe_exec_ctx *ctx, sqe_scan_source *src, const sqe
 
 /* Whether CAST(x AS to) of a `from` value is injective and order-preserving,
  * so `CAST(col) op k` means `col op k'` for the k' that casts exactly to k. */
-static bool pred_widening(sqe_type from, sqe_type to) {
+bool sqe_exec_pred_widening(sqe_type from, sqe_type to) {
     bool from_int = sqe_type_is_integer(from);
     switch (to.id) {
     case SQE_T_SMALLINT:
@@ -160,7 +160,7 @@ static bool pred_widening(sqe_type from, sqe_type to) {
  * expression). A widening cast of a column counts as the column. */
 static int pred_data_col(const sqe_expr *e, const sqe_plan *p, const sqe_hive_table *t) {
     if (e && e->kind == SQE_EXPR_CAST && e->n_args == 1 && !e->try_ &&
-        pred_widening(e->args[0]->type, e->type))
+        sqe_exec_pred_widening(e->args[0]->type, e->type))
         e = e->args[0];
     if (!e || e->kind != SQE_EXPR_COLUMN || e->col < 0 || e->col >= p->u.scan.n_cols) return -1;
     int c = p->u.scan.cols[e->col];
@@ -169,7 +169,7 @@ static int pred_data_col(const sqe_expr *e, const sqe_plan *p, const sqe_hive_ta
 
 /* *v as a value of exactly type `to`, when the cast there and back is
  * lossless (so comparing with it means the same as comparing with v). */
-static bool pred_exact_value(const sqe_value *v, sqe_type to, sqe_arena *a, sqe_value *out) {
+bool sqe_exec_pred_exact_value(const sqe_value *v, sqe_type to, sqe_arena *a, sqe_value *out) {
     if (v->is_null || v->type.id == SQE_T_NULL) return false;
     if (sqe_type_equal(v->type, to) ||
         (v->type.id == to.id && to.id != SQE_T_DECIMAL && to.id != SQE_T_VARCHAR)) {
@@ -193,7 +193,7 @@ static bool pred_exact_value(const sqe_value *v, sqe_type to, sqe_arena *a, sqe_
     return true;
 }
 
-static bool pred_op(const char *name, bool flipped, sqe_fpred_op *op) {
+bool sqe_exec_pred_op(const char *name, bool flipped, sqe_fpred_op *op) {
     static const struct {
         const char *name;
         sqe_fpred_op op, flipped;
@@ -224,7 +224,7 @@ static bool pred_term(const sqe_expr *e, const sqe_plan *p, const sqe_hive_table
         sqe_type ct = t->cols[out->col].type;
         sqe_value *vals = sqe_arena_alloc(a, (size_t)e->n_in * sizeof *vals);
         for (int i = 0; i < e->n_in; i++)
-            if (!pred_exact_value(&e->in_values[i], ct, a, &vals[i])) return false;
+            if (!sqe_exec_pred_exact_value(&e->in_values[i], ct, a, &vals[i])) return false;
         out->op = SQE_FPRED_IN;
         out->n_vals = e->n_in;
         out->vals = vals;
@@ -233,11 +233,11 @@ static bool pred_term(const sqe_expr *e, const sqe_plan *p, const sqe_hive_table
     if (e->kind != SQE_EXPR_CALL || e->n_args != 2) return false;
     bool flipped = e->args[0]->kind == SQE_EXPR_CONST;
     const sqe_expr *col = e->args[flipped ? 1 : 0], *k = e->args[flipped ? 0 : 1];
-    if (k->kind != SQE_EXPR_CONST || !pred_op(e->fn.name, flipped, &out->op)) return false;
+    if (k->kind != SQE_EXPR_CONST || !sqe_exec_pred_op(e->fn.name, flipped, &out->op)) return false;
     out->col = pred_data_col(col, p, t);
     if (out->col < 0) return false;
     sqe_value *v = sqe_arena_alloc(a, sizeof *v);
-    if (!pred_exact_value(&k->value, t->cols[out->col].type, a, v)) return false;
+    if (!sqe_exec_pred_exact_value(&k->value, t->cols[out->col].type, a, v)) return false;
     out->n_vals = 1;
     out->vals = v;
     return true;
@@ -320,9 +320,15 @@ bool sqe_scan_source_new(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source *
     im->split_bytes = ctx->text_split_bytes;
     im->stats = sqe_exec_stats_for(ctx, p);
 
-    if (!sqe_hive_list_partitions(im->store, t, p->u.scan.prune, im->arena, &src->parts,
-                                  &src->n_parts, err))
+    sqe_hive_part_stats ps;
+    if (!sqe_hive_list_partitions_stats(im->store, t, p->u.scan.prune, im->arena, &src->parts,
+                                        &src->n_parts, &ps, err))
         goto fail;
+    if (im->stats && t->n_part_keys > 0 && !t->adhoc) {
+        atomic_store(&im->stats->part_source, strcmp(ps.source, "index") == 0 ? 2 : 1);
+        atomic_fetch_add(&im->stats->parts_considered, ps.considered);
+        atomic_fetch_add(&im->stats->parts_pruned, ps.pruned);
+    }
     if (p->u.scan.partition_filter && t->n_part_keys > 0 && src->n_parts > 0)
         if (!filter_partitions(ctx, src, p->u.scan.partition_filter, err)) goto fail;
     *out = src;

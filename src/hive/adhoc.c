@@ -316,32 +316,14 @@ fail:
     return NULL;
 }
 
-static bool adhoc_admitted(const sqe_hive_prune *prune, int k, const sqe_value *v) {
-    if (!prune || !prune->eq || !prune->eq[k]) return true;
-    if (v->is_null) return prune->allow_null && prune->allow_null[k];
-    for (int i = 0; i < prune->n_eq[k]; i++) {
-        const sqe_value *e = &prune->eq[k][i];
-        if (e->is_null) continue;
-        if (v->type.id == SQE_T_VARCHAR) {
-            if (e->v.s.len == v->v.s.len && memcmp(e->v.s.ptr, v->v.s.ptr, v->v.s.len) == 0)
-                return true;
-        } else if (e->v.i == v->v.i) {
-            return true;
-        }
-    }
-    return false;
-}
-
 bool hive_adhoc_partitions(const sqe_hive_table *t, const sqe_hive_prune *prune, sqe_arena *arena,
                            sqe_hive_partition **out, size_t *n_out, sqe_error *err) {
     const hive_adhoc *h = t->adhoc;
     sqe_hive_partition *parts = sqe_arena_alloc(arena, sizeof *parts * (h->n_parts + 1));
     size_t n = 0;
     for (size_t i = 0; i < h->n_parts; i++) {
-        bool keep = true;
-        for (int k = 0; keep && k < t->n_part_keys; k++)
-            keep = adhoc_admitted(prune, k, &h->parts[i].values[k]);
-        if (keep) parts[n++] = h->parts[i];
+        if (sqe_hive_prune_admits(prune, h->parts[i].values, t->n_part_keys))
+            parts[n++] = h->parts[i];
     }
     *out = parts;
     *n_out = n;

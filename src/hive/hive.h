@@ -95,6 +95,9 @@ typedef struct sqe_hive_table {
     /* Where the table's store comes from: the catalog's registry (borrowed;
      * the session outlives its statements). NULL: a fresh local store. */
     struct sqe_io_registry *registry;
+    /* The manifest's partition index slot (SPEC §6; partidx.c), NULL when
+     * the table has none and is read by listing. */
+    struct hive_partidx *partidx;
 } sqe_hive_table;
 
 /* The store serving the table's LOCATION: from its registry with its
@@ -119,16 +122,57 @@ typedef struct sqe_hive_partition {
                           VARCHAR values point into the arena */
     const sqe_hive_file *files; /* non-NULL: exactly these files (read_csv & co), no listing */
     size_t n_files;
+    const char *name; /* from the partition index: its `k=v/k2=v2` name (Hive-escaped);
+                         NULL from a listing */
 } sqe_hive_partition;
 
-/* Allowed values per partition key, from equality/IN predicates. For key i,
- * eq[i] is NULL (unconstrained) or an array of n_eq[i] values of the key's
- * type; allow_null[i] additionally admits the NULL partition. */
+/* A predicate over partition key values (SPEC §6.4), derived by the
+ * planner from the WHERE conjuncts that read only partition keys: terms
+ * (key = / <> / < / <= / > / >= constant, IN, IS [NOT] NULL) under AND and
+ * OR. It is a hint, like sqe_format_pred: the scan's partition filter
+ * re-checks every partition it is given, so a partition source (listing,
+ * index, projection) may only drop partitions for which the predicate is
+ * false, and parts of the WHERE clause it cannot express are left out
+ * (an AND drops them, an OR with one is not derived at all). */
+typedef enum sqe_hive_ppred_kind {
+    SQE_HIVE_PP_TERM = 0,
+    SQE_HIVE_PP_AND,
+    SQE_HIVE_PP_OR,
+} sqe_hive_ppred_kind;
+
+typedef struct sqe_hive_ppred {
+    sqe_hive_ppred_kind kind;
+    /* TERM: term.col is the partition key's index (PARTITIONED BY order);
+     * term.vals are non-NULL values of exactly the key's type. */
+    sqe_fpred_term term;
+    int n_kids; /* AND / OR: >= 2 */
+    const struct sqe_hive_ppred *const *kids;
+} sqe_hive_ppred;
+
 typedef struct sqe_hive_prune {
-    const sqe_value *const *eq;
-    const int *n_eq;
-    const bool *allow_null;
+    const sqe_hive_ppred *pred; /* never NULL in a prune the planner made */
 } sqe_hive_prune;
+
+/* Can a partition whose first n_known key values are vals[0..n_known)
+ * satisfy the predicate? False only when none can (terms on keys not yet
+ * known count as possibly true; a comparison with a NULL value is false,
+ * as in SQL). prune NULL: true. Used per level while listing, per entry of
+ * the partition index, per candidate of a projection (prune.c). */
+bool sqe_hive_prune_admits(const sqe_hive_prune *prune, const sqe_value *vals, int n_known);
+
+/* Conservative bounds the predicate puts on key `key`, for sources that
+ * enumerate values (projection) instead of filtering existing ones: every
+ * non-NULL value v the predicate admits satisfies lo <= v <= hi (strictly
+ * when the *_incl flag is false) for each bound that is present. *null_ok
+ * is false when the predicate rejects a NULL value of the key. Returns false
+ * when the predicate admits nothing at all for the key (k < 1 AND k > 5);
+ * `k IS NULL` gives empty with null_ok. */
+typedef struct sqe_hive_key_bounds {
+    bool empty; /* no non-NULL value is admitted (lo/hi meaningless) */
+    bool has_lo, lo_incl, has_hi, hi_incl, null_ok;
+    sqe_value lo, hi;
+} sqe_hive_key_bounds;
+bool sqe_hive_prune_key_bounds(const sqe_hive_prune *prune, int key, sqe_hive_key_bounds *out);
 
 /* Discovers partitions by listing LOCATION (SPEC §4.6, §6.4 no-index path):
  * k=v segments in PARTITIONED BY order, key names matched
@@ -146,6 +190,23 @@ typedef struct sqe_hive_prune {
 bool sqe_hive_list_partitions(sqe_store *store, const sqe_hive_table *t,
                               const sqe_hive_prune *prune, sqe_arena *arena,
                               sqe_hive_partition **out, size_t *n_out, sqe_error *err);
+
+/* What partition discovery did (EXPLAIN ANALYZE): where the partitions
+ * came from ("listing" or "index"), how many complete partitions were
+ * considered (index entries; folders at the last key level) and how many of
+ * those (or of the folders at upper levels, each counting once) the
+ * predicate pruned, and the LIST requests it made. */
+typedef struct sqe_hive_part_stats {
+    const char *source;
+    uint64_t considered, pruned, lists;
+} sqe_hive_part_stats;
+/* sqe_hive_list_partitions with its statistics (stats may be NULL). With a
+ * partition index (SPEC §6.4) the partitions come from the index only,
+ * pruned entry by entry, and nothing under LOCATION is listed. */
+bool sqe_hive_list_partitions_stats(sqe_store *store, const sqe_hive_table *t,
+                                    const sqe_hive_prune *prune, sqe_arena *arena,
+                                    sqe_hive_partition **out, size_t *n_out,
+                                    sqe_hive_part_stats *stats, sqe_error *err);
 
 struct sqe_hive_file {
     char *path;

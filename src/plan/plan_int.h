@@ -101,6 +101,10 @@ sqe_plan *sqe_plan_scan_node(planner *pl, sqe_hive_table *t, char *display_name)
 /* table_func.c: read_csv / read_json / read_parquet in FROM. */
 sqe_plan *sqe_plan_table_function(planner *pl, const sqe_ast_from *f, scope *out_scope,
                                   sqe_error *err);
+/* part_pred.c: ANDs conjunct `conj` (over the scan's table columns, data
+ * then partition keys) into scan->u.scan.prune when it can be expressed as
+ * a partition predicate; otherwise nothing happens. */
+void sqe_plan_add_part_pred(sqe_arena *a, sqe_plan *scan, const sqe_expr *conj);
 bool sqe_plan_push_filter_into_scan(sqe_arena *a, sqe_plan *scan, sqe_expr *pred, sqe_error *err);
 /* Same output schema as child (types and names copied). */
 sqe_plan *sqe_plan_same_schema(sqe_arena *a, sqe_plan_kind kind, sqe_plan *child);

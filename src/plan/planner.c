@@ -1025,60 +1025,6 @@ sqe_expr *sqe_plan_expr_shift(sqe_arena *a, const sqe_expr *e, int delta) {
     return c;
 }
 
-static void add_prune(sqe_arena *a, sqe_plan *scan, sqe_expr *conj) {
-    const sqe_hive_table *t = scan->u.scan.table;
-    int nd = t->n_cols, nk = t->n_part_keys;
-    int key = -1;
-    const sqe_value *vals = NULL;
-    int n_vals = 0;
-    bool only_null = false;
-    if (conj->kind == SQE_EXPR_CALL && strcmp(conj->fn.name, "=") == 0 && conj->n_args == 2) {
-        sqe_expr *c = conj->args[0], *k = conj->args[1];
-        if (c->kind == SQE_EXPR_CONST) {
-            sqe_expr *tmp = c;
-            c = k;
-            k = tmp;
-        }
-        if (c->kind != SQE_EXPR_COLUMN || k->kind != SQE_EXPR_CONST || k->value.is_null) return;
-        key = c->col - nd;
-        vals = &k->value;
-        n_vals = 1;
-    } else if (conj->kind == SQE_EXPR_IN && !conj->negated &&
-               conj->args[0]->kind == SQE_EXPR_COLUMN) {
-        key = conj->args[0]->col - nd;
-        vals = conj->in_values;
-        n_vals = conj->n_in;
-        for (int i = 0; i < n_vals; i++)
-            if (vals[i].is_null) return;
-    } else if (conj->kind == SQE_EXPR_IS_NULL && !conj->negated &&
-               conj->args[0]->kind == SQE_EXPR_COLUMN) {
-        key = conj->args[0]->col - nd;
-        only_null = true;
-    } else {
-        return;
-    }
-    if (key < 0 || key >= nk) return;
-    for (int i = 0; i < n_vals; i++)
-        if (vals[i].type.id != t->part_keys[key].type.id) return;
-    sqe_hive_prune *pr = scan->u.scan.prune;
-    if (!pr) {
-        pr = sqe_arena_alloc(a, sizeof *pr);
-        pr->eq = sqe_arena_alloc(a, sizeof(sqe_value *) * (size_t)nk);
-        pr->n_eq = sqe_arena_alloc(a, sizeof(int) * (size_t)nk);
-        pr->allow_null = sqe_arena_alloc(a, sizeof(bool) * (size_t)nk);
-        scan->u.scan.prune = pr;
-    }
-    if (pr->eq[key]) return; /* first constraint per key wins; the filter re-checks */
-    if (only_null) {
-        ((const sqe_value **)pr->eq)[key] = sqe_arena_alloc(a, sizeof(sqe_value));
-        ((int *)pr->n_eq)[key] = 0;
-        ((bool *)pr->allow_null)[key] = true;
-    } else {
-        ((const sqe_value **)pr->eq)[key] = vals;
-        ((int *)pr->n_eq)[key] = n_vals;
-    }
-}
-
 /* Splits a WHERE predicate over scan columns into a partition filter (only
  * partition keys) and a row filter; derives listing pruning. */
 bool sqe_plan_push_filter_into_scan(sqe_arena *a, sqe_plan *scan, sqe_expr *pred, sqe_error *err) {
@@ -1093,7 +1039,7 @@ bool sqe_plan_push_filter_into_scan(sqe_arena *a, sqe_plan *scan, sqe_expr *pred
         col_use u = {.n_data = nd};
         sqe_expr_visit_cols(c, note_col, &u);
         if (u.any_part && !u.any_data) {
-            add_prune(a, scan, c);
+            sqe_plan_add_part_pred(a, scan, c);
             scan->u.scan.partition_filter =
                 sqe_bind_and(a, scan->u.scan.partition_filter, sqe_plan_expr_remap(a, c, to_key));
         } else if (c->kind == SQE_EXPR_CONST && !c->value.is_null && c->value.v.b) {

@@ -1,0 +1,180 @@
+/*
+ * part_pred.c - the partition predicate (sqe_hive_ppred, hive.h) a scan
+ * hands to its partition source, derived from the WHERE conjuncts that read
+ * only partition keys.
+ *
+ * Shapes (SPEC §6.4): key op constant for = <> < <= > >= (either side),
+ * key IN (constants), key IS [NOT] NULL, BETWEEN (bound as two
+ * comparisons), AND and OR of those, NOT over a comparison or IS NULL.
+ * A widening cast of a key counts as the key (`CAST(int_key AS bigint) = 5`)
+ * when the constant converts back exactly. The result is a hint (the
+ * partition filter re-checks every partition), so whatever is not
+ * understood is dropped conservatively: an unknown kid of an AND is left
+ * out, an OR with an unknown kid is not derived at all. Everything lives in
+ * the statement arena.
+ */
+#include "exec/exec.h"
+#include "plan_int.h"
+
+#include <string.h>
+
+typedef struct pp_ctx {
+    sqe_arena *a;
+    const sqe_hive_table *t;
+} pp_ctx;
+
+static sqe_hive_ppred *pp_from(const pp_ctx *c, const sqe_expr *e, bool neg);
+
+/* The partition key an expression reads (directly or through a widening
+ * cast), or -1. Scan columns are the table's: data columns, then keys. */
+static int pp_key(const pp_ctx *c, const sqe_expr *e) {
+    if (e && e->kind == SQE_EXPR_CAST && e->n_args == 1 && !e->try_ &&
+        sqe_exec_pred_widening(e->args[0]->type, e->type))
+        e = e->args[0];
+    if (!e || e->kind != SQE_EXPR_COLUMN) return -1;
+    int k = e->col - c->t->n_cols;
+    return k >= 0 && k < c->t->n_part_keys ? k : -1;
+}
+
+static sqe_hive_ppred *pp_term(const pp_ctx *c, int key, sqe_fpred_op op, int n,
+                               const sqe_value *vals) {
+    sqe_hive_ppred *p = sqe_arena_alloc(c->a, sizeof *p);
+    memset(p, 0, sizeof *p);
+    p->kind = SQE_HIVE_PP_TERM;
+    p->term.col = key;
+    p->term.op = op;
+    p->term.n_vals = n;
+    if (n) {
+        sqe_value *v = sqe_arena_alloc(c->a, sizeof *v * (size_t)n);
+        sqe_type kt = c->t->part_keys[key].type;
+        for (int i = 0; i < n; i++)
+            if (!sqe_exec_pred_exact_value(&vals[i], kt, c->a, &v[i])) return NULL;
+        p->term.vals = v;
+    }
+    return p;
+}
+
+static sqe_fpred_op pp_negate(sqe_fpred_op op) {
+    static const sqe_fpred_op k_neg[] = {
+        [SQE_FPRED_EQ] = SQE_FPRED_NE, [SQE_FPRED_NE] = SQE_FPRED_EQ, [SQE_FPRED_LT] = SQE_FPRED_GE,
+        [SQE_FPRED_LE] = SQE_FPRED_GT, [SQE_FPRED_GT] = SQE_FPRED_LE, [SQE_FPRED_GE] = SQE_FPRED_LT,
+    };
+    return k_neg[op];
+}
+
+static sqe_hive_ppred *pp_compare(const pp_ctx *c, const sqe_expr *e, bool neg) {
+    if (e->n_args != 2) return NULL;
+    bool flipped = e->args[0]->kind == SQE_EXPR_CONST;
+    const sqe_expr *col = e->args[flipped ? 1 : 0], *k = e->args[flipped ? 0 : 1];
+    sqe_fpred_op op;
+    if (k->kind != SQE_EXPR_CONST || k->value.is_null ||
+        !sqe_exec_pred_op(e->fn.name, flipped, &op))
+        return NULL;
+    int key = pp_key(c, col);
+    if (key < 0) return NULL;
+    /* NOT (k < 5) is k >= 5 for non-NULL k, and false for NULL k as the
+     * comparison is: the negated operator keeps both. */
+    return pp_term(c, key, neg ? pp_negate(op) : op, 1, &k->value);
+}
+
+/* k IN (...) as one term; k NOT IN (...) as k <> each (both false for a
+ * NULL k, as NOT IN is not true there). */
+static sqe_hive_ppred *pp_in(const pp_ctx *c, const sqe_expr *e, bool neg) {
+    if (e->n_args != 1 || e->n_in <= 0) return NULL;
+    for (int i = 0; i < e->n_in; i++)
+        if (e->in_values[i].is_null) return NULL; /* NOT IN with a NULL is never true */
+    int key = pp_key(c, e->args[0]);
+    if (key < 0) return NULL;
+    if (e->negated == neg) return pp_term(c, key, SQE_FPRED_IN, e->n_in, e->in_values);
+    const sqe_hive_ppred **kids = sqe_arena_alloc(c->a, sizeof *kids * (size_t)e->n_in);
+    for (int i = 0; i < e->n_in; i++)
+        if (!(kids[i] = pp_term(c, key, SQE_FPRED_NE, 1, &e->in_values[i]))) return NULL;
+    if (e->n_in == 1) return (sqe_hive_ppred *)kids[0];
+    sqe_hive_ppred *p = sqe_arena_alloc(c->a, sizeof *p);
+    memset(p, 0, sizeof *p);
+    p->kind = SQE_HIVE_PP_AND;
+    p->n_kids = e->n_in;
+    p->kids = kids;
+    return p;
+}
+
+/* AND (or, negated, OR by De Morgan) of e's kids; is_and says which one the
+ * result is after negation. */
+static sqe_hive_ppred *pp_junction(const pp_ctx *c, const sqe_expr *e, bool is_and, bool neg) {
+    const sqe_hive_ppred **kids = sqe_arena_alloc(c->a, sizeof *kids * (size_t)(e->n_args + 1));
+    int n = 0;
+    for (int i = 0; i < e->n_args; i++) {
+        sqe_hive_ppred *k = pp_from(c, e->args[i], neg);
+        if (k)
+            kids[n++] = k;
+        else if (!is_and)
+            return NULL; /* an OR kid that may be true: the OR may be true */
+    }
+    if (n == 0) return NULL;
+    if (n == 1) return (sqe_hive_ppred *)kids[0];
+    sqe_hive_ppred *p = sqe_arena_alloc(c->a, sizeof *p);
+    memset(p, 0, sizeof *p);
+    p->kind = is_and ? SQE_HIVE_PP_AND : SQE_HIVE_PP_OR;
+    p->n_kids = n;
+    p->kids = kids;
+    return p;
+}
+
+/* e (negated when neg) as a partition predicate, or NULL when not derivable. */
+static sqe_hive_ppred *pp_from(const pp_ctx *c, const sqe_expr *e, bool neg) {
+    switch (e->kind) {
+    case SQE_EXPR_AND:
+        return pp_junction(c, e, !neg, neg);
+    case SQE_EXPR_OR:
+        return pp_junction(c, e, neg, neg);
+    case SQE_EXPR_NOT:
+        return e->n_args == 1 ? pp_from(c, e->args[0], !neg) : NULL;
+    case SQE_EXPR_IN:
+        return pp_in(c, e, neg);
+    case SQE_EXPR_CALL:
+        return pp_compare(c, e, neg);
+    case SQE_EXPR_IS_NULL: {
+        int key = e->n_args == 1 ? pp_key(c, e->args[0]) : -1;
+        if (key < 0) return NULL;
+        bool is_null = e->negated == neg;
+        return pp_term(c, key, is_null ? SQE_FPRED_IS_NULL : SQE_FPRED_IS_NOT_NULL, 0, NULL);
+    }
+    default:
+        return NULL;
+    }
+}
+
+void sqe_plan_add_part_pred(sqe_arena *a, sqe_plan *scan, const sqe_expr *conj) {
+    pp_ctx c = {a, scan->u.scan.table};
+    if (!c.t || c.t->n_part_keys == 0) return;
+    sqe_hive_ppred *p = pp_from(&c, conj, false);
+    if (!p) return;
+    sqe_hive_prune *pr = scan->u.scan.prune;
+    if (!pr) {
+        pr = sqe_arena_alloc(a, sizeof *pr);
+        pr->pred = p;
+        scan->u.scan.prune = pr;
+        return;
+    }
+    const sqe_hive_ppred *old = pr->pred;
+    if (old->kind == SQE_HIVE_PP_AND) {
+        const sqe_hive_ppred **kids = sqe_arena_alloc(a, sizeof *kids * (size_t)(old->n_kids + 1));
+        memcpy(kids, old->kids, sizeof *kids * (size_t)old->n_kids);
+        kids[old->n_kids] = p;
+        sqe_hive_ppred *n = sqe_arena_alloc(a, sizeof *n);
+        *n = *old;
+        n->kids = kids;
+        n->n_kids = old->n_kids + 1;
+        pr->pred = n;
+        return;
+    }
+    const sqe_hive_ppred **kids = sqe_arena_alloc(a, sizeof *kids * 2);
+    kids[0] = old;
+    kids[1] = p;
+    sqe_hive_ppred *n = sqe_arena_alloc(a, sizeof *n);
+    memset(n, 0, sizeof *n);
+    n->kind = SQE_HIVE_PP_AND;
+    n->n_kids = 2;
+    n->kids = kids;
+    pr->pred = n;
+}
