@@ -13,10 +13,9 @@
 //   export   SELECT * FROM orders as CSV to /dev/null                      wall time per process, RSS
 //   g10m     GROUP BY 10M distinct keys, under --memory-limit 256MB and without a limit
 //   mem      the memory assertions of issue 5 (distinct-, string-heavy, wide select) under a limit
-//   funcs    regexp_extract and json_extract_scalar over 10M values (DuckDB: regexp_extract,
-//            json_extract_string); only with --only funcs
-//   functions  function throughput over all rows (F-date_parse vs DuckDB strptime); not in the default
-//            list: --only functions (SQE_BENCH_QUERIES=functions)
+//   functions  function throughput over every row (issue 8): regexp_extract, date_parse and
+//            json_extract_scalar over 10M values next to DuckDB's regexp_extract, strptime and
+//            json_extract_string; not in the default list: --only functions (alias funcs)
 // A watchdog kills a measured program past its timeout or past --rss-cap-mb of RSS (this is a shared
 // machine); the result then says so. Output: a Markdown report on stdout and in <out>/report.md, the
 // raw numbers in <out>/results.json. Exit status 1 when answers differ or sqe died of a signal it was
@@ -77,15 +76,14 @@ const cases = [
     sql: wide(60000, (i) => `${i} AS c${i}`) },
   { id: 'M-wide-cols-64MB', group: 'mem', kind: 'check', memLimit: '64MB', title: '60,000 columns x 5 rows, 64MB',
     sql: wide(60000, (i) => `${i % 2 ? 'amount' : 'qty'} AS c${i}`, " FROM orders WHERE dt = '2026-01-01' AND id <= 5") },
-  // funcs: issue 8's throughput cases (not in the default --only list): 10M values each.
-  { id: 'F-regexp-extract', group: 'funcs', kind: 'query', maxRuns: 3, title: 'regexp_extract over 10M notes',
+  { id: 'F-regexp-extract', group: 'functions', kind: 'query', maxRuns: 3, title: 'regexp_extract over 10M notes',
     sql: "SELECT count(*), sum(length(regexp_extract(note, '([a-z]+)[^a-z]*$', 1))) FROM orders" },
-  { id: 'F-json-extract-scalar', group: 'funcs', kind: 'query', maxRuns: 3, title: 'json_extract_scalar over 10M documents',
+  { id: 'F-json-extract-scalar', group: 'functions', kind: 'query', maxRuns: 3, title: 'json_extract_scalar over 10M documents',
     sql: `SELECT sum(CAST(json_extract_scalar('{"k":{"id":' || CAST(id AS varchar) || ',"q":"' || status || '"},"t":[1,2]}', '$.k.id') AS bigint)) FROM orders`,
     duckSql: `SELECT sum(CAST(json_extract_string('{"k":{"id":' || CAST(id AS varchar) || ',"q":"' || status || '"},"t":[1,2]}', '$.k.id') AS bigint)) FROM orders` },
 ];
 const onlyArg = opt('--only', 'queries,pruning,export,g10m,mem').split(',').map((s) => s.trim()).filter(Boolean);
-const only = new Set(onlyArg.map((s) => s.toUpperCase()));
+const only = new Set(onlyArg.map((s) => (s.toLowerCase() === 'funcs' ? 'functions' : s).toUpperCase()));
 const selected = cases.filter((c) => only.has(c.id.toUpperCase()) || only.has(c.group.toUpperCase()));
 const mib = (kb) => (kb == null ? null : kb / 1024);
 

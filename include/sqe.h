@@ -78,6 +78,13 @@ void sqe_session_close(sqe_session *s);
  * Returns NULL on success, else a malloc'd error message (free()). */
 char *sqe_session_attach_root(sqe_session *s, const char *spec);
 
+/* Sets the session's local time zone (an IANA name such as
+ * "America/New_York", "UTC" or an offset "+05:30") and makes it the current
+ * one: what SET TIME ZONE LOCAL returns to. Sessions open in UTC. Returns
+ * NULL on success, else a malloc'd error message (free()), e.g. "Time zone
+ * not supported: Mars/Base". */
+char *sqe_session_set_local_time_zone(sqe_session *s, const char *name);
+
 /* Changes what later statements run with: threads, memory_limit,
  * parallel_min_bytes and text_split_bytes of opts (the manifest limits are
  * fixed when the session opens). A new thread count replaces the session's

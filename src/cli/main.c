@@ -57,6 +57,10 @@ static const char usage_text[] =
     "                           powers of 1024, as in Trino; 0: no limit; default:\n"
     "                           80%% of physical memory, %s here)\n"
     "  --timing                 print each statement's elapsed time to stderr\n"
+    "  --time-zone ZONE         the session's time zone (and SET TIME ZONE LOCAL's):\n"
+    "                           an IANA name such as America/New_York, UTC or an\n"
+    "                           offset +05:30; default $SQE_TIME_ZONE, else $TZ,\n"
+    "                           else UTC\n"
     "  --s3-endpoint URL        S3-compatible endpoint (path-style addressing)\n"
     "  --s3-access-key KEY      S3 access key id\n"
     "  --s3-secret-key SECRET   S3 secret key; prefer the AWS_SECRET_ACCESS_KEY\n"
@@ -95,7 +99,7 @@ static void usage_error(const char *fmt, const char *arg) {
     fprintf(stderr, fmt, arg);
     fputs("\nUsage: sqe-cli --embedded [--hive-root NAME=URL]... [-c SQL]... [-f FILE]...\n"
           "               [--format table|csv|tsv|json|jsonl|markdown] [--threads N]\n"
-          "               [--memory-limit SIZE] [--timing]\n"
+          "               [--memory-limit SIZE] [--timing] [--time-zone ZONE]\n"
           "Run 'sqe-cli --help' for details.\n",
           stderr);
 }
@@ -219,6 +223,7 @@ typedef struct cli_flags {
     bool embedded;
     bool timing;
     bool memory_limit_set; /* else default_memory_limit() */
+    const char *time_zone; /* --time-zone, or NULL */
     sqe_cli_format format;
     sqe_options opts;
     const char **roots;
@@ -226,6 +231,29 @@ typedef struct cli_flags {
     cli_input *inputs;
     int n_inputs;
 } cli_flags;
+
+/* The session's local time zone: --time-zone, else $SQE_TIME_ZONE (both
+ * must name a known zone), else $TZ when it names one (a leading ':' is
+ * dropped; POSIX rules such as "EST5EDT,M3.2.0,M11.1.0" and unknown names
+ * fall back to UTC with a warning), else UTC. Trino uses the JVM's zone;
+ * sqe does not read /etc/localtime, so results do not change with the
+ * host's setting unless TZ says so. */
+static bool set_time_zone(sqe_session *s, const char *flag) {
+    const char *env = getenv("SQE_TIME_ZONE"), *tz = getenv("TZ");
+    const char *zone = flag ? flag : env && *env ? env : NULL;
+    const char *what = flag ? "--time-zone" : "SQE_TIME_ZONE";
+    bool strict = zone != NULL;
+    if (!zone && tz && *tz) {
+        zone = tz[0] == ':' ? tz + 1 : tz;
+        what = "TZ";
+    }
+    if (!zone) return true;
+    char *err = sqe_session_set_local_time_zone(s, zone);
+    if (!err) return true;
+    fprintf(stderr, "sqe-cli: %s %s: %s%s\n", what, zone, err, strict ? "" : "; using UTC");
+    free(err);
+    return !strict;
+}
 
 /* Returns -1 to continue, else an exit status. */
 static int parse_flags(int argc, char **argv, cli_flags *fl) {
@@ -256,6 +284,7 @@ static int parse_flags(int argc, char **argv, cli_flags *fl) {
             "--format",
             "--threads",
             "--memory-limit",
+            "--time-zone",
             "--s3-endpoint",
             "--s3-access-key",
             "--s3-secret-key",
@@ -289,6 +318,8 @@ static int parse_flags(int argc, char **argv, cli_flags *fl) {
             fl->embedded = true;
         } else if (strcmp(name, "--timing") == 0) {
             fl->timing = true;
+        } else if (strcmp(name, "--time-zone") == 0) {
+            fl->time_zone = value;
         } else if (strcmp(name, "--hive-root") == 0) {
             const char *sep = strchr(value, '=');
             if (!sep || sep == value || sep[1] == '\0') {
@@ -396,6 +427,11 @@ int main(int argc, char **argv) {
     bool shell = fl.n_inputs == 0 && isatty(STDIN_FILENO);
     sqe_cli_signals_install(shell);
     cli.session = sqe_session_open(&fl.opts);
+
+    if (!set_time_zone(cli.session, fl.time_zone)) {
+        status = EXIT_USAGE;
+        goto out;
+    }
 
     for (int i = 0; i < fl.n_roots; i++) {
         char *err = sqe_session_attach_root(cli.session, fl.roots[i]);

@@ -6,6 +6,7 @@
  *     sqe_sql_parse                      AST in the statement arena
  *     SELECT   -> sqe_plan_query -> sqe_exec_start (query thread, bounded queue)
  *     EXPLAIN  -> sqe_plan_query -> sqe_exec_explain (ANALYZE: runs it first) -> result set
+ *     SET TIME ZONE -> the session's zone (evaluated with sqe_plan_eval_constant)
  *     other    -> sqe_hive_execute (catalog statements: status word or result set)
  *   sqe_cursor_next_row / next_batch     sqe_exec_fetch (or the next result-set batch)
  *   sqe_cursor_value                     render the column of the batch to text, once
@@ -16,6 +17,14 @@
  * query, replaced when the thread count changes and no cursor holds a
  * query), and the list of its open cursors (so closing the session stops
  * their queries first).
+ *
+ * Time zone. The session holds its time zone (a types/tz.c key): UTC when
+ * it opens, the "local" zone sqe_session_set_local_time_zone gives (the
+ * CLI's --time-zone, SQE_TIME_ZONE or TZ), changed by SET TIME ZONE and
+ * reset to the local one by SET TIME ZONE LOCAL (Trino). Each statement is
+ * planned with the zone in force when it starts (sqe_plan_query_in_zone),
+ * which hands it to every function and cast through the planner's
+ * per-statement sqe_func_stmt; nothing about it is process-global.
  *
  * Cursors. A cursor owns its statement: the arena holding AST and plan and
  * the query handle (exec/query.c) while the query runs, or a materialized
@@ -51,6 +60,8 @@ struct sqe_session {
     sqe_io_registry *stores; /* every store of the session (io/registry.c) */
     sqe_threadpool *pool;    /* created on first query */
     sqe_cursor *cursors;     /* open cursors, linked through prev/next */
+    uint16_t zone;           /* session time zone (types/tz.c key; 0: UTC) */
+    uint16_t local_zone;     /* what SET TIME ZONE LOCAL restores */
 };
 
 /* One column of the batch being read, as text. */
@@ -403,7 +414,7 @@ static bool run_explain(sqe_session *s, sqe_arena *arena, const sqe_ast_stmt *st
                              "EXPLAIN is only supported for queries (SELECT)");
     sqe_io_stats before; /* all zero when no store exists yet */
     sqe_io_registry_stats(s->stores, &before);
-    sqe_plan *plan = sqe_plan_query(arena, s->cat, inner->u.query, err);
+    sqe_plan *plan = sqe_plan_query_in_zone(arena, s->cat, s->zone, inner->u.query, err);
     if (!plan) return false;
     sqe_strbuf sb;
     sqe_strbuf_init(&sb);
@@ -441,10 +452,70 @@ static bool run_explain(sqe_session *s, sqe_arena *arena, const sqe_ast_stmt *st
     return true;
 }
 
+/* The zone key for SET TIME ZONE's value: a zone name, or an INTERVAL DAY
+ * TO SECOND offset of whole minutes within +-14:00 (Trino's rules and
+ * texts). */
+static bool zone_of_value(sqe_arena *arena, const sqe_value *v, const sqe_ast_expr *e,
+                          uint16_t *key, sqe_error *err) {
+    if (v->is_null)
+        return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
+                             "SET TIME ZONE: the time zone must not be NULL");
+    if (v->type.id == SQE_T_VARCHAR) return sqe_tz_key(v->v.s.ptr, v->v.s.len, key, err);
+    if (v->type.id == SQE_T_INTERVAL_DS) {
+        int64_t ms = v->v.i;
+        if (ms % 60000 != 0)
+            return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
+                                 "Invalid time zone offset interval: interval contains seconds");
+        int64_t min = ms / 60000, a = min < 0 ? -min : min;
+        if (a > 14 * 60)
+            return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
+                                 "Invalid offset minutes %lld (the offset must be within "
+                                 "-14:00..+14:00)",
+                                 (long long)min);
+        char z[16];
+        snprintf(z, sizeof z, "%c%02lld:%02lld", min < 0 ? '-' : '+', (long long)(a / 60),
+                 (long long)(a % 60));
+        return sqe_tz_key(z, strlen(z), key, err);
+    }
+    char tb[64];
+    return sqe_error_set(err, SQE_ERR_TYPE_MISMATCH,
+                         "Expected expression of varchar or interval day-time type, but '%s' has "
+                         "%s type",
+                         sqe_sql_expr_to_string(arena, e),
+                         sqe_type_sql_name(v->type, tb, sizeof tb));
+}
+
+/* SET TIME ZONE LOCAL | SET TIME ZONE expr. */
+static bool set_time_zone(sqe_session *s, sqe_arena *arena, const sqe_ast_stmt *st,
+                          sqe_error *err) {
+    const sqe_ast_expr *e = st->u.set_time_zone.zone;
+    if (!e) {
+        s->zone = s->local_zone;
+        return true;
+    }
+    sqe_value v;
+    uint16_t key;
+    if (!sqe_plan_eval_constant(arena, s->cat, s->zone, e, "SET TIME ZONE", &v, err) ||
+        !zone_of_value(arena, &v, e, &key, err))
+        return false;
+    s->zone = key;
+    return true;
+}
+
+char *sqe_session_set_local_time_zone(sqe_session *s, const char *name) {
+    uint16_t key;
+    sqe_error err;
+    sqe_error_clear(&err);
+    if (!name || !sqe_tz_key(name, strlen(name), &key, &err))
+        return sqe_strdup(name ? err.msg : "time zone name is NULL");
+    s->zone = s->local_zone = key;
+    return NULL;
+}
+
 /* Plans a query and starts it; the cursor takes the arena. */
 static bool start_select(sqe_session *s, sqe_cursor *c, sqe_arena *arena,
                          const sqe_ast_query *query, sqe_error *err) {
-    sqe_plan *plan = sqe_plan_query(arena, s->cat, query, err);
+    sqe_plan *plan = sqe_plan_query_in_zone(arena, s->cat, s->zone, query, err);
     if (!plan) return false;
     sqe_threadpool *pool = session_pool(s);
     sqe_exec_options eo = {.threads = sqe_threadpool_size(pool),
@@ -494,6 +565,10 @@ sqe_cursor *sqe_session_query(sqe_session *s, const char *sql) {
         case SQE_STMT_SHOW_FUNCTIONS:
             ok = sqe_func_show(st->u.show.like, &rs, &err);
             status = "SHOW FUNCTIONS";
+            break;
+        case SQE_STMT_SET_TIME_ZONE:
+            ok = set_time_zone(s, arena, st, &err);
+            status = "SET TIME ZONE";
             break;
         case SQE_STMT_UNSUPPORTED:
             ok = sqe_error_set(&err, SQE_ERR_NOT_SUPPORTED, "%s is not supported yet",

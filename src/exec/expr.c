@@ -899,7 +899,7 @@ static sqe_vector *eval_node(node_st *ns, sqe_batch *in, const uint16_t *sel, ui
             for (uint32_t i = 0; i < n; i++) sqe_vector_set_null(ns->out, ROW(sel, i));
             return ns->out;
         }
-        if (!sqe_func_cast_vector(v, ns->out, e->try_, sel, n, err)) return NULL;
+        if (!sqe_func_cast_vector_zone(v, ns->out, e->try_, e->zone, sel, n, err)) return NULL;
         return ns->out;
     }
     case SQE_EXPR_AND:

@@ -43,6 +43,8 @@ struct sqe_expr {
     sqe_value value;     /* CONST (strings in the statement arena) */
     sqe_func_binding fn; /* CALL */
     bool try_;           /* CAST: TRY_CAST */
+    uint16_t zone;       /* CAST: session time zone key for TIMESTAMP/DATE/VARCHAR ->
+                            TIMESTAMP WITH TIME ZONE (sqe_value_cast_zone); 0: UTC */
     bool negated;        /* IS_NULL: IS NOT NULL; IN: NOT IN */
     bool has_else;       /* CASE */
     int n_in;            /* IN */

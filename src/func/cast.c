@@ -28,6 +28,7 @@ typedef struct cast_ctx {
     const sqe_vector *in;
     sqe_vector *out;
     bool try_;
+    uint16_t zone;    /* session time zone (to TIMESTAMP WITH TIME ZONE) */
     sqe_arena *arena; /* created on first slow row; freed at the end */
     uint32_t slow_rows;
     sqe_error *err;
@@ -44,7 +45,8 @@ static bool slow_row(cast_ctx *c, uint32_t row) {
     sqe_vector_get_value(c->in, row, &v);
     if (!c->arena) c->arena = sqe_arena_new(0);
     if (++c->slow_rows % 256 == 0) sqe_arena_reset(c->arena);
-    if (!sqe_value_cast(&v, c->out->type, c->try_, c->arena, &r, c->err)) return false;
+    if (!sqe_value_cast_zone(&v, c->out->type, c->try_, c->zone, c->arena, &r, c->err))
+        return false;
     if (!sqe_vector_set_value(c->out, row, &r)) return cast_mem_error(c);
     return true;
 }
@@ -532,6 +534,11 @@ static bool cast_dispatch(cast_ctx *c, const uint16_t *sel, uint32_t n, bool nul
 
 bool sqe_func_cast_vector(const sqe_vector *in, sqe_vector *out, bool try_, const uint16_t *sel,
                           uint32_t n, sqe_error *err) {
+    return sqe_func_cast_vector_zone(in, out, try_, 0, sel, n, err);
+}
+
+bool sqe_func_cast_vector_zone(const sqe_vector *in, sqe_vector *out, bool try_, uint16_t zone,
+                               const uint16_t *sel, uint32_t n, sqe_error *err) {
     if (in->type.id == SQE_T_NULL) {
         SQE_FOR_ROWS(sel, n, row, sqe_vector_set_null(out, row););
         return true;
@@ -543,7 +550,7 @@ bool sqe_func_cast_vector(const sqe_vector *in, sqe_vector *out, bool try_, cons
     }
     sqe_vector *const args[1] = {(sqe_vector *)in};
     bool nulls = sqe_func_propagate_nulls(args, 1, sel, n, out);
-    cast_ctx c = {in, out, try_, NULL, 0, err};
+    cast_ctx c = {in, out, try_, zone, NULL, 0, err};
     bool ok = cast_dispatch(&c, sel, n, nulls);
     if (c.arena) sqe_arena_free(c.arena);
     return ok;

@@ -128,6 +128,7 @@ static const fdesc k_desc[] = {
     {"json_extract_scalar", "The scalar at the JSONPath as text (NULL if missing or not scalar)"},
     {"json_query", "JSON text of the item at the SQL/JSON path (lax/strict basics)"},
     {"json_value", "The scalar at the SQL/JSON path as text (lax/strict basics)"},
+    {"json_exists", "Whether the SQL/JSON path finds an item (ON ERROR: argument 3)"},
     {"json_size", "Number of members or elements at the JSONPath (0 for a scalar)"},
     {"json_parse", "Validates JSON text and returns it compact"},
     {"json_format", "Compact JSON text of the JSON value"},

@@ -34,9 +34,11 @@
  *
  * Time zones: a TIMESTAMP WITH TIME ZONE argument is printed in its own
  * zone (its wall time; z/zzzz/ZZZ print the zone id, Z/ZZ the offset in
- * force); a plain TIMESTAMP prints as UTC. parse_datetime and
- * from_iso8601_timestamp return timestamp(3) with time zone: the offset
- * written (+hh:mm, +hhmm, Z) or, without one, the session zone (UTC);
+ * force); a plain TIMESTAMP is a wall time in the session time zone
+ * (binding->zone; Trino coerces it to timestamp with time zone), so its
+ * z/Z print that zone. parse_datetime and from_iso8601_timestamp return
+ * timestamp(3) with time zone: the offset written (+hh:mm, +hhmm, Z) or,
+ * without one, the wall time read in the session zone;
  * parsing a zone name (z) is NOT_SUPPORTED. date_parse returns a plain
  * timestamp(3) as Trino's does.
  *
@@ -750,9 +752,16 @@ static bool df_parse(const df_pattern *p, const df_ctx *c, const char *s, size_t
 }
 
 /* The packed TIMESTAMP WITH TIME ZONE for a parsed UTC instant and the
- * offset written (INT32_MIN: none, the session zone UTC). */
-static bool df_tstz(int64_t utc_us, int offset_min, int64_t *out, sqe_error *err) {
+ * offset written (INT32_MIN: none; utc_us is then the wall time in the
+ * session zone `zone`). */
+static bool df_tstz(int64_t utc_us, int offset_min, uint16_t zone, int64_t *out, sqe_error *err) {
     uint16_t key = 0;
+    if (offset_min == INT32_MIN && zone != 0) {
+        if (!sqe_tstz_from_local(utc_us, zone, out))
+            return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE,
+                                 "timestamp with time zone out of range");
+        return true;
+    }
     if (offset_min != INT32_MIN && offset_min != 0) {
         char z[16];
         int a = offset_min < 0 ? -offset_min : offset_min;
@@ -830,8 +839,13 @@ static SQE_KERNEL(df_format_kernel) {
             uint16_t key = sqe_tstz_key(x[row]);
             df_print(p, sqe_tstz_local_micros(x[row]), key,
                      sqe_tz_offset(key, sqe_floor_div(ms, 1000)), &sb);
-        } else {
+        } else if (b->zone == 0) {
             df_print(p, x[row], 0, 0, &sb);
+        } else { /* the wall time in the session zone (a gap moves it forward) */
+            int64_t secs = sqe_floor_div(x[row], SQE_MICROS_PER_SECOND);
+            int64_t utc = sqe_tz_local_to_utc(b->zone, secs);
+            int32_t off = sqe_tz_offset(b->zone, utc);
+            df_print(p, x[row] + (utc + off - secs) * SQE_MICROS_PER_SECOND, b->zone, off, &sb);
         }
         if (!sqe_vector_set_string(out, row, sb.data ? sb.data : "", sb.len))
             ok = sqe_func_mem_error(out, b->name, err);
@@ -854,7 +868,7 @@ static SQE_KERNEL(df_parse_kernel) {
         const char *s = sqe_func_str(args[0], row, &len);
         int off;
         if (!p || !df_parse(p, &c, s, len, &o[row], &off, err)) return false;
-        if (tz && !df_tstz(o[row], off, &o[row], err)) return false;
+        if (tz && !df_tstz(o[row], off, b->zone, &o[row], err)) return false;
     });
     return true;
 }
@@ -984,7 +998,7 @@ static SQE_KERNEL(iso_ts_kernel) {
         const char *s = sqe_func_str(args[0], row, &len);
         int off;
         if (!iso_parse(b->name, s, len, true, &o[row], &off, err) ||
-            !df_tstz(o[row], off, &o[row], err))
+            !df_tstz(o[row], off, b->zone, &o[row], err))
             return false;
     });
     return true;

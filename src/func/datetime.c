@@ -24,8 +24,13 @@
  *
  * The current time functions read the wall clock once, at bind time, so
  * every row and batch of a statement sees the same instant; the binder
- * then calls sqe_func_fix_clock so that every call in the statement shares
- * the planner's one instant (`now() = current_timestamp` is true).
+ * then calls sqe_func_fix_statement so that every call in the statement
+ * shares the planner's one instant (`now() = current_timestamp` is true)
+ * and sees it in the session time zone (b->zone): now()/current_timestamp
+ * carry that zone, localtimestamp/localtime/current_date are the wall
+ * time there. from_unixtime(x) is in the session zone and to_unixtime of a
+ * plain timestamp reads it there (Trino's coercion to timestamp with time
+ * zone). current_time (time with time zone in Trino) is NOT_SUPPORTED.
  */
 #include "func/func_int.h"
 
@@ -238,12 +243,17 @@ static SQE_KERNEL(fill_i64) {
     return true;
 }
 
-/* The value a current-time binding returns for the instant `us` (UTC). */
+/* The value a current-time binding returns for the instant `us` (UTC,
+ * whole milliseconds) in the session zone b->zone: now()/current_timestamp
+ * the instant in that zone, localtimestamp/localtime/current_date its wall
+ * time, time of day and date there. */
 static int64_t clock_value(const sqe_func_binding *b, int64_t us) {
-    if (b->ret.id == SQE_T_DATE) return sqe_floor_div(us, SQE_MICROS_PER_DAY);
-    if (b->ret.id == SQE_T_TIME) return sqe_floor_mod(us, SQE_MICROS_PER_DAY);
-    if (b->ret.id == SQE_T_TIMESTAMP_TZ) return sqe_tstz_pack(sqe_floor_div(us, 1000), 0);
-    return us;
+    int64_t ms = sqe_floor_div(us, 1000), local = us;
+    if (b->ret.id == SQE_T_TIMESTAMP_TZ) return sqe_tstz_pack(ms, b->zone);
+    if (b->zone) local = sqe_tstz_local_micros(sqe_tstz_pack(ms, b->zone));
+    if (b->ret.id == SQE_T_DATE) return sqe_floor_div(local, SQE_MICROS_PER_DAY);
+    if (b->ret.id == SQE_T_TIME) return sqe_floor_mod(local, SQE_MICROS_PER_DAY);
+    return local;
 }
 
 static bool bind_now(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
@@ -252,7 +262,7 @@ static bool bind_now(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding
     int64_t us = sqe_clock_wall_us();
     if (b->ret.id == SQE_T_TIMESTAMP) b->ret = sqe_type_timestamp(3); /* Trino: timestamp(3) */
     if (b->ret.id == SQE_T_TIME) b->ret = sqe_type_time(3);
-    /* now() and current_timestamp are timestamp(3) with time zone (session zone: UTC). */
+    /* now() and current_timestamp are timestamp(3) with time zone (the session zone). */
     if (strcmp(sig->name, "now") == 0 || strcmp(sig->name, "current_timestamp") == 0)
         b->ret = sqe_type_make(SQE_T_TIMESTAMP_TZ);
     b->data = v;
@@ -260,10 +270,19 @@ static bool bind_now(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding
     return true;
 }
 
-void sqe_func_fix_clock(sqe_func_binding *b, int64_t *clock) {
+/* current_time is time(3) with time zone in Trino, a type sqe lacks. */
+static bool bind_current_time(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
+                              const sqe_value *const *const_args, sqe_error *err) {
+    return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
+                         "current_time returns time with time zone, which is not supported yet "
+                         "(localtime gives the time of day in the session zone)");
+}
+
+void sqe_func_fix_statement(sqe_func_binding *b, sqe_func_stmt *st) {
+    b->zone = st->zone;
     if (b->kernel != fill_i32 && b->kernel != fill_i64) return;
-    if (*clock == INT64_MIN) *clock = sqe_floor_div(sqe_clock_wall_us(), 1000) * 1000;
-    *(int64_t *)b->data = clock_value(b, *clock);
+    if (st->clock == INT64_MIN) st->clock = sqe_floor_div(sqe_clock_wall_us(), 1000) * 1000;
+    *(int64_t *)b->data = clock_value(b, st->clock);
 }
 
 /* -------------------------------------------------------------- units */
@@ -658,16 +677,26 @@ static SQE_KERNEL(from_unixtime_kernel) {
         if (!(ms > -(double)SQE_TSTZ_MAX_MILLIS && ms < (double)SQE_TSTZ_MAX_MILLIS))
             return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE,
                                  "from_unixtime argument %g out of range", x[row]);
-        o[row] = sqe_tstz_pack((int64_t)ms, 0); /* in the session zone, UTC */
+        o[row] = sqe_tstz_pack((int64_t)ms, b->zone); /* in the session zone */
     });
     return true;
 }
 
+/* to_unixtime(timestamp): the wall time read in the session zone (Trino
+ * coerces it to timestamp with time zone), microseconds kept. */
 static SQE_KERNEL(to_unixtime_kernel) {
     const int64_t *x = SQE_VEC_DATA(args[0], int64_t);
     double *o = SQE_VEC_DATA(out, double);
     sqe_func_propagate_nulls(args, 1, sel, n, out);
-    SQE_FOR_ROWS(sel, n, row, o[row] = (double)x[row] / 1e6;);
+    if (b->zone == 0) {
+        SQE_FOR_ROWS(sel, n, row, o[row] = (double)x[row] / 1e6;);
+        return true;
+    }
+    SQE_FOR_ROWS(sel, n, row, {
+        int64_t s = sqe_floor_div(x[row], SQE_MICROS_PER_SECOND);
+        int64_t off = s - sqe_tz_local_to_utc(b->zone, s);
+        o[row] = (double)(x[row] - off * SQE_MICROS_PER_SECOND) / 1e6;
+    });
     return true;
 }
 
@@ -715,6 +744,7 @@ static const sqe_func_sig k_sigs[] = {
     FIELD_TIME("second"),
     FIELD_TIME("millisecond"),
     {"localtime", 0, false, {0}, SQE_T_TIME, fill_i64, bind_now},
+    {"current_time", 0, false, {0}, SQE_T_TIME, fill_i64, bind_current_time},
 
     {"current_date", 0, false, {0}, DT, fill_i32, bind_now},
     {"now", 0, false, {0}, TS, fill_i64, bind_now},

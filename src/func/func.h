@@ -46,6 +46,11 @@ struct sqe_func_binding {
     void *state;
     /* A different value per call (random): never folded to a constant. */
     bool nondeterministic;
+    /* The session time zone (types/tz.c key; 0 UTC), set by
+     * sqe_func_fix_statement after binding: what now(), localtimestamp,
+     * from_unixtime(x), current_timezone() and a plain TIMESTAMP read as
+     * an instant (at_timezone, to_unixtime, format_datetime) use. */
+    uint16_t zone;
 };
 
 /* Resolves name(args). const_args[i] is the value of argument i when it is a
@@ -57,17 +62,29 @@ bool sqe_func_bind_scalar(sqe_arena *arena, const char *name, int n_args, const 
                           const sqe_value *const *const_args, sqe_func_binding *out,
                           sqe_error *err);
 
-/* For a binding of a current-time function (now, current_timestamp,
- * localtimestamp, current_date): makes it return the statement's instant
- * *clock (microseconds), reading the wall clock into *clock first when it is
- * INT64_MIN, so every call in one statement sees the same value (Trino).
- * Other bindings are left alone. */
-void sqe_func_fix_clock(sqe_func_binding *b, int64_t *clock);
+/* What every function call of one statement shares; the planner owns one
+ * per statement (no process globals): the statement's instant and the
+ * session time zone (SET TIME ZONE, engine/engine.c). */
+typedef struct sqe_func_stmt {
+    int64_t clock; /* wall clock (us) read by the statement's first now()/current_*;
+                      INT64_MIN until then, so every call sees one instant (Trino) */
+    uint16_t zone; /* session time zone key (types/tz.c; 0: UTC) */
+} sqe_func_stmt;
+
+/* Called by the binder on every scalar binding of a statement: sets
+ * b->zone to st->zone, and for a current-time function (now,
+ * current_timestamp, localtimestamp, current_date, current_time) makes it
+ * return the statement's instant st->clock (microseconds) seen in that
+ * zone, reading the wall clock into st->clock first when it is INT64_MIN. */
+void sqe_func_fix_statement(sqe_func_binding *b, sqe_func_stmt *st);
 
 /* Vectorized CAST of `in` to out->type for the selected rows (Trino
  * semantics as sqe_value_cast; try_ turns failures into NULL). */
 bool sqe_func_cast_vector(const sqe_vector *in, sqe_vector *out, bool try_, const uint16_t *sel,
                           uint32_t n, sqe_error *err);
+/* The same with session time zone `zone` (sqe_value_cast_zone). */
+bool sqe_func_cast_vector_zone(const sqe_vector *in, sqe_vector *out, bool try_, uint16_t zone,
+                               const uint16_t *sel, uint32_t n, sqe_error *err);
 
 /* SHOW FUNCTIONS [LIKE 'pattern']: every scalar overload of the registry
  * plus the aggregates and window functions, as a VARCHAR result with

@@ -2,7 +2,7 @@
  * json_func.c - Trino's JSON functions over VARCHAR: json_extract,
  * json_extract_scalar, json_parse, json_format, json_size,
  * json_array_length, json_array_contains, json_array_get, is_json_scalar,
- * and the basic two-argument json_value / json_query.
+ * the basic two-argument json_value / json_query, and json_exists.
  *
  * sqe has no JSON type: a JSON value is VARCHAR holding JSON text, and
  * functions that return JSON in Trino (json_extract, json_parse,
@@ -26,10 +26,12 @@
  * ["key"] / ['key'] / [key] and [index]; wildcards, filters and recursive descent
  * are rejected as invalid paths. A constant path is parsed once at bind
  * time (a bad one is a plan-time error); a per-row path is parsed per row.
- * json_value / json_query accept an optional 'lax ' / 'strict ' mode
- * prefix and ."quoted" keys; their ON EMPTY / ON ERROR clauses and
- * RETURNING are not parsed (the defaults: NULL) and both modes behave
- * as lax for a missing member (NULL).
+ * json_value / json_query / json_exists accept an optional 'lax ' /
+ * 'strict ' mode prefix and ."quoted" keys; both modes behave as lax for a
+ * missing member (empty). Their SQL/JSON clauses (RETURNING, ON EMPTY, ON
+ * ERROR, wrappers, quotes) are rewritten by the parser (sql/parse_json.c)
+ * over these functions; json_exists' third argument is its ON ERROR
+ * behaviour ('false' by default, 'true', 'unknown' = NULL, 'error').
  */
 #include "func/func_int.h"
 
@@ -372,14 +374,18 @@ static bool js_parse_path(const char *fn, const char *p, size_t n, bool sql, sqe
     return true;
 }
 
-/* Per-binding data: the constant path, and whether it is SQL/JSON. */
+/* Per-binding data: the constant path, and json_exists' ON ERROR. */
 typedef struct js_bind {
     js_path path;
     bool has_path;
+    int on_error; /* json_exists: JS_ON_ERROR_* */
 } js_bind;
 
+enum { JS_ON_ERROR_FALSE, JS_ON_ERROR_TRUE, JS_ON_ERROR_UNKNOWN, JS_ON_ERROR_ERROR };
+
 static bool js_is_sql(const char *name) {
-    return strcmp(name, "json_value") == 0 || strcmp(name, "json_query") == 0;
+    return strcmp(name, "json_value") == 0 || strcmp(name, "json_query") == 0 ||
+           strcmp(name, "json_exists") == 0;
 }
 
 static bool bind_path(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
@@ -465,6 +471,66 @@ static SQE_KERNEL(extract_kernel) {
 }
 static SQE_KERNEL(extract_scalar_kernel) {
     return extract_impl(b, args, sel, n, out, true, err);
+}
+
+/* json_exists(json, path[, on_error]): whether the path finds an item in
+ * the document. Input that is not one whole JSON value is an error, which
+ * on_error turns into FALSE (the default, as Trino), TRUE, NULL
+ * ('unknown') or a failure ('error'); the parser writes the SQL/JSON
+ * clause `{TRUE|FALSE|UNKNOWN|ERROR} ON ERROR` as that constant. */
+static bool bind_exists(const sqe_func_sig *sig, sqe_arena *arena, sqe_func_binding *b,
+                        const sqe_value *const *const_args, sqe_error *err) {
+    static const char *const k_modes[] = {"false", "true", "unknown", "error"};
+    if (!bind_path(sig, arena, b, const_args, err)) return false;
+    js_bind *bd = b->data;
+    if (!bd) {
+        bd = sqe_arena_alloc(arena, sizeof *bd);
+        memset(bd, 0, sizeof *bd);
+        b->data = bd;
+    }
+    bd->on_error = JS_ON_ERROR_FALSE;
+    if (b->n_args < 3) return true;
+    const sqe_value *m = const_args ? const_args[2] : NULL;
+    if (!m || m->is_null || m->type.id != SQE_T_VARCHAR)
+        return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
+                             "json_exists: the ON ERROR behaviour (argument 3) must be a constant "
+                             "'true', 'false', 'unknown' or 'error'");
+    for (int i = 0; i < 4; i++)
+        if (m->v.s.len == strlen(k_modes[i]) && sqe_str_ieqn(m->v.s.ptr, k_modes[i], m->v.s.len)) {
+            bd->on_error = i;
+            return true;
+        }
+    return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
+                         "json_exists: unknown ON ERROR behaviour '%.*s' (use TRUE, FALSE, UNKNOWN "
+                         "or ERROR)",
+                         (int)SQE_MIN(m->v.s.len, 40), m->v.s.ptr);
+}
+
+static SQE_KERNEL(exists_kernel) {
+    const js_bind *bd = b->data;
+    bool *o = SQE_VEC_DATA(out, bool);
+    bool nulls = sqe_func_propagate_nulls(args, 2, sel, n, out);
+    SQE_FOR_ROWS(sel, n, row, {
+        if (nulls && !sqe_func_row_valid(out, row)) continue;
+        uint32_t len;
+        const char *t = sqe_func_str(args[0], row, &len);
+        const char *vs, *ve;
+        if (js_whole(t, len, &vs, &ve)) {
+            int f = js_lookup(b, args, row, &vs, &ve, err);
+            if (f < 0) return false;
+            o[row] = f == 1;
+        } else if (bd->on_error == JS_ON_ERROR_ERROR) {
+            return sqe_error_set(err, SQE_ERR_INVALID_ARGUMENT,
+                                 "json_exists: the input is not a JSON value: '%.*s' (ERROR ON "
+                                 "ERROR)",
+                                 (int)SQE_MIN(len, 200), t);
+        } else if (bd->on_error == JS_ON_ERROR_UNKNOWN) {
+            sqe_vector_set_null(out, row);
+        } else {
+            o[row] = bd->on_error == JS_ON_ERROR_TRUE;
+        }
+    });
+    return true;
 }
 
 /* Number of members/elements of the container at p (0 for a scalar). */
@@ -794,6 +860,8 @@ static const sqe_func_sig k_sigs[] = {
     {"json_array_contains", 2, false, {V, V}, B, array_contains_kernel, NULL},
     {"json_array_get", 2, false, {V, I}, V, array_get_kernel, NULL},
     {"is_json_scalar", 1, false, {V}, B, is_scalar_kernel, NULL},
+    {"json_exists", 2, false, {V, V}, B, exists_kernel, bind_exists},
+    {"json_exists", 3, false, {V, V, V}, B, exists_kernel, bind_exists},
 };
 
 SQE_FUNC_TABLE(sqe_func_json_table, k_sigs);

@@ -63,6 +63,7 @@ typedef struct rx_state {
     pcre2_match_data *md;
     pcre2_match_context *mctx;
     pcre2_jit_stack *jstack;
+    bool jit;       /* code is JIT-compiled: rx_match calls pcre2_jit_match */
     sqe_strbuf buf; /* regexp_replace result */
 } rx_state;
 
@@ -198,6 +199,8 @@ static pcre2_code *rx_code(const sqe_func_binding *b, rx_state *st, const sqe_ve
     pcre2_code_free(st->code);
     pcre2_match_data_free(st->md);
     st->code = code;
+    size_t jit_size = 0;
+    st->jit = pcre2_pattern_info(code, PCRE2_INFO_JITSIZE, &jit_size) == 0 && jit_size > 0;
     st->md = pcre2_match_data_create_from_pattern(code, NULL);
     sqe_free(st->src);
     st->src = sqe_malloc(len + 1);
@@ -217,7 +220,10 @@ static pcre2_code *rx_code(const sqe_func_binding *b, rx_state *st, const sqe_ve
 /* One match attempt at byte `start`: 1 matched, 0 no match, -1 error. */
 static int rx_match(const sqe_func_binding *b, rx_state *st, const char *s, size_t n, size_t start,
                     sqe_error *err) {
-    int rc = pcre2_match(st->code, (PCRE2_SPTR)s, n, start, 0, st->md, st->mctx);
+    /* The JIT entry skips pcre2_match's per-call option checks (the
+     * options are the compile-time ones, so they are valid). */
+    int rc = st->jit ? pcre2_jit_match(st->code, (PCRE2_SPTR)s, n, start, 0, st->md, st->mctx)
+                     : pcre2_match(st->code, (PCRE2_SPTR)s, n, start, 0, st->md, st->mctx);
     if (rc >= 0) return 1;
     if (rc == PCRE2_ERROR_NOMATCH) return 0;
     if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||

@@ -5,8 +5,9 @@
  * timezone_hour, timezone_minute.
  *
  * Values are Trino's packing (types.h): UTC milliseconds * 4096 + zone key.
- * The session time zone is UTC (SET TIME ZONE is not supported yet), so a
- * plain TIMESTAMP converted to a zone is read as UTC: at_timezone(TIMESTAMP
+ * A plain TIMESTAMP converted to a zone is read as a wall time in the
+ * session time zone (binding->zone, SET TIME ZONE; Trino's coercion to
+ * timestamp with time zone): in a UTC session at_timezone(TIMESTAMP
  * '2022-11-01 09:08:07.321', 'America/Los_Angeles') is 02:08:07.321 there;
  * with_timezone keeps the wall time and finds its instant in the zone
  * (gaps move forward, overlaps take the earlier instant, as Joda-Time).
@@ -55,9 +56,10 @@ static SQE_KERNEL(tz_at) {
         if (nulls && !sqe_func_row_valid(out, row)) continue;
         uint16_t key;
         if (!tz_row_key(b, args[1], row, &key, err)) return false;
-        int64_t ms = plain ? sqe_floor_div(x[row] + 500, 1000) : sqe_tstz_millis(x[row]);
-        if (ms <= -SQE_TSTZ_MAX_MILLIS || ms >= SQE_TSTZ_MAX_MILLIS) return tz_range(err, b->name);
-        o[row] = sqe_tstz_pack(ms, key);
+        int64_t v = x[row];
+        /* a plain timestamp is a wall time in the session zone (Trino's coercion) */
+        if (plain && !sqe_tstz_from_local(x[row], b->zone, &v)) return tz_range(err, b->name);
+        o[row] = sqe_tstz_pack(sqe_tstz_millis(v), key);
     });
     return true;
 }
@@ -140,10 +142,15 @@ static SQE_KERNEL(tz_offset_part) {
     return true;
 }
 
+/* current_timezone(): the session zone's name ("UTC", "America/New_York",
+ * "+05:30"). */
 static SQE_KERNEL(tz_current) {
+    char name[80];
+    sqe_tz_key_name(b->zone, name, sizeof name);
+    uint32_t len = (uint32_t)strlen(name);
     sqe_func_set_all_valid(out, sel, n);
     SQE_FOR_ROWS(sel, n, row, {
-        if (!sqe_vector_set_string(out, row, "UTC", 3))
+        if (!sqe_vector_set_string(out, row, name, len))
             return sqe_func_mem_error(out, b->name, err);
     });
     return true;

@@ -353,6 +353,7 @@ sqe_expr *sqe_bind_coerce(bind_ctx *cx, sqe_expr *e, sqe_type to, sqe_error *err
         return sqe_expr_const(cx->arena, &v);
     }
     sqe_expr *c = sqe_expr_cast(cx->arena, e, to, false);
+    c->zone = cx->stmt ? cx->stmt->zone : 0;
     try_fold(cx, &c);
     return c;
 }
@@ -376,7 +377,7 @@ sqe_expr *sqe_bind_call(bind_ctx *cx, const char *name, int n, sqe_expr **args, 
         args[i] = sqe_bind_coerce(cx, args[i], fb.arg_types[i], err);
         if (!args[i]) return NULL;
     }
-    if (cx->clock) sqe_func_fix_clock(&fb, cx->clock);
+    if (cx->stmt) sqe_func_fix_statement(&fb, cx->stmt);
     sqe_expr *e = sqe_expr_new(cx->arena, SQE_EXPR_CALL, fb.ret, n, args);
     e->fn = fb;
     try_fold(cx, &e);
@@ -1131,6 +1132,7 @@ static sqe_expr *bind_node(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
             return sqe_expr_const(cx->arena, &nv);
         }
         sqe_expr *c = sqe_expr_cast(cx->arena, a, t, e->u.cast.try_);
+        c->zone = cx->stmt ? cx->stmt->zone : 0;
         if (e->u.cast.try_ || cx->lazy)
             try_fold(cx, &c);
         else if (a->kind == SQE_EXPR_CONST) {

@@ -228,6 +228,18 @@ void sqe_plan_walk(sqe_plan *p, void (*fn)(sqe_plan *node, void *ctx), void *ctx
  * offending column/function/type with its line:column. */
 sqe_plan *sqe_plan_query(sqe_arena *arena, sqe_hive_catalog *cat, const sqe_ast_query *q,
                          sqe_error *err);
+/* The same with session time zone `zone` (a types/tz.c key; sqe_plan_query
+ * uses UTC): the zone of current_timestamp, of casts to TIMESTAMP WITH TIME
+ * ZONE and of every function that reads a plain TIMESTAMP as an instant. */
+sqe_plan *sqe_plan_query_in_zone(sqe_arena *arena, sqe_hive_catalog *cat, uint16_t zone,
+                                 const sqe_ast_query *q, sqe_error *err);
+
+/* Binds and evaluates a constant expression with no columns in scope (SET
+ * TIME ZONE's value); `what` names the clause in errors ("SET TIME ZONE
+ * must be a constant"). The value (strings in arena) has the bound type. */
+bool sqe_plan_eval_constant(sqe_arena *arena, sqe_hive_catalog *cat, uint16_t zone,
+                            const sqe_ast_expr *e, const char *what, sqe_value *out,
+                            sqe_error *err);
 
 /* Frees the hive tables a plan holds (the rest dies with the arena). */
 void sqe_plan_release(sqe_plan *p);

@@ -58,14 +58,14 @@ typedef struct bind_ctx {
     const win_map *win;           /* non-NULL where window calls may appear (select list) */
     sqe_arena *arena;
     sqe_hive_catalog *cat;
-    const scope *scope; /* columns visible (NULL: none) */
-    agg_ctx *agg;       /* non-NULL: post-aggregation binding */
-    bool collecting;    /* agg collection pass: aggregates allowed, bind args */
-    const char *clause; /* "WHERE", "GROUP BY", ... for error messages */
-    int64_t *clock;     /* the statement's instant for now()/current_* (planner.clock) or NULL */
-    int lazy;           /* > 0 inside an operand that may never be evaluated (CASE
-                           branches, later COALESCE/IF arguments, right side of
-                           AND/OR): a constant CAST that fails is left to run time */
+    const scope *scope;  /* columns visible (NULL: none) */
+    agg_ctx *agg;        /* non-NULL: post-aggregation binding */
+    bool collecting;     /* agg collection pass: aggregates allowed, bind args */
+    const char *clause;  /* "WHERE", "GROUP BY", ... for error messages */
+    sqe_func_stmt *stmt; /* the statement's instant and session zone (planner.stmt) or NULL */
+    int lazy;            /* > 0 inside an operand that may never be evaluated (CASE
+                            branches, later COALESCE/IF arguments, right side of
+                            AND/OR): a constant CAST that fails is left to run time */
 } bind_ctx;
 
 /* A WITH entry visible to FROM: references re-plan the query (inlining). */
@@ -83,8 +83,8 @@ struct planner {
     cte_def *ctes;                      /* innermost visible WITH entry */
     struct corr_ctx *corr;              /* set for the top SELECT of a subquery being planned */
     int depth;                          /* nesting of query expressions (limit) */
-    int64_t clock; /* wall clock (us) read by the statement's first now()/current_*; INT64_MIN
-                      until then, so every call in one statement sees one instant (Trino) */
+    sqe_func_stmt stmt;                 /* what every function call shares: the statement's instant
+                                           (now()/current_*) and the session time zone */
 };
 
 /* planner.c */

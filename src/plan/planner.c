@@ -94,7 +94,7 @@ sqe_plan *sqe_plan_scan_node(planner *pl, sqe_hive_table *t, char *display_name)
 
 bool sqe_plan_const_count(planner *pl, const sqe_ast_expr *e, const char *what, uint64_t *out,
                           sqe_error *err) {
-    bind_ctx cx = {.arena = pl->arena, .cat = pl->cat, .clock = &pl->clock, .clause = what};
+    bind_ctx cx = {.arena = pl->arena, .cat = pl->cat, .stmt = &pl->stmt, .clause = what};
     sqe_expr *b = sqe_bind_expr(&cx, e, err);
     if (!b) return false;
     sqe_value v;
@@ -105,6 +105,20 @@ bool sqe_plan_const_count(planner *pl, const sqe_ast_expr *e, const char *what, 
         return sqe_bind_error(err, SQE_ERR_INVALID_ARGUMENT, e->pos, "%s must not be negative",
                               what);
     *out = (uint64_t)v.v.i;
+    return true;
+}
+
+bool sqe_plan_eval_constant(sqe_arena *arena, sqe_hive_catalog *cat, uint16_t zone,
+                            const sqe_ast_expr *e, const char *what, sqe_value *out,
+                            sqe_error *err) {
+    planner pl = {.arena = arena, .cat = cat, .stmt = {.clock = INT64_MIN, .zone = zone}};
+    bind_ctx cx = {.arena = arena, .cat = cat, .stmt = &pl.stmt, .clause = what};
+    sqe_expr *b = sqe_bind_expr(&cx, e, err);
+    if (!b) return false;
+    if (!sqe_expr_is_const(b))
+        return sqe_bind_error(err, SQE_ERR_INVALID_ARGUMENT, e->pos, "%s must be a constant", what);
+    if (!sqe_expr_eval_const(b, arena, out, err)) return false;
+    out->type = b->type;
     return true;
 }
 
@@ -545,7 +559,7 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
     subq_ctx sq = {pl, &cur};
     bind_ctx cx = {.arena = A,
                    .cat = pl->cat,
-                   .clock = &pl->clock,
+                   .stmt = &pl->stmt,
                    .scope = &sc,
                    .subq = &sq,
                    .outer = cc ? cc->outer : NULL};
@@ -1097,7 +1111,12 @@ static void prune_scan_columns(sqe_arena *a, sqe_plan *scan, sqe_plan *consumer)
 
 sqe_plan *sqe_plan_query(sqe_arena *arena, sqe_hive_catalog *cat, const sqe_ast_query *q,
                          sqe_error *err) {
-    planner pl = {.arena = arena, .cat = cat, .clock = INT64_MIN};
+    return sqe_plan_query_in_zone(arena, cat, 0, q, err);
+}
+
+sqe_plan *sqe_plan_query_in_zone(sqe_arena *arena, sqe_hive_catalog *cat, uint16_t zone,
+                                 const sqe_ast_query *q, sqe_error *err) {
+    planner pl = {.arena = arena, .cat = cat, .stmt = {.clock = INT64_MIN, .zone = zone}};
     sqe_plan *p = sqe_plan_query_expr(&pl, q, err);
     if (!p) {
         for (size_t i = 0; i < pl.tables.len; i++) sqe_hive_table_free(pl.tables.items[i]);

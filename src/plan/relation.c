@@ -108,7 +108,7 @@ static bool rel_unify_sides(planner *pl, const sqe_ast_query *q, sqe_plan **l, s
         }
         if (types[i].id == SQE_T_NULL) types[i] = sqe_type_make(SQE_T_BOOLEAN); /* Trino: unknown */
     }
-    bind_ctx cx = {.arena = A, .cat = pl->cat, .clock = &pl->clock, .clause = rel_set_name(q)};
+    bind_ctx cx = {.arena = A, .cat = pl->cat, .stmt = &pl->stmt, .clause = rel_set_name(q)};
     if (!(*l = rel_cast_columns(&cx, *l, types, err))) return false;
     if (!(*r = rel_cast_columns(&cx, *r, types, err))) return false;
     return true;
@@ -161,7 +161,7 @@ static sqe_plan *rel_plan_set(planner *pl, const sqe_ast_query *q, sqe_error *er
 static sqe_plan *rel_plan_values(planner *pl, const sqe_ast_query *q, sqe_error *err) {
     sqe_arena *A = pl->arena;
     int nr = q->n_values_rows, nc = q->n_values_cols;
-    bind_ctx cx = {.arena = A, .cat = pl->cat, .clock = &pl->clock, .clause = "VALUES"};
+    bind_ctx cx = {.arena = A, .cat = pl->cat, .stmt = &pl->stmt, .clause = "VALUES"};
     sqe_expr ***rows = sqe_arena_alloc(A, sizeof(sqe_expr **) * (size_t)(nr ? nr : 1));
     sqe_type *types = sqe_arena_alloc(A, sizeof(sqe_type) * (size_t)(nc ? nc : 1));
     for (int c = 0; c < nc; c++) types[c] = sqe_type_make(SQE_T_NULL);
@@ -225,7 +225,7 @@ static sqe_plan *rel_order_limit(planner *pl, const sqe_ast_query *q, sqe_plan *
     if (q->n_order_by) {
         scope sc = sqe_plan_scope_of(A, p, NULL, NULL, NULL);
         bind_ctx cx = {
-            .arena = A, .cat = pl->cat, .clock = &pl->clock, .scope = &sc, .clause = "ORDER BY"};
+            .arena = A, .cat = pl->cat, .stmt = &pl->stmt, .scope = &sc, .clause = "ORDER BY"};
         SQE_ARRAY(sqe_expr *) extra = {0};
         sqe_sort_key *keys = sqe_arena_alloc(A, sizeof(sqe_sort_key) * (size_t)q->n_order_by);
         for (int k = 0; k < q->n_order_by; k++) {
@@ -474,7 +474,7 @@ static sqe_plan *rel_join_using(planner *pl, const sqe_ast_from *f, sqe_plan *j,
                                 const scope *rs, scope *out, sqe_error *err) {
     sqe_arena *A = pl->arena;
     int nu = f->u.join.n_using, nl = j->children[0]->n_out, nw = j->n_out;
-    bind_ctx cx = {.arena = A, .cat = pl->cat, .clock = &pl->clock, .clause = "USING"};
+    bind_ctx cx = {.arena = A, .cat = pl->cat, .stmt = &pl->stmt, .clause = "USING"};
     sqe_expr **merged = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)nu);
     const char **mnames = sqe_arena_alloc(A, sizeof(char *) * (size_t)nu);
     sqe_expr *cond = NULL;
@@ -559,7 +559,7 @@ static sqe_plan *rel_plan_join(planner *pl, const sqe_ast_from *f, scope *out, s
                               "aggregate functions are not allowed in JOIN ... ON"),
                NULL;
     bind_ctx cx = {
-        .arena = A, .cat = pl->cat, .clock = &pl->clock, .scope = out, .clause = "JOIN ... ON"};
+        .arena = A, .cat = pl->cat, .stmt = &pl->stmt, .scope = out, .clause = "JOIN ... ON"};
     sqe_expr *c = sqe_bind_expr(&cx, on, err);
     if (!c) return NULL;
     if (c->type.id == SQE_T_NULL) c = sqe_bind_coerce(&cx, c, sqe_type_make(SQE_T_BOOLEAN), err);
@@ -597,7 +597,7 @@ static rel_refs rel_refs_of(sqe_expr *e, int split) {
 bool sqe_plan_join_append_key(planner *pl, sqe_plan *j, sqe_expr *le, sqe_expr *re) {
     sqe_type t;
     if (!sqe_type_compare_common(le->type, re->type, &t)) return false;
-    bind_ctx cx = {.arena = pl->arena, .cat = pl->cat, .clock = &pl->clock};
+    bind_ctx cx = {.arena = pl->arena, .cat = pl->cat, .stmt = &pl->stmt};
     if (!(le = sqe_bind_coerce(&cx, le, t, NULL)) || !(re = sqe_bind_coerce(&cx, re, t, NULL)))
         return false;
     if (t.id == SQE_T_VARCHAR && t.str_kind == SQE_STRKIND_CHAR) {

@@ -181,7 +181,7 @@ static const tf_func k_funcs[] = {
 /* A constant of the kind the option needs. */
 static bool tf_const(planner *pl, const sqe_ast_expr *e, tf_value_kind kind, const char *what,
                      sqe_value *out, sqe_error *err) {
-    bind_ctx cx = {.arena = pl->arena, .cat = pl->cat, .clock = &pl->clock, .clause = what};
+    bind_ctx cx = {.arena = pl->arena, .cat = pl->cat, .stmt = &pl->stmt, .clause = what};
     sqe_expr *b = sqe_bind_expr(&cx, e, err);
     if (!b) return false;
     sqe_type_id want = kind == TF_BOOL  ? SQE_T_BOOLEAN

@@ -575,11 +575,20 @@ static sqe_ast_expr *parse_call_args(sqe_parser *p, sqe_qname *name) {
                 SQE_ARRAY_PUSH(p->arena, args, c);
             }
         } else {
+            bool sql_json = sqe_p_is_sql_json_fn(fname);
+            /* json_value(j FORMAT JSON, ...): JSON text is the only input format */
+            if (sql_json && sqe_p_accept(p, "format") && !sqe_p_expect(p, "JSON")) return NULL;
             while (sqe_p_accept_tok(p, SQE_TK_COMMA)) {
                 if (lambda_refused(p, fname)) return NULL;
                 sqe_ast_expr *x = sqe_p_parse_expr(p);
                 if (!x) return NULL;
                 SQE_ARRAY_PUSH(p->arena, args, x);
+                sqe_tok_kind k = sqe_p_peek(p, 0)->kind;
+                if (sql_json && args.len == 2 && k != SQE_TK_COMMA && k != SQE_TK_RPAREN) {
+                    sqe_ast_expr *r =
+                        sqe_p_parse_json_clauses(p, fname, e->pos, args.items[0], args.items[1]);
+                    return r && sqe_p_expect_tok(p, SQE_TK_RPAREN, "')'") ? r : NULL;
+                }
             }
         }
     }

@@ -540,6 +540,20 @@ static const char *const unsupported_words[] = {
     "truncate", "prepare", "execute", "deallocate", "commit", "rollback", "refresh",
 };
 
+/* SET TIME ZONE LOCAL | SET TIME ZONE expression (Trino): the expression is
+ * a zone name ('America/New_York', '+05:30') or an INTERVAL DAY TO SECOND
+ * offset (INTERVAL '+05:30' HOUR TO MINUTE); the engine evaluates it. */
+static sqe_ast_stmt *parse_set_time_zone(sqe_parser *p, sqe_ast_stmt *st) {
+    for (int i = 0; i < 3; i++) sqe_p_next(p);
+    st->kind = SQE_STMT_SET_TIME_ZONE;
+    if (sqe_p_accept(p, "local")) {
+        st->u.set_time_zone.zone = NULL;
+        return st;
+    }
+    st->u.set_time_zone.zone = sqe_p_parse_expr(p);
+    return st->u.set_time_zone.zone ? st : NULL;
+}
+
 static sqe_ast_stmt *parse_statement_body(sqe_parser *p, sqe_ast_stmt *st) {
     sqe_token *t = sqe_p_peek(p, 0);
     if (sqe_p_starts_query(p, 0) || sqe_p_is(p, 0, "values")) {
@@ -585,7 +599,7 @@ static sqe_ast_stmt *parse_statement_body(sqe_parser *p, sqe_ast_stmt *st) {
         return unsupported(p, st, sqe_arena_sprintf(p->arena, "ALTER %s", sqe_p_upper_word(p, t1)));
     }
     if (sqe_p_tok_is(t, "set") && sqe_p_is(p, 1, "time") && sqe_p_is(p, 2, "zone"))
-        return unsupported(p, st, "SET TIME ZONE (the session time zone is UTC)");
+        return parse_set_time_zone(p, st);
     for (size_t i = 0; i < SQE_ARRAY_LEN(unsupported_words); i++)
         if (sqe_p_tok_is(t, unsupported_words[i]))
             return unsupported(p, st, sqe_p_upper_word(p, t));

@@ -439,6 +439,7 @@ typedef enum sqe_stmt_kind {
     SQE_STMT_UNSUPPORTED,       /* unsupported: a recognised statement sqe does not implement */
     SQE_STMT_MSCK_REPAIR,       /* msck */
     SQE_STMT_ALTER_PARTITIONS,  /* alter_partitions: ALTER TABLE t ADD|DROP PARTITION */
+    SQE_STMT_SET_TIME_ZONE,     /* set_time_zone */
 } sqe_stmt_kind;
 
 typedef struct sqe_ast_stmt {
@@ -518,6 +519,11 @@ typedef struct sqe_ast_stmt {
             int n_specs;  /* >= 1 */
             sqe_ast_part_spec *specs;
         } alter_partitions;
+        struct {
+            /* SET TIME ZONE expr (a varchar zone name or an INTERVAL DAY TO
+             * SECOND offset, evaluated by the engine); NULL: SET TIME ZONE LOCAL */
+            sqe_ast_expr *zone;
+        } set_time_zone;
     } u;
 } sqe_ast_stmt;
 

@@ -271,6 +271,15 @@ bool sqe_p_parse_drop_secret(sqe_parser *p, sqe_ast_stmt *st);
 bool sqe_p_unsupported(sqe_parser *p, sqe_ast_stmt *st, const char *what);
 /* The token's word upper-cased (arena). */
 char *sqe_p_upper_word(sqe_parser *p, const sqe_token *t);
+/* parse_json.c: the SQL/JSON clauses of json_value / json_query /
+ * json_exists (fn, any case) after their path argument, up to the closing
+ * ')' (not consumed); returns the call rewritten over the plain functions,
+ * or NULL after an error (NOT_SUPPORTED names a clause sqe lacks). */
+sqe_ast_expr *sqe_p_parse_json_clauses(sqe_parser *p, const char *fn, sqe_pos pos,
+                                       sqe_ast_expr *input, sqe_ast_expr *path);
+/* fn is json_value, json_query or json_exists (any case). */
+bool sqe_p_is_sql_json_fn(const char *fn);
+
 /* NOT_SUPPORTED error (plain sentence, no position). Returns false. */
 bool sqe_p_not_supported(sqe_parser *p, const char *fmt, ...) SQE_PRINTF(2, 3);
 

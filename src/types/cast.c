@@ -476,10 +476,10 @@ static bool cast_to_time(const sqe_value *in, sqe_type to, sqe_value *out, sqe_e
 }
 
 /* "<timestamp>[ <zone>]": the zone after the last space when the whole text
- * is not a timestamp; none means the session zone (UTC). */
-static bool parse_tstz_text(const char *p, size_t n, int64_t *out) {
+ * is not a timestamp; none means the session zone `zone`. */
+static bool parse_tstz_text(const char *p, size_t n, uint16_t zone, int64_t *out) {
     int64_t us;
-    uint16_t key = 0;
+    uint16_t key = zone;
     if (!sqe_parse_timestamp(p, n, &us)) {
         const char *sp = memrchr(p, ' ', n);
         sqe_error zerr;
@@ -490,25 +490,26 @@ static bool parse_tstz_text(const char *p, size_t n, int64_t *out) {
     return sqe_tstz_from_local(us, key, out);
 }
 
-static bool cast_to_tstz(const sqe_value *in, sqe_type to, sqe_value *out, sqe_error *err) {
+static bool cast_to_tstz(const sqe_value *in, sqe_type to, uint16_t zone, sqe_value *out,
+                         sqe_error *err) {
     int64_t v;
     switch (in->type.id) {
     case SQE_T_TIMESTAMP_TZ:
         v = in->v.i;
         break;
-    case SQE_T_TIMESTAMP: /* interpreted in the session zone, UTC */
+    case SQE_T_TIMESTAMP: /* a wall time (a date: its midnight) in the session zone */
     case SQE_T_DATE: {
         int64_t us = in->v.i;
         if (in->type.id == SQE_T_DATE && __builtin_mul_overflow(in->v.i, MICROS_PER_DAY, &us))
             return fail_range(in, to, err);
-        if (!sqe_tstz_from_local(us, 0, &v)) return fail_range(in, to, err);
+        if (!sqe_tstz_from_local(us, zone, &v)) return fail_range(in, to, err);
         break;
     }
     case SQE_T_VARCHAR: {
         const char *p = in->v.s.ptr;
         size_t n = in->v.s.len;
         trim(&p, &n);
-        if (!parse_tstz_text(p, n, &v)) return fail_text(in, to, err);
+        if (!parse_tstz_text(p, n, zone, &v)) return fail_text(in, to, err);
         break;
     }
     default:
@@ -520,8 +521,8 @@ static bool cast_to_tstz(const sqe_value *in, sqe_type to, sqe_value *out, sqe_e
 
 /* ---------------------------------------------------------- dispatch */
 
-static bool cast_impl(const sqe_value *in, sqe_type to, sqe_arena *arena, sqe_value *out,
-                      sqe_error *err) {
+static bool cast_impl(const sqe_value *in, sqe_type to, uint16_t zone, sqe_arena *arena,
+                      sqe_value *out, sqe_error *err) {
     switch (to.id) {
     case SQE_T_BOOLEAN:
         return cast_to_boolean(in, to, out, err);
@@ -546,7 +547,7 @@ static bool cast_impl(const sqe_value *in, sqe_type to, sqe_arena *arena, sqe_va
     case SQE_T_TIME:
         return cast_to_time(in, to, out, err);
     case SQE_T_TIMESTAMP_TZ:
-        return cast_to_tstz(in, to, out, err);
+        return cast_to_tstz(in, to, zone, out, err);
     case SQE_T_INTERVAL_DS:
     case SQE_T_INTERVAL_YM:
         if (in->type.id != to.id) return fail_mismatch(in, to, err);
@@ -559,15 +560,20 @@ static bool cast_impl(const sqe_value *in, sqe_type to, sqe_arena *arena, sqe_va
 
 bool sqe_value_cast(const sqe_value *in, sqe_type to, bool try_, sqe_arena *arena, sqe_value *out,
                     sqe_error *err) {
+    return sqe_value_cast_zone(in, to, try_, 0, arena, out, err);
+}
+
+bool sqe_value_cast_zone(const sqe_value *in, sqe_type to, bool try_, uint16_t zone,
+                         sqe_arena *arena, sqe_value *out, sqe_error *err) {
     const sqe_value src = *in; /* out may alias in */
     if (src.is_null || src.type.id == SQE_T_NULL) {
         *out = sqe_value_null(to);
         return true;
     }
-    if (!try_) return cast_impl(&src, to, arena, out, err);
+    if (!try_) return cast_impl(&src, to, zone, arena, out, err);
     sqe_error local;
     sqe_error_clear(&local);
-    if (cast_impl(&src, to, arena, out, &local)) return true;
+    if (cast_impl(&src, to, zone, arena, out, &local)) return true;
     if (local.cls == SQE_ERR_INTERNAL) {
         if (err) *err = local;
         return false;

@@ -180,6 +180,11 @@ void sqe_value_format(const sqe_value *v, sqe_strbuf *sb);
  * Returns false only on error (never when try_ is set, except INTERNAL). */
 bool sqe_value_cast(const sqe_value *in, sqe_type to, bool try_, sqe_arena *arena, sqe_value *out,
                     sqe_error *err);
+/* The same in session time zone `zone` (a types/tz.c key): TIMESTAMP, DATE
+ * and zone-less text become TIMESTAMP WITH TIME ZONE as wall times there
+ * (sqe_value_cast is this with UTC, key 0). Other conversions ignore it. */
+bool sqe_value_cast_zone(const sqe_value *in, sqe_type to, bool try_, uint16_t zone,
+                         sqe_arena *arena, sqe_value *out, sqe_error *err);
 
 /* Text parsing used by casts and by the text reader. Each returns false when
  * the text is not a valid literal of the type (no err: the caller names the

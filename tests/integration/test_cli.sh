@@ -757,5 +757,27 @@ expect_status "manifest column name over 767 characters" 1
 expect_in err "manifest column name over 767 characters" "is longer than the limit of 767 characters"
 expect_in err "manifest column name over 767 characters" "StorageDescriptor.Columns[0].Name"
 
+# --time-zone / SQE_TIME_ZONE / TZ set the session's local time zone (what
+# SET TIME ZONE LOCAL returns to); a bad flag or SQE_TIME_ZONE is a usage
+# error, a TZ sqe cannot read falls back to UTC with a warning.
+run --embedded --time-zone Asia/Tokyo --format csv -c "SET TIME ZONE 'UTC'; SET TIME ZONE LOCAL; SELECT current_timezone() AS z"
+expect_status "--time-zone" 0
+expect_stdout "--time-zone" "z
+Asia/Tokyo"
+SQE_TIME_ZONE=+01:00 TZ=Europe/Paris run --embedded --format csv -c "SELECT current_timezone() AS z"
+expect_stdout "SQE_TIME_ZONE before TZ" "z
++01:00"
+TZ=:Europe/Paris run --embedded --format csv -c "SELECT current_timezone() AS z"
+expect_stdout "TZ with a colon" "z
+Europe/Paris"
+run --embedded --time-zone Mars/Base -c "SELECT 1"
+expect_status "--time-zone unknown" 2
+expect_line1 err "--time-zone unknown" "^sqe-cli: --time-zone Mars/Base: Time zone not supported: Mars/Base$"
+TZ=EST5EDT,M3.2.0,M11.1.0 run --embedded --format csv -c "SELECT current_timezone() AS z"
+expect_status "TZ not a zone name" 0
+expect_stdout "TZ not a zone name" "z
+UTC"
+expect_in err "TZ not a zone name" "using UTC"
+
 echo "$checks checks, $failures failures"
 [[ $failures -eq 0 ]]

@@ -488,6 +488,42 @@ static void test_stream_memory(void) {
     sqe_session_close(s);
 }
 
+/* The session time zone: UTC when a session opens, the local zone from
+ * sqe_session_set_local_time_zone, SET TIME ZONE per session (two sessions
+ * in one process keep their own), LOCAL back to the local one. */
+static const char *zone_of(sqe_session *s, char *buf, size_t len) {
+    sqe_result *r = sqe_session_execute(s, "SELECT current_timezone()");
+    snprintf(buf, len, "%s", sqe_result_ok(r) ? sqe_result_value(r, 0, 0) : sqe_result_error(r));
+    sqe_result_free(r);
+    return buf;
+}
+
+static void test_session_time_zone(void) {
+    char z[80];
+    sqe_session *a = sqe_session_open(NULL), *b = sqe_session_open(NULL);
+    CHECK_STR(zone_of(a, z, sizeof z), "UTC");
+    char *err = sqe_session_set_local_time_zone(a, "Mars/Base");
+    CHECK(err && strstr(err, "Time zone not supported: Mars/Base"));
+    free(err);
+    CHECK(sqe_session_set_local_time_zone(a, "Asia/Tokyo") == NULL);
+    sqe_result *r = sqe_session_execute(b, "SET TIME ZONE '+05:30'");
+    CHECK(sqe_result_ok(r) && strcmp(sqe_result_status(r), "SET TIME ZONE") == 0);
+    sqe_result_free(r);
+    CHECK_STR(zone_of(a, z, sizeof z), "Asia/Tokyo");
+    CHECK_STR(zone_of(b, z, sizeof z), "+05:30");
+    r = sqe_session_execute(a, "SET TIME ZONE 'Nowhere'");
+    CHECK(!sqe_result_ok(r) && strstr(sqe_result_error(r), "Time zone not supported: Nowhere"));
+    sqe_result_free(r);
+    sqe_result_free(sqe_session_execute(a, "SET TIME ZONE 'UTC'"));
+    CHECK_STR(zone_of(a, z, sizeof z), "UTC");
+    sqe_result_free(sqe_session_execute(a, "SET TIME ZONE LOCAL"));
+    CHECK_STR(zone_of(a, z, sizeof z), "Asia/Tokyo");
+    sqe_result_free(sqe_session_execute(b, "SET TIME ZONE LOCAL"));
+    CHECK_STR(zone_of(b, z, sizeof z), "UTC");
+    sqe_session_close(a);
+    sqe_session_close(b);
+}
+
 int main(void) {
     char tmpl[] = "/tmp/sqe_test_engine_XXXXXX";
     char *d = mkdtemp(tmpl);
@@ -500,6 +536,7 @@ int main(void) {
     RUN(test_parallel_limit);
     RUN(test_queue_memory_limit);
     RUN(test_stream_memory);
+    RUN(test_session_time_zone);
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     CHECK(system(cmd) == 0);

@@ -2000,9 +2000,46 @@ static void test_positions_and_text(void) {
     CHECK_STR(sqe_sql_binop_name(SQE_OP_MOD), "%");
 }
 
+/* SET TIME ZONE: LOCAL (no expression) or any expression; the engine
+ * evaluates it. Other SET statements stay unsupported. */
+static void test_set_time_zone(void) {
+    sqe_ast_stmt *st = parse("SET TIME ZONE LOCAL;");
+    CHECK(st && st->kind == SQE_STMT_SET_TIME_ZONE && !st->u.set_time_zone.zone);
+    st = parse("set time zone 'America/New_York'");
+    CHECK(st && st->kind == SQE_STMT_SET_TIME_ZONE && st->u.set_time_zone.zone);
+    if (st && st->u.set_time_zone.zone)
+        CHECK_STR(sqe_sql_expr_to_string(A, st->u.set_time_zone.zone), "'America/New_York'");
+    st = parse("SET TIME ZONE INTERVAL -'08:00' HOUR TO MINUTE");
+    CHECK(st && st->kind == SQE_STMT_SET_TIME_ZONE && st->u.set_time_zone.zone &&
+          st->u.set_time_zone.zone->kind != SQE_AST_COLUMN);
+    st = parse("SET TIME ZONE concat_ws('/', 'America', 'Los_Angeles')");
+    CHECK(st && st->kind == SQE_STMT_SET_TIME_ZONE &&
+          st->u.set_time_zone.zone->kind == SQE_AST_FUNCTION);
+    CHECK(strstr(perr("SET TIME ZONE"), "expected expression") != NULL);
+    CHECK(strstr(perr("SET TIME ZONE 'UTC' 'x'"), "syntax error") != NULL);
+}
+
+/* SQL/JSON clauses become expressions over the plain functions. */
+static void test_sql_json_clauses(void) {
+    CHECK_STR(ex("json_value(j, 'lax $.a')"), "json_value(j, 'lax $.a')");
+    CHECK_STR(ex("json_exists(j, 'lax $.a' UNKNOWN ON ERROR)"),
+              "json_exists(j, 'lax $.a', 'unknown')");
+    const char *v = ex("json_value(j, 'lax $.a' RETURNING bigint DEFAULT 0 ON EMPTY)");
+    CHECK(strstr(v, "CASE WHEN json_exists(j, 'lax $.a', 'unknown')") != NULL);
+    CHECK(strstr(v, "TRY_CAST(json_value(j, 'lax $.a') AS bigint)") != NULL);
+    CHECK(strstr(ex("json_query(j, 'lax $.a' WITH ARRAY WRAPPER)"), "'['") != NULL);
+    CHECK(strstr(perr("SELECT json_value(j, 'lax $.a' PASSING 1 AS x)"),
+                 "json_value: PASSING is not supported yet") != NULL);
+    CHECK(strstr(perr("SELECT json_value(j, 'lax $.a' ERROR ON EMPTY)"),
+                 "ERROR ON EMPTY is not supported yet") != NULL);
+    CHECK(strstr(perr("SELECT json_query(j, 'lax $.a' WITH ARRAY)"), "expected WRAPPER") != NULL);
+}
+
 int main(void) {
     A = sqe_arena_new(0);
     RUN(test_lexer_tokens);
+    RUN(test_set_time_zone);
+    RUN(test_sql_json_clauses);
     RUN(test_lexer_positions_and_comments);
     RUN(test_lexer_strings_raw);
     RUN(test_lexer_nested_types);

@@ -96,3 +96,32 @@ SELECT human_readable_seconds(56363463), CAST(parse_duration('3.81 d') AS varcha
 query dt_trino_date_parse_error datetime
 SELECT date_parse('2022/02/30', '%Y/%m/%d')
 ---- error Value 30 for dayOfMonth must be in the range [1,28]
+
+# The session time zone (SET TIME ZONE, issue 8): a plain timestamp becomes
+# an instant as a wall time in the session zone (Trino's coercion to
+# timestamp with time zone); DuckDB's timezone(zone, timestamp) is the same
+# reading, without session state.
+query dt_session_zone_cast datetime
+SET TIME ZONE 'America/New_York'; SELECT order_id, to_unixtime(CAST(created_at AS timestamp with time zone)) FROM orders
+---- duckdb
+SELECT order_id, epoch(timezone('America/New_York', created_at)) FROM orders
+
+query dt_session_zone_at_timezone datetime
+SET TIME ZONE 'America/Los_Angeles'; SELECT order_id, CAST(at_timezone(created_at, 'UTC') AS timestamp), CAST(created_at AT TIME ZONE 'Asia/Tokyo' AS timestamp) FROM orders
+---- duckdb
+SELECT order_id, timezone('UTC', timezone('America/Los_Angeles', created_at)), timezone('Asia/Tokyo', timezone('America/Los_Angeles', created_at)) FROM orders
+
+query dt_session_zone_compare datetime rowsort
+SET TIME ZONE 'Pacific/Auckland'; SELECT order_id FROM orders WHERE created_at < TIMESTAMP '2024-02-20 00:00:00 UTC'
+---- duckdb
+SELECT order_id FROM orders WHERE timezone('Pacific/Auckland', created_at) < TIMESTAMPTZ '2024-02-20 00:00:00+00'
+
+query dt_session_zone_unixtime datetime
+SET TIME ZONE INTERVAL '+05:30' HOUR TO MINUTE; SELECT order_id, to_unixtime(created_at), CAST(from_unixtime(to_unixtime(created_at)) AT TIME ZONE 'UTC' AS timestamp) FROM orders
+---- duckdb
+SELECT order_id, epoch(created_at - INTERVAL '5 hours 30 minutes'), created_at - INTERVAL '5 hours 30 minutes' FROM orders
+
+query dt_session_zone_current datetime
+SET TIME ZONE 'Asia/Tokyo'; SELECT current_timezone(), CAST(current_timestamp AS timestamp) = localtimestamp, CAST(current_timestamp AS date) = current_date, typeof(now())
+---- expect current_timestamp is in the session zone; localtimestamp/current_date are its wall time and date there
+Asia/Tokyo	true	true	timestamp(3) with time zone

@@ -116,3 +116,21 @@ query fn_soundex_luhn trino_fn
 SELECT soundex('Robert'), soundex('Tymczak'), luhn_check('79927398713')
 ---- expect Trino documentation examples
 R163	T522	true
+
+# SQL/JSON clauses (issue 8): json_value RETURNING with DEFAULT ON EMPTY,
+# json_exists; DuckDB's json_extract_string / json_exists on the same
+# documents (built from columns, always well-formed).
+query fn_json_value_returning trino_fn
+SELECT order_id, json_value('{"q":' || CAST(qty AS varchar) || ',"p":' || CAST(priority AS varchar) || '}', 'lax $.q' RETURNING bigint DEFAULT -1 ON EMPTY) + 1, json_value('{"q":' || CAST(qty AS varchar) || '}', 'lax $.missing' RETURNING bigint DEFAULT -1 ON EMPTY) FROM orders
+---- duckdb
+SELECT order_id, CAST(json_extract_string('{"q":' || CAST(qty AS varchar) || ',"p":' || CAST(priority AS varchar) || '}', '$.q') AS BIGINT) + 1, CASE WHEN qty IS NULL THEN NULL ELSE -1 END FROM orders
+
+query fn_json_exists trino_fn
+SELECT order_id, json_exists('{"s":"' || coalesce(status, '') || '","n":' || CAST(order_id AS varchar) || '}', 'lax $.s'), json_exists('{"n":' || CAST(order_id AS varchar) || '}', 'lax $.s') FROM orders
+---- duckdb
+SELECT order_id, json_exists('{"s":"' || coalesce(status, '') || '","n":' || CAST(order_id AS varchar) || '}', '$.s'), json_exists('{"n":' || CAST(order_id AS varchar) || '}', '$.s') FROM orders
+
+query fn_json_query_wrapper trino_fn
+SELECT order_id, json_query('{"a":[' || CAST(order_id AS varchar) || ']}', 'lax $.a' WITH ARRAY WRAPPER), json_query('{"a":' || CAST(order_id AS varchar) || '}', 'lax $.a' WITH CONDITIONAL ARRAY WRAPPER) FROM orders
+---- duckdb
+SELECT order_id, '[[' || CAST(order_id AS varchar) || ']]', '[' || CAST(order_id AS varchar) || ']' FROM orders
