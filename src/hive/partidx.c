@@ -225,6 +225,7 @@ static int pidx_entry_cmp(const void *a, const void *b) {
 
 /* Index of `name` in the sorted list, or -1. */
 static ssize_t pidx_find(const pidx_list *l, const char *name) {
+    if (l->len == 0) return -1;
     pidx_entry key = {.name = (char *)name};
     pidx_entry *e = bsearch(&key, l->items, l->len, sizeof key, pidx_entry_cmp);
     return e ? e - l->items : -1;
@@ -786,8 +787,9 @@ static int pidx_str_cmp(const void *a, const void *b) {
 static sqe_resultset *pidx_rows(pidx_edit *ed) {
     static const char *const names[] = {"partition", "action"};
     sqe_resultset *rs = hive_result_text(2, names);
-    qsort(ed->added.items, ed->added.len, sizeof(char *), pidx_str_cmp);
-    qsort(ed->removed.items, ed->removed.len, sizeof(char *), pidx_str_cmp);
+    if (ed->added.len > 1) qsort(ed->added.items, ed->added.len, sizeof(char *), pidx_str_cmp);
+    if (ed->removed.len > 1)
+        qsort(ed->removed.items, ed->removed.len, sizeof(char *), pidx_str_cmp);
     for (size_t i = 0; i < ed->added.len; i++) {
         const char *row[2] = {ed->added.items[i], "added"};
         sqe_resultset_add_text_row(rs, row);
