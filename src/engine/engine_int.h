@@ -13,4 +13,10 @@
 bool sqe_engine_secret_stmt(sqe_session *s, const sqe_ast_stmt *st, sqe_resultset **out,
                             const char **status, sqe_error *err);
 
+/* SHOW PARTITIONS t WHERE cond (show_partitions.c): the SELECT that
+ * answers it (malloc'd SQL): the partitions SHOW PARTITIONS t lists, as a
+ * VALUES table of (ord, partition, key columns typed by the keys), filtered
+ * by cond and ordered as SHOW PARTITIONS orders them. */
+char *sqe_engine_show_partitions_sql(sqe_hive_catalog *cat, const sqe_ast_stmt *st, sqe_error *err);
+
 #endif

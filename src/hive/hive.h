@@ -174,7 +174,12 @@ typedef struct sqe_hive_key_bounds {
 } sqe_hive_key_bounds;
 bool sqe_hive_prune_key_bounds(const sqe_hive_prune *prune, int key, sqe_hive_key_bounds *out);
 
-/* Discovers partitions by listing LOCATION (SPEC §4.6, §6.4 no-index path):
+/* The partitions of a table. With a partition index (t->partidx, SPEC
+ * §6.4) they come from the index alone: every entry typed and kept when
+ * prune admits it, nothing under LOCATION listed, `name` set; a partition
+ * whose folder vanished is still returned (its listing finds no files).
+ * Without one:
+ * Discovers partitions by listing LOCATION (SPEC §4.6, §6.4 no-index path):
  * k=v segments in PARTITIONED BY order, key names matched
  * case-insensitively, %XX decoded, values typed by the key type,
  * __HIVE_DEFAULT_PARTITION__ as NULL; names starting with '_' or '.' are

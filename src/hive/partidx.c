@@ -137,9 +137,14 @@ static bool pidx_count_field(const char *s, size_t n, int64_t *out) {
     return true;
 }
 
-/* Parses one line [s, s+n) into *e (fields copied into the arena). */
-static bool pidx_parse_line(sqe_arena *a, const char *s, size_t n, pidx_entry *e,
-                            const char **why) {
+/* One line, split in place: name and location point into the text. */
+typedef struct pidx_line {
+    const char *name, *loc;
+    size_t name_len, loc_len;
+    int64_t files, bytes;
+} pidx_line;
+
+static bool pidx_split_line(const char *s, size_t n, pidx_line *l, const char **why) {
     const char *f[4];
     size_t fl[4];
     int nf = 0;
@@ -159,7 +164,8 @@ static bool pidx_parse_line(sqe_arena *a, const char *s, size_t n, pidx_entry *e
         *why = "empty partition name";
         return false;
     }
-    if (!pidx_count_field(f[1], fl[1], &e->files) || !pidx_count_field(f[2], fl[2], &e->bytes)) {
+    int64_t files, bytes;
+    if (!pidx_count_field(f[1], fl[1], &files) || !pidx_count_field(f[2], fl[2], &bytes)) {
         *why = "files and bytes must be whole numbers or empty";
         return false;
     }
@@ -167,42 +173,82 @@ static bool pidx_parse_line(sqe_arena *a, const char *s, size_t n, pidx_entry *e
         *why = "the location must end with '/'";
         return false;
     }
-    e->name = sqe_arena_strndup(a, f[0], fl[0]);
-    e->loc = sqe_arena_strndup(a, f[3], fl[3]);
+    *l = (pidx_line){f[0], f[3], fl[0], fl[3], files, bytes};
     return true;
 }
 
-/* Parses the whole text; with vals (nk values per entry) also types every
- * name. Errors name `where` (the manifest or the object) and the line. */
-static bool pidx_parse(sqe_arena *a, const char *text, size_t len, const sqe_hive_column *keys,
-                       int nk, const char *where, pidx_list *out, sqe_value **vals,
-                       sqe_error *err) {
-    SQE_ARRAY(sqe_value) vs = {0};
-    size_t line = 0;
-    for (const char *p = text, *end = text + len; p < end; line++) {
+/* Called per entry by pidx_scan_lines: `vals` (nk typed values) and
+ * `name` (NUL-terminated) live in a scratch arena reset every few thousand
+ * lines; copy what must survive. */
+typedef bool (*pidx_line_fn)(void *ctx, const pidx_line *l, const char *name, const sqe_value *vals,
+                             sqe_error *err);
+
+#define PIDX_SCRATCH_LINES 4096
+
+/* Streams the index text: splits, checks order, and (keys != NULL) types
+ * every name, calling fn (may be NULL: validation only) per entry. Memory
+ * stays bounded by PIDX_SCRATCH_LINES lines whatever the index size, so a
+ * 100,000-entry index costs one pass and no page-faulting arrays. Errors
+ * name `where` (the manifest or the object) and the line. */
+static bool pidx_scan_lines(const char *text, size_t len, const sqe_hive_column *keys, int nk,
+                            const char *where, pidx_line_fn fn, void *ctx, size_t *n_lines,
+                            sqe_error *err) {
+    sqe_arena *scratch = sqe_arena_new(0);
+    sqe_value *vals = sqe_calloc((size_t)(nk > 0 ? nk : 1), sizeof *vals);
+    const char *prev = NULL;
+    size_t prev_len = 0, line = 0;
+    bool ok = true;
+    for (const char *p = text, *end = text + len; ok && p < end; line++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
-        size_t n = (size_t)((nl ? nl : end) - p);
-        pidx_entry e;
+        pidx_line l = {0};
         const char *why = NULL;
-        bool ok = pidx_parse_line(a, p, n, &e, &why);
-        if (ok && line > 0 && strcmp(out->items[out->len - 1].name, e.name) >= 0) {
-            why = "entries must be sorted by name, each name once";
-            ok = false;
+        ok = pidx_split_line(p, (size_t)((nl ? nl : end) - p), &l, &why);
+        if (ok && prev) {
+            int c = memcmp(prev, l.name, SQE_MIN(prev_len, l.name_len));
+            if (c > 0 || (c == 0 && prev_len >= l.name_len)) {
+                why = "entries must be sorted by name, each name once";
+                ok = false;
+            }
         }
-        if (ok && vals) {
-            for (int k = 0; k < nk; k++) SQE_ARRAY_PUSH(a, vs, (sqe_value){0});
-            ok = pidx_name_values(a, keys, nk, e.name, vs.items + vs.len - nk, &why);
-        }
-        if (!ok)
-            return sqe_error_set(err, SQE_ERR_HIVE_EXTERNAL,
-                                 "partition index of %s, line %zu: %s (run MSCK REPAIR TABLE "
-                                 "to rebuild it)",
-                                 where, line + 1, why);
-        SQE_ARRAY_PUSH(a, *out, e);
+        if (line % PIDX_SCRATCH_LINES == 0) sqe_arena_reset(scratch);
+        char *name = ok ? sqe_arena_strndup(scratch, l.name, l.name_len) : NULL;
+        if (ok && keys) ok = pidx_name_values(scratch, keys, nk, name, vals, &why);
+        if (!ok && why)
+            sqe_error_set(err, SQE_ERR_HIVE_EXTERNAL,
+                          "partition index of %s, line %zu: %s (run MSCK REPAIR TABLE to rebuild "
+                          "it)",
+                          where, line + 1, why);
+        if (ok && fn) ok = fn(ctx, &l, name, vals, err);
+        prev = l.name;
+        prev_len = l.name_len;
         p = nl ? nl + 1 : end;
     }
-    if (vals) *vals = vs.items;
+    if (n_lines) *n_lines = line;
+    sqe_free(vals);
+    sqe_arena_free(scratch);
+    return ok;
+}
+
+typedef struct pidx_collect {
+    sqe_arena *a;
+    pidx_list *out;
+} pidx_collect;
+
+static bool pidx_collect_fn(void *ctx, const pidx_line *l, const char *name, const sqe_value *vals,
+                            sqe_error *err) {
+    pidx_collect *c = ctx;
+    pidx_entry e = {sqe_arena_strdup(c->a, name), sqe_arena_strndup(c->a, l->loc, l->loc_len),
+                    l->files, l->bytes};
+    SQE_ARRAY_PUSH(c->a, *c->out, e);
     return true;
+}
+
+/* The whole index as a sorted list (edits; names are not typed here: the
+ * manifest load or the planner did that). */
+static bool pidx_parse(sqe_arena *a, const char *text, size_t len, const char *where,
+                       pidx_list *out, sqe_error *err) {
+    pidx_collect c = {a, out};
+    return pidx_scan_lines(text, len, NULL, 0, where, pidx_collect_fn, &c, NULL, err);
 }
 
 static void pidx_serialize(const pidx_list *l, sqe_strbuf *sb) {
@@ -225,6 +271,7 @@ static int pidx_entry_cmp(const void *a, const void *b) {
 
 /* Index of `name` in the sorted list, or -1. */
 static ssize_t pidx_find(const pidx_list *l, const char *name) {
+    if (l->len == 0) return -1;
     pidx_entry key = {.name = (char *)name};
     pidx_entry *e = bsearch(&key, l->items, l->len, sizeof key, pidx_entry_cmp);
     return e ? e - l->items : -1;
@@ -269,15 +316,13 @@ bool hive_partidx_check(const hive_manifest *m, const char *mpath, sqe_error *er
         return slot_fail(err, mpath, "'object' must be '<table>.partitions.<hex>.tsv'");
     if (!ent) return true;
     if (!json_is_string(ent)) return slot_fail(err, mpath, "'entries' must be a string");
-    sqe_arena *a = sqe_arena_new(0);
-    pidx_list l = {0};
-    sqe_value *vals = NULL;
-    char *where = sqe_arena_sprintf(a, "manifest '%s'", mpath);
-    bool ok = pidx_parse(a, json_string_value(ent), json_string_length(ent), m->part_keys,
-                         m->n_part_keys, where, &l, &vals, err);
-    if (ok && (json_int_t)l.len != json_integer_value(cnt))
+    char *where = sqe_asprintf("manifest '%s'", mpath);
+    size_t n = 0;
+    bool ok = pidx_scan_lines(json_string_value(ent), json_string_length(ent), m->part_keys,
+                              m->n_part_keys, where, NULL, NULL, &n, err);
+    sqe_free(where);
+    if (ok && (json_int_t)n != json_integer_value(cnt))
         ok = slot_fail(err, mpath, "'count' differs from the number of entries");
-    sqe_arena_free(a);
     return ok;
 }
 
@@ -313,10 +358,10 @@ void hive_partidx_free(hive_partidx *ix) {
 
 /* The text of an external index (arena copy). A missing object means the
  * manifest that named it was replaced after it was read. */
-static bool pidx_read_object(sqe_store *s, const char *url, sqe_arena *a, char **text, size_t *len,
+static bool pidx_read_object(sqe_store *s, const char *url, char **data, size_t *len,
                              sqe_error *err) {
-    char *data = NULL;
-    if (!sqe_io_read_all(s, url, PIDX_OBJECT_MAX, &data, len, err)) {
+    *data = NULL;
+    if (!sqe_io_read_all(s, url, PIDX_OBJECT_MAX, data, len, err)) {
         if (err && err->cls == SQE_ERR_NOT_FOUND)
             sqe_error_set(err, SQE_ERR_NOT_FOUND,
                           "partition index object '%s' not found: the index was replaced "
@@ -325,8 +370,6 @@ static bool pidx_read_object(sqe_store *s, const char *url, sqe_arena *a, char *
                           url);
         return false;
     }
-    *text = sqe_arena_strndup(a, data, *len);
-    sqe_free(data);
     return true;
 }
 
@@ -339,9 +382,12 @@ static char *pidx_folder(sqe_arena *a, const char *location, const pidx_entry *e
     return sqe_arena_sprintf(a, "%s%s", location, e->loc);
 }
 
-static bool pidx_text_of(const sqe_hive_table *t, sqe_arena *a, char **text, size_t *len,
+/* The index text of a table: its inline entries (borrowed, *owned NULL)
+ * or the object's bytes (*owned: free them). */
+static bool pidx_text_of(const sqe_hive_table *t, const char **text, size_t *len, char **owned,
                          sqe_error *err) {
     const hive_partidx *ix = t->partidx;
+    *owned = NULL;
     if (ix->entries) {
         *text = ix->entries;
         *len = ix->len;
@@ -350,41 +396,59 @@ static bool pidx_text_of(const sqe_hive_table *t, sqe_arena *a, char **text, siz
     sqe_store *s = t->registry ? sqe_io_registry_open(t->registry, ix->object_url, NULL, err)
                                : sqe_io_store_for_url(ix->object_url, err);
     if (!s) return false;
-    bool ok = pidx_read_object(s, ix->object_url, a, text, len, err);
+    bool ok = pidx_read_object(s, ix->object_url, owned, len, err);
     sqe_store_free(s);
+    *text = *owned;
     return ok;
+}
+
+typedef struct pidx_plan {
+    const sqe_hive_table *t;
+    const sqe_hive_prune *prune;
+    sqe_arena *arena;
+    SQE_ARRAY(sqe_hive_partition) out;
+    sqe_hive_part_stats *stats;
+} pidx_plan;
+
+/* Keeps an entry the predicate admits, typed again into the result arena
+ * (the scratch values die with the scratch arena). */
+static bool pidx_plan_fn(void *ctx, const pidx_line *l, const char *name, const sqe_value *vals,
+                         sqe_error *err) {
+    pidx_plan *pp = ctx;
+    int nk = pp->t->n_part_keys;
+    pp->stats->considered++;
+    if (!sqe_hive_prune_admits(pp->prune, vals, nk)) {
+        pp->stats->pruned++;
+        return true;
+    }
+    pidx_entry e = {sqe_arena_strdup(pp->arena, name),
+                    sqe_arena_strndup(pp->arena, l->loc, l->loc_len), l->files, l->bytes};
+    sqe_value *v = sqe_arena_alloc(pp->arena, sizeof *v * (size_t)nk);
+    const char *why;
+    pidx_name_values(pp->arena, pp->t->part_keys, nk, e.name, v, &why); /* typed once already */
+    sqe_hive_partition part = {
+        .path = pidx_folder(pp->arena, pp->t->location, &e), .values = v, .name = e.name};
+    SQE_ARRAY_PUSH(pp->arena, pp->out, part);
+    return true;
 }
 
 bool hive_partidx_partitions(const sqe_hive_table *t, const sqe_hive_prune *prune, sqe_arena *arena,
                              sqe_hive_partition **out, size_t *n_out, sqe_hive_part_stats *stats,
                              sqe_error *err) {
-    char *text;
+    const char *text;
     size_t len;
-    if (!pidx_text_of(t, arena, &text, &len, err)) return false;
-    pidx_list l = {0};
-    sqe_value *vals = NULL;
-    const char *where = t->partidx->entries
-                            ? sqe_arena_sprintf(arena, "manifest '%s'", t->manifest_path)
-                            : sqe_arena_sprintf(arena, "object '%s'", t->partidx->object_url);
-    int nk = t->n_part_keys;
-    if (!pidx_parse(arena, text, len, t->part_keys, nk, where, &l, &vals, err)) return false;
-    sqe_hive_partition *ps = sqe_arena_alloc(arena, sizeof *ps * (l.len ? l.len : 1));
-    size_t n = 0;
-    for (size_t i = 0; i < l.len; i++) {
-        sqe_value *v = vals + i * (size_t)nk;
-        stats->considered++;
-        if (!sqe_hive_prune_admits(prune, v, nk)) {
-            stats->pruned++;
-            continue;
-        }
-        ps[n] = (sqe_hive_partition){.path = pidx_folder(arena, t->location, &l.items[i]),
-                                     .values = v,
-                                     .name = l.items[i].name};
-        n++;
-    }
-    *out = ps;
-    *n_out = n;
-    return true;
+    char *owned;
+    if (!pidx_text_of(t, &text, &len, &owned, err)) return false;
+    char *where = t->partidx->entries ? sqe_asprintf("manifest '%s'", t->manifest_path)
+                                      : sqe_asprintf("object '%s'", t->partidx->object_url);
+    pidx_plan pp = {t, prune, arena, {0}, stats};
+    bool ok = pidx_scan_lines(text, len, t->part_keys, t->n_part_keys, where, pidx_plan_fn, &pp,
+                              NULL, err);
+    sqe_free(where);
+    sqe_free(owned);
+    *out = pp.out.items;
+    *n_out = pp.out.len;
+    return ok;
 }
 
 /* ------------------------------------------------------------ storage scan
@@ -523,8 +587,7 @@ static bool pidx_load_current(pidx_edit *ed, const hive_manifest *m, pidx_list *
     json_t *ent = json_object_get(slot, "entries");
     if (json_is_string(ent)) {
         char *where = sqe_arena_sprintf(ed->cyc, "manifest '%s'", ed->t->manifest_path);
-        return pidx_parse(ed->cyc, json_string_value(ent), json_string_length(ent), NULL, 0, where,
-                          l, NULL, err);
+        return pidx_parse(ed->cyc, json_string_value(ent), json_string_length(ent), where, l, err);
     }
     char *url =
         pidx_object_url(ed->t->manifest_path, json_string_value(json_object_get(slot, "object")));
@@ -532,9 +595,11 @@ static bool pidx_load_current(pidx_edit *ed, const hive_manifest *m, pidx_list *
     sqe_free(url);
     char *text;
     size_t len;
-    if (!pidx_read_object(ed->ms, ed->old_object, ed->cyc, &text, &len, err)) return false;
+    if (!pidx_read_object(ed->ms, ed->old_object, &text, &len, err)) return false;
     char *where = sqe_arena_sprintf(ed->cyc, "object '%s'", ed->old_object);
-    return pidx_parse(ed->cyc, text, len, NULL, 0, where, l, NULL, err);
+    bool ok = pidx_parse(ed->cyc, text, len, where, l, err);
+    sqe_free(text);
+    return ok;
 }
 
 /* Writes list l into m's slot: inline when its escaped text fits a quarter
@@ -786,8 +851,9 @@ static int pidx_str_cmp(const void *a, const void *b) {
 static sqe_resultset *pidx_rows(pidx_edit *ed) {
     static const char *const names[] = {"partition", "action"};
     sqe_resultset *rs = hive_result_text(2, names);
-    qsort(ed->added.items, ed->added.len, sizeof(char *), pidx_str_cmp);
-    qsort(ed->removed.items, ed->removed.len, sizeof(char *), pidx_str_cmp);
+    if (ed->added.len > 1) qsort(ed->added.items, ed->added.len, sizeof(char *), pidx_str_cmp);
+    if (ed->removed.len > 1)
+        qsort(ed->removed.items, ed->removed.len, sizeof(char *), pidx_str_cmp);
     for (size_t i = 0; i < ed->added.len; i++) {
         const char *row[2] = {ed->added.items[i], "added"};
         sqe_resultset_add_text_row(rs, row);

@@ -462,7 +462,14 @@ static bool parse_show(sqe_parser *p, sqe_ast_stmt *st) {
     if (sqe_p_accept(p, "partitions")) {
         st->kind = SQE_STMT_SHOW_PARTITIONS;
         if (!sqe_p_accept(p, "from")) sqe_p_accept(p, "in");
-        return sqe_p_parse_qname(p, &st->u.target.name, true, "table name");
+        if (!sqe_p_parse_qname(p, &st->u.target.name, true, "table name")) return false;
+        if (!sqe_p_accept(p, "where")) return true;
+        int first = p->cur;
+        if (!(st->u.target.where = sqe_p_parse_expr(p))) return false;
+        const sqe_token *a = &p->toks[first], *b = &p->toks[p->cur - 1];
+        st->u.target.where_text =
+            sqe_arena_strndup(p->arena, p->src + a->off, b->off + b->len - a->off);
+        return true;
     }
     if (t->kind == SQE_TK_IDENT) {
         return sqe_p_unsupported(p, st,

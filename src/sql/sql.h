@@ -487,6 +487,10 @@ typedef struct sqe_ast_stmt {
         struct {
             sqe_qname name; /* SHOW CREATE TABLE / DESCRIBE / SHOW COLUMNS / SHOW PARTITIONS */
             bool extended;  /* DESCRIBE EXTENDED/FORMATTED */
+            /* SHOW PARTITIONS t WHERE cond: the condition and its source
+             * text (NULL when absent) */
+            sqe_ast_expr *where;
+            const char *where_text;
         } target;
         struct {
             sqe_qname *from; /* FROM/IN qualifier; NULL if none */

@@ -312,7 +312,23 @@ static void conformance(sqe_store *st, const char *root, const char *fs_root) {
     CHECK(st->vt->get_range(st, p_new, 0, 64, buf, &n, &err));
     CHECK(n == 3 && memcmp(buf, "one", 3) == 0);
     if (fs_root) CHECK(count_raw(fs_t, ".") == 2);
+    /* conditional replace (version + put_if_match, SPEC §2.4): the token
+     * of the current object replaces it; a stale one is ALREADY_EXISTS and
+     * writes nothing; a deleted object has no version */
+    char v1[SQE_IO_VERSION_MAX], v2[SQE_IO_VERSION_MAX];
+    CHECK(sqe_io_version(st, p_new, v1, sizeof v1, &err));
+    CHECK(sqe_io_put_if_match(st, p_new, "three", 5, v1, &err));
+    CHECK(sqe_io_version(st, p_new, v2, sizeof v2, &err));
+    CHECK(strcmp(v1, v2) != 0);
+    CHECK(!sqe_io_put_if_match(st, p_new, "four", 4, v1, &err));
+    CHECK(err.cls == SQE_ERR_ALREADY_EXISTS);
+    CHECK_CONTAINS(err.msg, "changed since it was read");
+    CHECK(st->vt->get_range(st, p_new, 0, 64, buf, &n, &err));
+    CHECK(n == 5 && memcmp(buf, "three", 5) == 0);
+    if (fs_root) CHECK(count_raw(fs_t, ".") == 2);
     CHECK(st->vt->del(st, p_new, &err));
+    CHECK(!sqe_io_version(st, p_new, v1, sizeof v1, &err));
+    CHECK(err.cls == SQE_ERR_NOT_FOUND);
     sqe_free(p_new);
 
     /* a temp file left by a crashed writer is never listed */

@@ -1136,6 +1136,13 @@ static void test_unsupported_statements(void) {
     CHECK(ms && ms->kind == SQE_STMT_MSCK_REPAIR);
     ms = parse("ALTER TABLE t ADD PARTITION (dt='2024-01-01') LOCATION 's3://b/x/'");
     CHECK(ms && ms->kind == SQE_STMT_ALTER_PARTITIONS);
+    check_unsupported("ALTER TABLE t RENAME TO u", "ALTER TABLE ... RENAME TO");
+    check_unsupported("ALTER TABLE t PARTITION (dt='x') SET LOCATION 's3://b/'",
+                      "ALTER TABLE ... PARTITION");
+    check_unsupported("ALTER TABLE t DROP PARTITION (dt='x') PURGE",
+                      "ALTER TABLE DROP PARTITION ... PURGE (sqe never deletes data; drop without "
+                      "PURGE)");
+    check_unsupported("ALTER VIEW v AS SELECT 1", "ALTER VIEW");
     check_unsupported("ANALYZE TABLE t COMPUTE STATISTICS", "ANALYZE");
     check_unsupported("CREATE VIEW v AS SELECT 1", "CREATE VIEW");
     check_unsupported("CREATE OR REPLACE VIEW v AS SELECT 1", "CREATE OR REPLACE VIEW");
@@ -1148,6 +1155,41 @@ static void test_unsupported_statements(void) {
     sqe_ast_stmt *st = parse("insert into t values (1);");
     CHECK(st != NULL);
     if (st) CHECK_STR(st->text, "insert into t values (1)");
+}
+
+/* MSCK REPAIR TABLE and ALTER TABLE ADD/DROP PARTITION (parse_ddl.c). */
+static void test_partition_statements(void) {
+    sqe_ast_stmt *st = parse("MSCK REPAIR TABLE db.t");
+    CHECK(st && st->kind == SQE_STMT_MSCK_REPAIR);
+    if (st) CHECK(st->u.msck.name.n_parts == 2 && st->u.msck.add && !st->u.msck.drop);
+    st = parse("msck repair table t sync partitions");
+    CHECK(st && st->kind == SQE_STMT_MSCK_REPAIR && st->u.msck.add && st->u.msck.drop);
+    st = parse("MSCK REPAIR TABLE t DROP PARTITIONS");
+    CHECK(st && !st->u.msck.add && st->u.msck.drop);
+    st = parse("ALTER TABLE t ADD IF NOT EXISTS PARTITION (dt='2024-01-01', n = -5) LOCATION "
+               "'s3://b/x/' PARTITION (dt=\"2024-01-02\", n=1.5)");
+    CHECK(st && st->kind == SQE_STMT_ALTER_PARTITIONS);
+    if (st && st->kind == SQE_STMT_ALTER_PARTITIONS) {
+        CHECK(!st->u.alter_partitions.drop && st->u.alter_partitions.if_flag);
+        CHECK(st->u.alter_partitions.n_specs == 2);
+        const sqe_ast_part_spec *p0 = &st->u.alter_partitions.specs[0];
+        CHECK(p0->n_kvs == 2);
+        CHECK_STR(p0->kvs[0].key, "dt");
+        CHECK_STR(p0->kvs[0].value, "2024-01-01");
+        CHECK_STR(p0->kvs[1].value, "-5");
+        CHECK_STR(p0->location, "s3://b/x/");
+        CHECK_STR(st->u.alter_partitions.specs[1].kvs[0].value, "2024-01-02");
+        CHECK_STR(st->u.alter_partitions.specs[1].kvs[1].value, "1.5");
+        CHECK(st->u.alter_partitions.specs[1].location == NULL);
+    }
+    st = parse("ALTER TABLE t DROP IF EXISTS PARTITION (a='1'), PARTITION (a='2')");
+    CHECK(st && st->kind == SQE_STMT_ALTER_PARTITIONS && st->u.alter_partitions.drop &&
+          st->u.alter_partitions.if_flag && st->u.alter_partitions.n_specs == 2);
+    CHECK_CONTAINS(perr("ALTER TABLE t DROP PARTITION (a='1') LOCATION 'x'"), "expected");
+    CHECK_CONTAINS(perr("ALTER TABLE t ADD PARTITION (a)"), "expected '='");
+    CHECK_CONTAINS(perr("ALTER TABLE t ADD PARTITION (a=b)"), "partition value");
+    CHECK_CONTAINS(perr("ALTER TABLE t ADD PARTITION ()"), "partition key name");
+    CHECK_CONTAINS(perr("MSCK REPAIR t"), "expected TABLE");
 }
 
 /* ---------------------------------------------------------- CREATE TABLE */
@@ -2064,6 +2106,7 @@ int main(void) {
     RUN(test_attach_detach);
     RUN(test_database_statements);
     RUN(test_unsupported_statements);
+    RUN(test_partition_statements);
     RUN(test_secret_statements);
     RUN(test_create_table_basic);
     RUN(test_create_table_cloudfront);
