@@ -203,6 +203,7 @@ static void explain_node(const sqe_plan *p, int depth, sqe_strbuf *sb, sqe_arena
             put_ppred(sb, p->u.scan.prune->pred, t, a, true);
             sqe_strbuf_putc(sb, ']');
         }
+        if (t && sqe_hive_table_projected(t)) sqe_strbuf_puts(sb, ", partitions=projection");
         break;
     }
     case SQE_PLAN_VALUES:

@@ -1165,3 +1165,38 @@ static const sqe_func_sig k_sigs[] = {
 };
 
 SQE_FUNC_TABLE(sqe_func_datefmt_table, k_sigs);
+
+/* ------------------------------------------- Joda patterns outside SQL */
+
+/* func.h: the pattern text is kept for messages. */
+struct sqe_joda_pattern {
+    df_pattern p;
+    char *text;
+};
+
+sqe_joda_pattern *sqe_joda_compile(const char *pattern, sqe_error *err) {
+    sqe_joda_pattern *j = sqe_calloc(1, sizeof *j);
+    if (!df_compile_joda(pattern, strlen(pattern), &j->p, err)) {
+        sqe_free(j);
+        return NULL;
+    }
+    j->text = sqe_strdup(pattern);
+    return j;
+}
+
+void sqe_joda_print(const sqe_joda_pattern *p, int64_t us, sqe_strbuf *sb) {
+    df_print(&p->p, us, 0, 0, sb);
+}
+
+bool sqe_joda_parse(const sqe_joda_pattern *p, const char *fn, const char *s, size_t n, int64_t *us,
+                    sqe_error *err) {
+    df_ctx c = {fn, p->text, strlen(p->text)};
+    int offset;
+    return df_parse(&p->p, &c, s, n, us, &offset, err);
+}
+
+void sqe_joda_free(sqe_joda_pattern *p) {
+    if (!p) return;
+    sqe_free(p->text);
+    sqe_free(p);
+}

@@ -169,7 +169,14 @@ typedef struct sqe_hive_key_bounds {
 } sqe_hive_key_bounds;
 bool sqe_hive_prune_key_bounds(const sqe_hive_prune *prune, int key, sqe_hive_key_bounds *out);
 
-/* Discovers partitions by listing LOCATION (SPEC §4.6, §6.4 no-index path):
+/* Whether the table's partitions come from partition projection
+ * (TBLPROPERTIES 'projection.enabled'='true', SPEC §7): then
+ * sqe_hive_list_partitions computes them from the properties and lists
+ * nothing (EXPLAIN shows partitions=projection). */
+bool sqe_hive_table_projected(const sqe_hive_table *t);
+
+/* Discovers partitions by listing LOCATION (SPEC §4.6, §6.4 no-index path),
+ * or, for a projected table, computes them (SPEC §7, projection.c):
  * k=v segments in PARTITIONED BY order, key names matched
  * case-insensitively, %XX decoded, values typed by the key type,
  * __HIVE_DEFAULT_PARTITION__ as NULL; names starting with '_' or '.' are
@@ -241,8 +248,8 @@ void sqe_hive_reader_spec(const sqe_hive_table *t, sqe_reader_spec *spec);
  * views, RegexSerDe tables ("RegexSerDe tables are not readable yet") and
  * the recorded-only formats ORC, AVRO, SEQUENCEFILE, RCFILE (naming the
  * format and its InputFormat class). Call before sqe_hive_reader_spec.
- * Partition projection (projection.* TBLPROPERTIES) is validated but not
- * applied yet: such tables are read by listing like any other. */
+ * Partition projection (projection.* TBLPROPERTIES) is applied by
+ * sqe_hive_list_partitions. */
 bool sqe_hive_check_readable(const sqe_hive_table *t, sqe_error *err);
 
 /* Session state, for the engine and information_schema. The current root is

@@ -670,6 +670,10 @@ static bool check_tblprops(hive_manifest *m, const char *mpath, sqe_error *err) 
                 need = (pass == 0 && sqe_str_ieq(type, "date")) ? "format" : NULL;
             }
         }
+        /* the values: ranges, formats, units, enum values, the template */
+        hive_projection *pj = NULL;
+        if (!hive_projection_build(m, mpath, &pj, err)) return false;
+        hive_projection_free(pj);
     }
     return true;
 }
@@ -1300,7 +1304,12 @@ typedef struct hive_table_priv {
     sqe_hive_table pub; /* first: the pointer callers see */
     const char **col_names;
     sqe_type *col_types;
+    hive_projection *projection; /* projection.enabled=true; else NULL */
 } hive_table_priv;
+
+const hive_projection *hive_table_projection(const sqe_hive_table *t) {
+    return t->adhoc ? NULL : ((const hive_table_priv *)t)->projection;
+}
 
 sqe_hive_table *hive_table_from_manifest(const hive_manifest *m, const char *root, const char *db,
                                          const char *manifest_path) {
@@ -1345,6 +1354,11 @@ sqe_hive_table *hive_table_from_manifest(const hive_manifest *m, const char *roo
         priv->col_names[i] = t->cols[i].name;
         priv->col_types[i] = t->cols[i].type;
     }
+    /* validated with the manifest, so this builds; a failure leaves the
+     * table unprojected only if validation was skipped (adhoc tables) */
+    sqe_error perr;
+    sqe_error_clear(&perr);
+    if (!hive_projection_build(m, NULL, &priv->projection, &perr)) priv->projection = NULL;
     return t;
 }
 
@@ -1378,6 +1392,7 @@ void sqe_hive_table_free(sqe_hive_table *t) {
     hive_table_priv *priv = (hive_table_priv *)t;
     sqe_free(priv->col_names);
     sqe_free(priv->col_types);
+    hive_projection_free(priv->projection);
     sqe_free(priv);
 }
 

@@ -232,6 +232,8 @@ bool sqe_hive_list_partitions(sqe_store *store, const sqe_hive_table *t,
         *n_out = 1;
         return true;
     }
+    const hive_projection *pj = hive_table_projection(t);
+    if (pj) return hive_projection_partitions(pj, t, prune, arena, out, n_out, err);
     part_ctx c = {store, t, prune, arena, {0}, err};
     sqe_value *vals = sqe_arena_alloc(arena, sizeof(sqe_value) * (size_t)t->n_part_keys);
     if (!walk(&c, 0, folder, vals)) return false;

@@ -41,7 +41,7 @@
  *                                joined with \n). Records with no expected
  *                                text pass on any error and are counted as
  *                                warnings.
- *   query TYPES [nosort|rowsort|valuesort]
+ *   query TYPES [nosort|rowsort|valuesort|regex]
  *                                one SQL statement, "----", expected rows:
  *                                values separated by one TAB; NULL is "NULL",
  *                                the empty string "(empty)"; TAB, LF, CR, NUL
@@ -51,7 +51,10 @@
  *                                one letter of I R T B D per column; the
  *                                column count must match. rowsort sorts rows,
  *                                valuesort sorts single values, as strings
- *                                (strcmp), on both sides. Values compare as
+ *                                (strcmp), on both sides. regex: rows in
+ *                                order, each expected line a POSIX extended
+ *                                regular expression the whole actual row must
+ *                                match (for EXPLAIN ANALYZE, whose times vary). Values compare as
  *                                text, exactly.
  *   file PATH                    the following lines, each ending in \n, are
  *                                written to PATH (parents created; relative
@@ -88,6 +91,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -549,6 +553,22 @@ static void print_rows(FILE *log, const char *label, const string_list *rows) {
     if (rows->n > SHOW_ROWS) fprintf(log, "    ... %d more\n", rows->n - SHOW_ROWS);
 }
 
+/* The whole of `text` matches the POSIX extended regex `re` (a regex that
+ * does not compile matches nothing). */
+static bool line_matches(const char *re, const char *text) {
+    size_t n = strlen(re);
+    char *anchored = malloc(n + 5);
+    if (!anchored) return false;
+    snprintf(anchored, n + 5, "^(%s)$", re);
+    regex_t rx;
+    bool ok = regcomp(&rx, anchored, REG_EXTENDED | REG_NOSUB) == 0;
+    free(anchored);
+    if (!ok) return false;
+    ok = regexec(&rx, text, 0, NULL, 0) == 0;
+    regfree(&rx);
+    return ok;
+}
+
 static void run_query(test_file *tf, int line, const char *types, const char *sort, int from,
                       int end) {
     tf->st->records++;
@@ -558,9 +578,10 @@ static void run_query(test_file *tf, int line, const char *types, const char *so
             return;
         }
     }
+    bool regex = strcmp(sort, "regex") == 0;
     if (strcmp(sort, "nosort") != 0 && strcmp(sort, "rowsort") != 0 &&
-        strcmp(sort, "valuesort") != 0) {
-        fail_header(tf, line, "unknown sort mode '%s' (nosort, rowsort or valuesort)", sort);
+        strcmp(sort, "valuesort") != 0 && !regex) {
+        fail_header(tf, line, "unknown sort mode '%s' (nosort, rowsort, valuesort or regex)", sort);
         return;
     }
     int sep = find_separator(tf, from, end);
@@ -611,14 +632,16 @@ static void run_query(test_file *tf, int line, const char *types, const char *so
         expected = ev;
         actual = av;
     }
-    if (strcmp(sort, "nosort") != 0) {
+    if (strcmp(sort, "nosort") != 0 && !regex) {
         sort_strings(expected.items, expected.n);
         sort_strings(actual.items, actual.n);
     }
 
     int diff = -1;
     for (int i = 0; i < expected.n || i < actual.n; i++) {
-        if (i >= expected.n || i >= actual.n || strcmp(expected.items[i], actual.items[i]) != 0) {
+        if (i >= expected.n || i >= actual.n ||
+            (regex ? !line_matches(expected.items[i], actual.items[i])
+                   : strcmp(expected.items[i], actual.items[i]) != 0)) {
             diff = i;
             break;
         }
