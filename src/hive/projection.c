@@ -679,37 +679,40 @@ static bool pj_in_bound(pj_walk *w, int L, uint64_t i, const sqe_hive_key_bounds
 }
 
 /* Narrows [klo, khi] of a monotone level to the key's bounds by binary
- * search (values ascend with the step). */
+ * search (values ascend with the step). Inclusive ends throughout: khi may
+ * be UINT64_MAX (a full 64-bit integer range). */
 static bool pj_narrow(pj_walk *w, int L, const sqe_hive_key_bounds *b) {
     pj_level *lv = &w->lv[L];
     bool ok;
-    if (b->has_lo) { /* first step meeting the lower bound */
-        uint64_t lo = lv->klo, hi = lv->khi + 1;
+    if (b->has_lo) { /* the first step meeting the lower bound */
+        if (!pj_in_bound(w, L, lv->khi, b, true, &ok)) return false;
+        if (!ok) {
+            lv->empty = true;
+            return true;
+        }
+        uint64_t lo = lv->klo, hi = lv->khi;
         while (lo < hi) {
             uint64_t mid = lo + (hi - lo) / 2;
             if (!pj_in_bound(w, L, mid, b, true, &ok)) return false;
-            if (ok)
-                hi = mid;
-            else
-                lo = mid + 1;
+            if (ok) hi = mid;
+            else lo = mid + 1;
         }
-        if (lo > lv->khi) lv->empty = true;
         lv->klo = lo;
     }
-    if (b->has_hi && !lv->empty) { /* last step meeting the upper bound */
-        uint64_t lo = lv->klo, hi = lv->khi + 1;
-        while (lo < hi) {
-            uint64_t mid = lo + (hi - lo) / 2;
-            if (!pj_in_bound(w, L, mid, b, false, &ok)) return false;
-            if (ok)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        if (lo == lv->klo)
+    if (b->has_hi) { /* the last step meeting the upper bound */
+        if (!pj_in_bound(w, L, lv->klo, b, false, &ok)) return false;
+        if (!ok) {
             lv->empty = true;
-        else
-            lv->khi = lo - 1;
+            return true;
+        }
+        uint64_t lo = lv->klo, hi = lv->khi;
+        while (lo < hi) {
+            uint64_t mid = hi - (hi - lo) / 2;
+            if (!pj_in_bound(w, L, mid, b, false, &ok)) return false;
+            if (ok) lo = mid;
+            else hi = mid - 1;
+        }
+        lv->khi = lo;
     }
     return true;
 }
