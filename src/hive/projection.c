@@ -377,7 +377,7 @@ static bool pj_build_enum(const hive_manifest *m, pj_key *k, const pj_where *w) 
 static bool pj_build_integer(const hive_manifest *m, pj_key *k, const pj_where *w) {
     char prop[400];
     if (k->ktype.id == SQE_T_DATE)
-        return pj_fail(w, "projection.*.type",
+        return pj_fail(w, pj_param(m, k->name, "type", prop, sizeof prop) ? prop : "type",
                        "an integer projection of partition key '%s' needs an int, bigint or "
                        "string key, not date",
                        k->name);
@@ -694,8 +694,10 @@ static bool pj_narrow(pj_walk *w, int L, const sqe_hive_key_bounds *b) {
         while (lo < hi) {
             uint64_t mid = lo + (hi - lo) / 2;
             if (!pj_in_bound(w, L, mid, b, true, &ok)) return false;
-            if (ok) hi = mid;
-            else lo = mid + 1;
+            if (ok)
+                hi = mid;
+            else
+                lo = mid + 1;
         }
         lv->klo = lo;
     }
@@ -709,8 +711,10 @@ static bool pj_narrow(pj_walk *w, int L, const sqe_hive_key_bounds *b) {
         while (lo < hi) {
             uint64_t mid = hi - (hi - lo) / 2;
             if (!pj_in_bound(w, L, mid, b, false, &ok)) return false;
-            if (ok) lo = mid;
-            else hi = mid - 1;
+            if (ok)
+                lo = mid;
+            else
+                hi = mid - 1;
         }
         lv->khi = lo;
     }
