@@ -10,6 +10,7 @@
  *                 derivation (format + text options), SerDe/property checks
  *   show.c        SHOW CREATE TABLE rendering, DESCRIBE, SHOW ... results
  *   partitions.c  partition discovery, %XX, typing, pruning, file listing
+ *   projection.c  partition projection (projection.* TBLPROPERTIES)
  *   escape.c      DDL string-literal escapes, delimiters, UTF-8, names
  */
 #ifndef SQE_HIVE_INT_H

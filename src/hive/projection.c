@@ -632,6 +632,7 @@ static bool pj_candidate(pj_walk *w, int L, uint64_t i, sqe_value *val, const ch
     case PJ_INJECTED:
         *val = lv->inj[i];
         *text = pj_value_text(w->arena, val);
+        if (val->type.id == SQE_T_VARCHAR) val->v.s.ptr = *text; /* the arena's copy */
         return true;
     case PJ_INTEGER: {
         int64_t v = (int64_t)((uint64_t)lv->start + i * k->interval);
