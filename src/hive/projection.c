@@ -521,6 +521,16 @@ static bool pj_build_key(const hive_manifest *m, int ki, pj_key *k, const pj_whe
                    "unknown projection type '%s': expected enum, integer, date or injected", type);
 }
 
+/* The store a URL is served by, for comparing a template with LOCATION:
+ * "s3://bucket" (any other scheme: up to its first '/' after "://"), or
+ * "" for local paths. */
+static size_t pj_store_prefix(const char *url) {
+    const char *sep = strstr(url, "://");
+    if (!sep || sqe_str_ieqn(url, "file:", 5)) return 0;
+    const char *slash = strchr(sep + 3, '/');
+    return slash ? (size_t)(slash - url) : strlen(url);
+}
+
 /* storage.location.template: `${key}` placeholders naming partition keys,
  * each key at least once; the text before them absolute like LOCATION. */
 static bool pj_template(const hive_manifest *m, hive_projection *p, const char *tpl,
@@ -557,6 +567,18 @@ static bool pj_template(const hive_manifest *m, hive_projection *p, const char *
     const char *why = NULL;
     char *norm = hive_location_normalize(tpl, &why);
     if (!norm) return pj_fail(w, prop, "template '%s' %s", tpl, why);
+    /* sqe reads a table through one store: the one serving LOCATION */
+    const char *loc = m->location ? m->location : "";
+    size_t tn = pj_store_prefix(norm), ln = pj_store_prefix(loc);
+    if (tn != ln || !sqe_str_ieqn(norm, loc, tn)) {
+        bool bad = pj_fail(w, prop,
+                           "template '%s' is not in the store of LOCATION '%s': sqe reads a "
+                           "table's partitions through the store (local disk or bucket) of its "
+                           "LOCATION",
+                           tpl, loc);
+        sqe_free(norm);
+        return bad;
+    }
     size_t n = strlen(norm);
     p->template_ = n && norm[n - 1] == '/' ? norm : sqe_asprintf("%s/", norm);
     if (p->template_ != norm) sqe_free(norm);
