@@ -535,6 +535,17 @@ static bool parse_count(const char *v, uint32_t *out) {
     return true;
 }
 
+/* A projection type word: case-insensitive, leading and trailing white
+ * space allowed (as Athena documents). */
+static bool projection_type_is(const char *v, const char *word) {
+    while (*v == ' ' || *v == '\t') v++;
+    size_t n = strlen(word);
+    if (!sqe_str_ieqn(v, word, n)) return false;
+    for (v += n; *v; v++)
+        if (*v != ' ' && *v != '\t') return false;
+    return true;
+}
+
 static const char *const k_projection_props[] = {"interval.unit", "type",   "values", "range",
                                                  "interval",      "digits", "format"};
 
@@ -607,8 +618,8 @@ static bool check_tblprops(hive_manifest *m, const char *mpath, sqe_error *err) 
                              "TBLPROPERTIES '%s': '%.*s' is not a partition key", k, (int)col_len,
                              rest);
             if (!strcmp(prop, "type")) {
-                if (!sqe_str_ieq(v, "enum") && !sqe_str_ieq(v, "integer") &&
-                    !sqe_str_ieq(v, "date") && !sqe_str_ieq(v, "injected"))
+                if (!projection_type_is(v, "enum") && !projection_type_is(v, "integer") &&
+                    !projection_type_is(v, "date") && !projection_type_is(v, "injected"))
                     return vfail(err, mpath, field, NULL,
                                  "invalid %s '%s': expected enum, integer, date or injected", k,
                                  shown(v, buf, sizeof buf));
@@ -653,10 +664,11 @@ static bool check_tblprops(hive_manifest *m, const char *mpath, sqe_error *err) 
                     err, mpath, "Parameters", NULL,
                     "projection.enabled is true but partition key '%s' has no projection.%s.type",
                     name, name);
-            const char *need = sqe_str_ieq(type, "enum") ? "values"
-                               : (sqe_str_ieq(type, "integer") || sqe_str_ieq(type, "date"))
-                                   ? "range"
-                                   : NULL;
+            const char *need =
+                projection_type_is(type, "enum") ? "values"
+                : (projection_type_is(type, "integer") || projection_type_is(type, "date"))
+                    ? "range"
+                    : NULL;
             for (int pass = 0; pass < 2 && need; pass++) {
                 snprintf(key, sizeof key, "projection.%s.%s", name, need);
                 bool found = false;
@@ -667,7 +679,7 @@ static bool check_tblprops(hive_manifest *m, const char *mpath, sqe_error *err) 
                         err, mpath, "Parameters", NULL,
                         "projection of type %s for partition key '%s' needs TBLPROPERTIES '%s'",
                         type, name, key);
-                need = (pass == 0 && sqe_str_ieq(type, "date")) ? "format" : NULL;
+                need = (pass == 0 && projection_type_is(type, "date")) ? "format" : NULL;
             }
         }
         /* the values: ranges, formats, units, enum values, the template */
