@@ -480,6 +480,12 @@ static bool pj_build_date(const hive_manifest *m, pj_key *k, const pj_where *w) 
     if (!pj_date_end(k, a, an, prop, v, &k->start, w) ||
         !pj_date_end(k, b, bn, prop, v, &k->end, w))
         return false;
+    /* text sorts like the date only while years print as four digits */
+    const int64_t y0 = (int64_t)sqe_date_from_ymd(0, 1, 1) * 86400,
+                  y10k = (int64_t)sqe_date_from_ymd(10000, 1, 1) * 86400;
+    if ((!k->start.now && (k->start.secs < y0 || k->start.secs >= y10k)) ||
+        (!k->end.now && (k->end.secs < y0 || k->end.secs >= y10k)))
+        k->monotone = k->ktype.id == SQE_T_DATE;
     /* reversed: certain when both ends are absolute or both are NOW-relative */
     if (k->start.now == k->end.now &&
         pj_end_secs(&k->start, 0, k->res) > pj_end_secs(&k->end, 0, k->res))
