@@ -217,6 +217,9 @@ static bool pj_parse_now(const char *s, size_t n, pj_end *out) {
     while (i < n && isdigit((unsigned char)s[i]) && digits < 9)
         v = v * 10 + (s[i++] - '0'), digits++;
     if (!digits || !pj_unit_word(s + i, n - i, &out->unit)) return false;
+    /* at most 10,000 years either way: keeps every date in range */
+    static const int64_t approx_secs[] = {366 * 86400, 31 * 86400, 7 * 86400, 86400, 3600, 60, 1};
+    if (v > 10000LL * 366 * 86400 / approx_secs[out->unit]) return false;
     out->n = s[3] == '-' ? -v : v;
     return true;
 }
@@ -416,7 +419,7 @@ static bool pj_date_end(pj_key *k, const char *s, size_t n, const char *prop, co
             return pj_fail(w, prop,
                            "invalid range '%s': '%.*s' is not NOW, NOW+<n><unit> or "
                            "NOW-<n><unit> (unit YEARS, MONTHS, WEEKS, DAYS, HOURS, MINUTES or "
-                           "SECONDS)",
+                           "SECONDS; at most 10000 years)",
                            range, (int)SQE_MIN(n, 100), s);
         return true;
     }
