@@ -744,6 +744,13 @@ static bool df_parse(const df_pattern *p, const df_ctx *c, const char *s, size_t
         !df_range(c, &in, f.second, "secondOfMinute", 0, 59, err))
         return false;
     int64_t secs = days * 86400 + hour * 3600 + f.minute * 60 + f.second - f.offset_min * 60;
+    /* years up to DF_MAX_YEAR fit a day number, not microseconds (about
+     * 292,000 years either way) */
+    if (secs >= INT64_MAX / SQE_MICROS_PER_SECOND || secs <= INT64_MIN / SQE_MICROS_PER_SECOND)
+        return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE,
+                             "Cannot parse \"%.*s\": the instant is out of the timestamp range "
+                             "(%s with format '%.*s')",
+                             (int)SQE_MIN(n, 64), s, c->fn, (int)SQE_MIN(c->fmt_len, 64), c->fmt);
     *out = secs * SQE_MICROS_PER_SECOND + f.millis * 1000;
     *offset_out = f.has_offset ? f.offset_min : INT32_MIN;
     return true;
@@ -970,6 +977,13 @@ static bool iso_parse(const char *fn, const char *s, size_t n, bool with_time, i
         return true;
     }
     int64_t secs = days * 86400 + hour * 3600 + f.minute * 60 + f.second - f.offset_min * 60;
+    /* years up to DF_MAX_YEAR fit a day number, not microseconds (about
+     * 292,000 years either way) */
+    if (secs >= INT64_MAX / SQE_MICROS_PER_SECOND || secs <= INT64_MIN / SQE_MICROS_PER_SECOND)
+        return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE,
+                             "Cannot parse \"%.*s\": the instant is out of the timestamp range "
+                             "(%s)",
+                             (int)SQE_MIN(n, 64), s, c.fn);
     *out = secs * SQE_MICROS_PER_SECOND + f.millis * 1000;
     *offset_out = f.has_offset ? f.offset_min : INT32_MIN;
     return true;

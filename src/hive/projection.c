@@ -852,6 +852,34 @@ static bool pj_level_init(pj_walk *w, int L, int64_t now) {
     return true;
 }
 
+/* A date key whose text does not sort like the date, bounded to one
+ * string (an equality): the literal parsed with the format gives the one
+ * step that can print it; when that step prints exactly the literal the
+ * level is that step. Otherwise (the literal does not parse, a lossy
+ * format such as 'MM-dd') the level stays whole: only an optimization. */
+static bool pj_date_equality(pj_walk *w, int L, const sqe_hive_key_bounds *b) {
+    const pj_key *k = &w->p->keys[L];
+    pj_level *lv = &w->lv[L];
+    if (k->type != PJ_DATE || k->ktype.id != SQE_T_VARCHAR || !b->has_lo || !b->has_hi ||
+        !b->lo_incl || !b->hi_incl || sqe_value_cmp(&b->lo, &b->hi) != 0)
+        return true;
+    int64_t us;
+    sqe_error perr;
+    sqe_error_clear(&perr);
+    if (!sqe_joda_parse(k->fmt, "projection", b->lo.v.s.ptr, b->lo.v.s.len, &us, &perr))
+        return true;
+    int64_t t = pj_floor_div(us, 1000000);
+    if (t < lv->start) return true;
+    uint64_t i = pj_date_last(k, lv->start, t);
+    if (i < lv->klo || i > lv->khi) return true;
+    sqe_value v;
+    const char *text;
+    if (!pj_candidate(w, L, i, &v, &text)) return false;
+    if (strlen(text) == b->lo.v.s.len && memcmp(text, b->lo.v.s.ptr, b->lo.v.s.len) == 0)
+        lv->klo = lv->khi = i;
+    return true;
+}
+
 /* Applies the predicate's bounds on the key to its level. */
 static bool pj_level_bounds(pj_walk *w, int L) {
     const pj_key *k = &w->p->keys[L];
@@ -861,8 +889,8 @@ static bool pj_level_bounds(pj_walk *w, int L) {
         lv->empty = true; /* projected values are never NULL */
         return true;
     }
-    if (lv->empty || k->type == PJ_ENUM || k->type == PJ_INJECTED || !k->monotone) return true;
-    return pj_narrow(w, L, &b);
+    if (lv->empty || k->type == PJ_ENUM || k->type == PJ_INJECTED) return true;
+    return k->monotone ? pj_narrow(w, L, &b) : pj_date_equality(w, L, &b);
 }
 
 /* ------------------------------------------------------------ the walk */
