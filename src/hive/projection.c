@@ -23,8 +23,10 @@
  *             (hive_projection_partitions fails without one, as Athena
  *             does: CONSTRAINT_VIOLATION there, USAGE here).
  * `storage.location.template` ('${key}' placeholders, each key once or
- * more, nothing else) gives a partition's folder; without it the folder is
- * `<LOCATION>/k=v/...` with Hive's path escaping.
+ * more, nothing else; values substituted as written; in the store of
+ * LOCATION, since a table is read through one store) gives a partition's
+ * folder; without it the folder is `<LOCATION>/k=v/...` with Hive's path
+ * escaping.
  *
  * Candidates. Each non-enum key is an arithmetic sequence of steps
  * 0..last (value(k) computed in O(1), never stored). Pruning happens before
@@ -33,16 +35,23 @@
  * the value does: fixed-width zero-padded non-negative integers, date
  * formats like yyyy-MM-dd or yyyy/MM/dd/HH), sqe_hive_prune_key_bounds'
  * range becomes a step range by binary search, so a ten-year daily range
- * with a one-day predicate visits one step. Then the cross product is
+ * with a one-day predicate visits one step. A date key whose text does not
+ * sort (dd-MM-yyyy) still narrows an equality: the literal parsed with the
+ * format names the one step that can print it. Then the cross product is
  * walked level by level, each candidate value checked with
  * sqe_hive_prune_admits before the next level is entered. The walk stops
  * with RESOURCE_EXHAUSTED when it would return more than
  * HIVE_PROJECTION_MAX_PARTITIONS partitions (Athena's limit) or visit more
  * than HIVE_PROJECTION_MAX_VISITS candidates.
  *
- * Dates are seconds since the epoch (UTC) here; range ends are truncated
- * to the unit's resolution (NOW-2DAYS with a daily format is that day's
- * midnight), so NOW-2DAYS,NOW is three days.
+ * Without a predicate, a cross product over the partition limit is refused
+ * before anything is built.
+ *
+ * Dates are seconds since the epoch (UTC) here; a NOW end is truncated to
+ * the format's finest field (NOW-2DAYS with a daily format is that day's
+ * midnight), so NOW-2DAYS,NOW is three days; absolute ends are the dates
+ * written. Steps in months or years are added to the start (Java's
+ * plusMonths: 2024-01-31 + 1 month = 2024-02-29), not chained.
  *
  * Memory: the configuration is malloc'd (hive_projection_free); partitions
  * and their strings live in the caller's arena.
