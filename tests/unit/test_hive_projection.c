@@ -212,6 +212,8 @@ static void test_injected(void) {
                             NULL};
     hive_manifest m;
     manifest(&m, 2, names, types, params);
+    sqe_free(m.location);
+    m.location = sqe_strdup("s3://b/t/"); /* the template's store */
     /* (dev = 'b' OR dev IN ('a', 'b')) AND n = 2 */
     sqe_value vb = sqe_value_string("b", 1), vab[2] = {sqe_value_string("a", 1), vb},
               two = sqe_value_int(SQE_T_INTEGER, 2);
