@@ -167,7 +167,7 @@ static bool descend(part_ctx *c, int level, const char *folder, const char *segm
 static bool walk(part_ctx *c, int level, const char *folder, sqe_value *vals) {
     const sqe_hive_table *t = c->t;
     if (level == t->n_part_keys) {
-        sqe_hive_partition p;
+        sqe_hive_partition p = {0}; /* files NULL: listed when its scan is built */
         p.path = sqe_arena_strdup(c->arena, folder);
         p.values = sqe_arena_alloc(c->arena, sizeof(sqe_value) * (size_t)t->n_part_keys);
         memcpy(p.values, vals, sizeof(sqe_value) * (size_t)t->n_part_keys);
