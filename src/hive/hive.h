@@ -95,6 +95,9 @@ typedef struct sqe_hive_table {
     /* Where the table's store comes from: the catalog's registry (borrowed;
      * the session outlives its statements). NULL: a fresh local store. */
     struct sqe_io_registry *registry;
+    /* The manifest's partition index slot (SPEC §6; partidx.c), NULL when
+     * the table has none and is read by listing. */
+    struct hive_partidx *partidx;
 } sqe_hive_table;
 
 /* The store serving the table's LOCATION: from its registry with its
@@ -119,6 +122,8 @@ typedef struct sqe_hive_partition {
                           VARCHAR values point into the arena */
     const sqe_hive_file *files; /* non-NULL: exactly these files (read_csv & co), no listing */
     size_t n_files;
+    const char *name; /* from the partition index: its `k=v/k2=v2` name (Hive-escaped);
+                         NULL from a listing */
 } sqe_hive_partition;
 
 /* A predicate over partition key values (SPEC §6.4), derived by the
@@ -192,6 +197,25 @@ bool sqe_hive_table_projected(const sqe_hive_table *t);
 bool sqe_hive_list_partitions(sqe_store *store, const sqe_hive_table *t,
                               const sqe_hive_prune *prune, sqe_arena *arena,
                               sqe_hive_partition **out, size_t *n_out, sqe_error *err);
+
+/* What partition discovery did (EXPLAIN ANALYZE): where the partitions
+ * came from ("listing", "index" or "projection"), how many complete
+ * partitions were considered (index entries; folders at the last key level;
+ * projected candidates built) and how many of
+ * those (or of the folders at upper levels, each counting once) the
+ * predicate pruned, and the LIST requests it made. */
+typedef struct sqe_hive_part_stats {
+    const char *source;
+    uint64_t considered, pruned, lists;
+} sqe_hive_part_stats;
+/* sqe_hive_list_partitions with its statistics (stats may be NULL). With a
+ * partition index (SPEC §6.4) the partitions come from the index only,
+ * pruned entry by entry, and nothing under LOCATION is listed. A projected
+ * table (SPEC §7) uses its projection, even when it also has an index. */
+bool sqe_hive_list_partitions_stats(sqe_store *store, const sqe_hive_table *t,
+                                    const sqe_hive_prune *prune, sqe_arena *arena,
+                                    sqe_hive_partition **out, size_t *n_out,
+                                    sqe_hive_part_stats *stats, sqe_error *err);
 
 struct sqe_hive_file {
     char *path;

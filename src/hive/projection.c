@@ -644,7 +644,7 @@ typedef struct pj_walk {
     pj_level *lv;
     sqe_value *vals;
     const char **texts;
-    uint64_t visits;
+    uint64_t visits, considered, pruned;
     SQE_ARRAY(sqe_hive_partition) out; /* arena-backed */
     sqe_error *err;
 } pj_walk;
@@ -965,7 +965,11 @@ static bool pj_walk_level(pj_walk *w, int L) {
                                  "that bounds each partition key",
                                  w->t->name, HIVE_PROJECTION_MAX_VISITS);
         if (!pj_candidate(w, L, i, &w->vals[L], &w->texts[L])) return false;
-        if (!sqe_hive_prune_admits(w->prune, w->vals, L + 1)) continue;
+        if (L == w->p->n_keys - 1) w->considered++;
+        if (!sqe_hive_prune_admits(w->prune, w->vals, L + 1)) {
+            w->pruned++;
+            continue;
+        }
         if (!pj_walk_level(w, L + 1)) return false;
         if (i == UINT64_MAX) break;
     }
@@ -999,8 +1003,9 @@ static bool pj_check_unpruned(pj_walk *w) {
 
 bool hive_projection_partitions(const hive_projection *p, const sqe_hive_table *t,
                                 const sqe_hive_prune *prune, sqe_arena *arena,
-                                sqe_hive_partition **out, size_t *n_out, sqe_error *err) {
-    pj_walk w = {p, t, prune, arena, NULL, NULL, NULL, 0, {0}, err};
+                                sqe_hive_partition **out, size_t *n_out, sqe_hive_part_stats *stats,
+                                sqe_error *err) {
+    pj_walk w = {p, t, prune, arena, NULL, NULL, NULL, 0, 0, 0, {0}, err};
     w.lv = sqe_arena_alloc(arena, sizeof *w.lv * (size_t)p->n_keys);
     w.vals = sqe_arena_alloc(arena, sizeof *w.vals * (size_t)p->n_keys);
     w.texts = sqe_arena_alloc(arena, sizeof *w.texts * (size_t)p->n_keys);
@@ -1014,6 +1019,7 @@ bool hive_projection_partitions(const hive_projection *p, const sqe_hive_table *
     if (w.out.len > 1) qsort_r(w.out.items, w.out.len, sizeof *w.out.items, pj_part_cmp, &n_keys);
     *out = w.out.items;
     *n_out = w.out.len;
+    if (stats) stats->considered = w.considered, stats->pruned = w.pruned, stats->lists = 0;
     return true;
 }
 

@@ -45,7 +45,7 @@ static projected project(const hive_manifest *m, const sqe_hive_prune *prune) {
     hive_projection *pj = NULL;
     if (!hive_projection_build(m, NULL, &pj, &r.err)) return r;
     sqe_hive_table t = {.name = "t", .location = "/data/t/", .n_part_keys = m->n_part_keys};
-    r.ok = hive_projection_partitions(pj, &t, prune, r.arena, &r.parts, &r.n, &r.err);
+    r.ok = hive_projection_partitions(pj, &t, prune, r.arena, &r.parts, &r.n, NULL, &r.err);
     hive_projection_free(pj);
     return r;
 }
