@@ -786,8 +786,10 @@ static int pidx_str_cmp(const void *a, const void *b) {
 static sqe_resultset *pidx_rows(pidx_edit *ed) {
     static const char *const names[] = {"partition", "action"};
     sqe_resultset *rs = hive_result_text(2, names);
-    qsort(ed->added.items, ed->added.len, sizeof(char *), pidx_str_cmp);
-    qsort(ed->removed.items, ed->removed.len, sizeof(char *), pidx_str_cmp);
+    /* qsort's array may not be NULL, even empty (UBSan) */
+    if (ed->added.len > 1) qsort(ed->added.items, ed->added.len, sizeof(char *), pidx_str_cmp);
+    if (ed->removed.len > 1)
+        qsort(ed->removed.items, ed->removed.len, sizeof(char *), pidx_str_cmp);
     for (size_t i = 0; i < ed->added.len; i++) {
         const char *row[2] = {ed->added.items[i], "added"};
         sqe_resultset_add_text_row(rs, row);
