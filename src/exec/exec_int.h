@@ -52,7 +52,8 @@ typedef struct sqe_exec_stats {
     atomic_uint_least64_t dyn_rows;          /* scans: rows dropped by a dynamic filter */
     atomic_bool has_dyn;                     /* scans: a dynamic filter was attached */
     /* scans: partition discovery (sqe_hive_part_stats), set once when the
-     * scan's source is built: 1 listing, 2 index (0: not a Hive table) */
+     * scan's source is built: 1 listing, 2 index, 3 projection (0: not a
+     * Hive table) */
     atomic_int part_source;
     atomic_uint_least64_t parts_considered, parts_pruned;
 } sqe_exec_stats;

@@ -168,7 +168,9 @@ static void explain_stats(sqe_strbuf *sb, sqe_exec_ctx *ctx, const sqe_plan *p) 
         sqe_strbuf_printf(sb,
                           ", partition_source=%s, partitions_considered=%llu, "
                           "partitions_pruned=%llu",
-                          src == 2 ? "index" : "listing",
+                          src == 2   ? "index"
+                          : src == 3 ? "projection"
+                                     : "listing",
                           (unsigned long long)atomic_load(&st->parts_considered),
                           (unsigned long long)atomic_load(&st->parts_pruned));
     if (p->kind == SQE_PLAN_SCAN && atomic_load(&st->row_groups) > 0)
@@ -211,6 +213,7 @@ static void explain_node(const sqe_plan *p, int depth, sqe_strbuf *sb, sqe_arena
             put_ppred(sb, p->u.scan.prune->pred, t, a, true);
             sqe_strbuf_putc(sb, ']');
         }
+        if (t && sqe_hive_table_projected(t)) sqe_strbuf_puts(sb, ", partitions=projection");
         break;
     }
     case SQE_PLAN_VALUES:

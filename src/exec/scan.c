@@ -325,7 +325,9 @@ bool sqe_scan_source_new(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source *
                                         &src->n_parts, &ps, err))
         goto fail;
     if (im->stats && t->n_part_keys > 0 && !t->adhoc) {
-        atomic_store(&im->stats->part_source, strcmp(ps.source, "index") == 0 ? 2 : 1);
+        atomic_store(&im->stats->part_source, strcmp(ps.source, "index") == 0        ? 2
+                                              : strcmp(ps.source, "projection") == 0 ? 3
+                                                                                     : 1);
         atomic_fetch_add(&im->stats->parts_considered, ps.considered);
         atomic_fetch_add(&im->stats->parts_pruned, ps.pruned);
     }

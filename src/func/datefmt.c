@@ -746,6 +746,13 @@ static bool df_parse(const df_pattern *p, const df_ctx *c, const char *s, size_t
         !df_range(c, &in, f.second, "secondOfMinute", 0, 59, err))
         return false;
     int64_t secs = days * 86400 + hour * 3600 + f.minute * 60 + f.second - f.offset_min * 60;
+    /* years up to DF_MAX_YEAR fit a day number, not microseconds (about
+     * 292,000 years either way) */
+    if (secs >= INT64_MAX / SQE_MICROS_PER_SECOND || secs <= INT64_MIN / SQE_MICROS_PER_SECOND)
+        return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE,
+                             "Cannot parse \"%.*s\": the instant is out of the timestamp range "
+                             "(%s with format '%.*s')",
+                             (int)SQE_MIN(n, 64), s, c->fn, (int)SQE_MIN(c->fmt_len, 64), c->fmt);
     *out = secs * SQE_MICROS_PER_SECOND + f.millis * 1000;
     *offset_out = f.has_offset ? f.offset_min : INT32_MIN;
     return true;
@@ -984,6 +991,13 @@ static bool iso_parse(const char *fn, const char *s, size_t n, bool with_time, i
         return true;
     }
     int64_t secs = days * 86400 + hour * 3600 + f.minute * 60 + f.second - f.offset_min * 60;
+    /* years up to DF_MAX_YEAR fit a day number, not microseconds (about
+     * 292,000 years either way) */
+    if (secs >= INT64_MAX / SQE_MICROS_PER_SECOND || secs <= INT64_MIN / SQE_MICROS_PER_SECOND)
+        return sqe_error_set(err, SQE_ERR_OUT_OF_RANGE,
+                             "Cannot parse \"%.*s\": the instant is out of the timestamp range "
+                             "(%s)",
+                             (int)SQE_MIN(n, 64), s, c.fn);
     *out = secs * SQE_MICROS_PER_SECOND + f.millis * 1000;
     *offset_out = f.has_offset ? f.offset_min : INT32_MIN;
     return true;
@@ -1179,3 +1193,38 @@ static const sqe_func_sig k_sigs[] = {
 };
 
 SQE_FUNC_TABLE(sqe_func_datefmt_table, k_sigs);
+
+/* ------------------------------------------- Joda patterns outside SQL */
+
+/* func.h: the pattern text is kept for messages. */
+struct sqe_joda_pattern {
+    df_pattern p;
+    char *text;
+};
+
+sqe_joda_pattern *sqe_joda_compile(const char *pattern, sqe_error *err) {
+    sqe_joda_pattern *j = sqe_calloc(1, sizeof *j);
+    if (!df_compile_joda(pattern, strlen(pattern), &j->p, err)) {
+        sqe_free(j);
+        return NULL;
+    }
+    j->text = sqe_strdup(pattern);
+    return j;
+}
+
+void sqe_joda_print(const sqe_joda_pattern *p, int64_t us, sqe_strbuf *sb) {
+    df_print(&p->p, us, 0, 0, sb);
+}
+
+bool sqe_joda_parse(const sqe_joda_pattern *p, const char *fn, const char *s, size_t n, int64_t *us,
+                    sqe_error *err) {
+    df_ctx c = {fn, p->text, strlen(p->text)};
+    int offset;
+    return df_parse(&p->p, &c, s, n, us, &offset, err);
+}
+
+void sqe_joda_free(sqe_joda_pattern *p) {
+    if (!p) return;
+    sqe_free(p->text);
+    sqe_free(p);
+}

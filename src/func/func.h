@@ -153,4 +153,18 @@ bool sqe_func_bind_aggregate(sqe_arena *arena, const char *name, bool distinct, 
                              int n_args, const sqe_type *arg_types, sqe_agg_binding *out,
                              sqe_error *err);
 
+/* Joda-Time date patterns outside SQL functions (partition projection's
+ * projection.<key>.format, hive/): the same compiler, printer and parser as
+ * format_datetime / parse_datetime. A compiled pattern is freed with
+ * sqe_joda_free. Printing takes microseconds since the epoch and prints them
+ * as UTC wall time; parsing fills unwritten fields from
+ * 1970-01-01 00:00:00 and consumes the whole text, with Joda's messages
+ * ("Invalid format: ..."). `fn` names the caller in messages. */
+typedef struct sqe_joda_pattern sqe_joda_pattern;
+sqe_joda_pattern *sqe_joda_compile(const char *pattern, sqe_error *err);
+void sqe_joda_free(sqe_joda_pattern *p);
+void sqe_joda_print(const sqe_joda_pattern *p, int64_t us, sqe_strbuf *sb);
+bool sqe_joda_parse(const sqe_joda_pattern *p, const char *fn, const char *s, size_t n, int64_t *us,
+                    sqe_error *err);
+
 #endif

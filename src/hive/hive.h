@@ -174,11 +174,18 @@ typedef struct sqe_hive_key_bounds {
 } sqe_hive_key_bounds;
 bool sqe_hive_prune_key_bounds(const sqe_hive_prune *prune, int key, sqe_hive_key_bounds *out);
 
+/* Whether the table's partitions come from partition projection
+ * (TBLPROPERTIES 'projection.enabled'='true', SPEC §7): then
+ * sqe_hive_list_partitions computes them from the properties and lists
+ * nothing (EXPLAIN shows partitions=projection). */
+bool sqe_hive_table_projected(const sqe_hive_table *t);
+
 /* The partitions of a table. With a partition index (t->partidx, SPEC
  * §6.4) they come from the index alone: every entry typed and kept when
  * prune admits it, nothing under LOCATION listed, `name` set; a partition
  * whose folder vanished is still returned (its listing finds no files).
- * Without one:
+ * For a projected table they are computed from its properties (SPEC §7,
+ * projection.c). Otherwise:
  * Discovers partitions by listing LOCATION (SPEC §4.6, §6.4 no-index path):
  * k=v segments in PARTITIONED BY order, key names matched
  * case-insensitively, %XX decoded, values typed by the key type,
@@ -197,8 +204,9 @@ bool sqe_hive_list_partitions(sqe_store *store, const sqe_hive_table *t,
                               sqe_hive_partition **out, size_t *n_out, sqe_error *err);
 
 /* What partition discovery did (EXPLAIN ANALYZE): where the partitions
- * came from ("listing" or "index"), how many complete partitions were
- * considered (index entries; folders at the last key level) and how many of
+ * came from ("listing", "index" or "projection"), how many complete
+ * partitions were considered (index entries; folders at the last key level;
+ * projected candidates built) and how many of
  * those (or of the folders at upper levels, each counting once) the
  * predicate pruned, and the LIST requests it made. */
 typedef struct sqe_hive_part_stats {
@@ -207,7 +215,8 @@ typedef struct sqe_hive_part_stats {
 } sqe_hive_part_stats;
 /* sqe_hive_list_partitions with its statistics (stats may be NULL). With a
  * partition index (SPEC §6.4) the partitions come from the index only,
- * pruned entry by entry, and nothing under LOCATION is listed. */
+ * pruned entry by entry, and nothing under LOCATION is listed. A projected
+ * table (SPEC §7) uses its projection, even when it also has an index. */
 bool sqe_hive_list_partitions_stats(sqe_store *store, const sqe_hive_table *t,
                                     const sqe_hive_prune *prune, sqe_arena *arena,
                                     sqe_hive_partition **out, size_t *n_out,
@@ -268,8 +277,8 @@ void sqe_hive_reader_spec(const sqe_hive_table *t, sqe_reader_spec *spec);
  * views, RegexSerDe tables ("RegexSerDe tables are not readable yet") and
  * the recorded-only formats ORC, AVRO, SEQUENCEFILE, RCFILE (naming the
  * format and its InputFormat class). Call before sqe_hive_reader_spec.
- * Partition projection (projection.* TBLPROPERTIES) is validated but not
- * applied yet: such tables are read by listing like any other. */
+ * Partition projection (projection.* TBLPROPERTIES) is applied by
+ * sqe_hive_list_partitions. */
 bool sqe_hive_check_readable(const sqe_hive_table *t, sqe_error *err);
 
 /* Session state, for the engine and information_schema. The current root is

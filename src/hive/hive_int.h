@@ -10,6 +10,7 @@
  *                 derivation (format + text options), SerDe/property checks
  *   show.c        SHOW CREATE TABLE rendering, DESCRIBE, SHOW ... results
  *   partitions.c  partition discovery, %XX, typing, pruning, file listing
+ *   projection.c  partition projection (projection.* TBLPROPERTIES)
  *   escape.c      DDL string-literal escapes, delimiters, UTF-8, names
  */
 #ifndef SQE_HIVE_INT_H
@@ -289,5 +290,35 @@ char *hive_show_create(const hive_manifest *m, const char *db);
 /* Result sets (column names as Trino spells them). */
 sqe_resultset *hive_result_text(int n_cols, const char *const *names);
 sqe_resultset *hive_describe(const hive_manifest *m);
+
+/* ------------------------------------------------------------ projection */
+
+/* Partition projection (projection.c, SPEC §7). A table with
+ * 'projection.enabled'='true' gets its partitions from its properties. */
+typedef struct hive_projection hive_projection;
+/* The most partitions one query may project (Athena's limit), and the most
+ * candidates the pruned walk may examine. */
+#define HIVE_PROJECTION_MAX_PARTITIONS 1000000
+#define HIVE_PROJECTION_MAX_VISITS 4000000
+/* Parses and validates every projection value of a manifest (types,
+ * ranges, formats, intervals, units, digits, enum values against the key
+ * types, storage.location.template placeholders), naming the property;
+ * `mpath` as in hive_manifest_validate. *out is NULL when projection is not
+ * enabled. Free with hive_projection_free. */
+bool hive_projection_build(const hive_manifest *m, const char *mpath, hive_projection **out,
+                           sqe_error *err);
+void hive_projection_free(hive_projection *p);
+/* The projected partitions of `t` that `prune` admits (NOW evaluated now,
+ * UTC), sorted by values; memory in `arena`. Lists nothing. stats (may be
+ * NULL): considered = complete candidates built, pruned = candidates at any
+ * level the predicate rejected (steps the key bounds cut off are never
+ * built and not counted), lists = 0. USAGE when an
+ * injected key has no = / IN constant; RESOURCE_EXHAUSTED over the limits. */
+bool hive_projection_partitions(const hive_projection *p, const sqe_hive_table *t,
+                                const sqe_hive_prune *prune, sqe_arena *arena,
+                                sqe_hive_partition **out, size_t *n_out, sqe_hive_part_stats *stats,
+                                sqe_error *err);
+/* manifest.c: the table's projection (NULL when none). */
+const hive_projection *hive_table_projection(const sqe_hive_table *t);
 
 #endif

@@ -537,6 +537,17 @@ static bool parse_count(const char *v, uint32_t *out) {
     return true;
 }
 
+/* A projection type word: case-insensitive, leading and trailing white
+ * space allowed (as Athena documents). */
+static bool projection_type_is(const char *v, const char *word) {
+    while (*v == ' ' || *v == '\t') v++;
+    size_t n = strlen(word);
+    if (!sqe_str_ieqn(v, word, n)) return false;
+    for (v += n; *v; v++)
+        if (*v != ' ' && *v != '\t') return false;
+    return true;
+}
+
 static const char *const k_projection_props[] = {"interval.unit", "type",   "values", "range",
                                                  "interval",      "digits", "format"};
 
@@ -609,8 +620,8 @@ static bool check_tblprops(hive_manifest *m, const char *mpath, sqe_error *err) 
                              "TBLPROPERTIES '%s': '%.*s' is not a partition key", k, (int)col_len,
                              rest);
             if (!strcmp(prop, "type")) {
-                if (!sqe_str_ieq(v, "enum") && !sqe_str_ieq(v, "integer") &&
-                    !sqe_str_ieq(v, "date") && !sqe_str_ieq(v, "injected"))
+                if (!projection_type_is(v, "enum") && !projection_type_is(v, "integer") &&
+                    !projection_type_is(v, "date") && !projection_type_is(v, "injected"))
                     return vfail(err, mpath, field, NULL,
                                  "invalid %s '%s': expected enum, integer, date or injected", k,
                                  shown(v, buf, sizeof buf));
@@ -655,10 +666,11 @@ static bool check_tblprops(hive_manifest *m, const char *mpath, sqe_error *err) 
                     err, mpath, "Parameters", NULL,
                     "projection.enabled is true but partition key '%s' has no projection.%s.type",
                     name, name);
-            const char *need = sqe_str_ieq(type, "enum") ? "values"
-                               : (sqe_str_ieq(type, "integer") || sqe_str_ieq(type, "date"))
-                                   ? "range"
-                                   : NULL;
+            const char *need =
+                projection_type_is(type, "enum") ? "values"
+                : (projection_type_is(type, "integer") || projection_type_is(type, "date"))
+                    ? "range"
+                    : NULL;
             for (int pass = 0; pass < 2 && need; pass++) {
                 snprintf(key, sizeof key, "projection.%s.%s", name, need);
                 bool found = false;
@@ -669,9 +681,13 @@ static bool check_tblprops(hive_manifest *m, const char *mpath, sqe_error *err) 
                         err, mpath, "Parameters", NULL,
                         "projection of type %s for partition key '%s' needs TBLPROPERTIES '%s'",
                         type, name, key);
-                need = (pass == 0 && sqe_str_ieq(type, "date")) ? "format" : NULL;
+                need = (pass == 0 && projection_type_is(type, "date")) ? "format" : NULL;
             }
         }
+        /* the values: ranges, formats, units, enum values, the template */
+        hive_projection *pj = NULL;
+        if (!hive_projection_build(m, mpath, &pj, err)) return false;
+        hive_projection_free(pj);
     }
     return true;
 }
@@ -1389,7 +1405,12 @@ typedef struct hive_table_priv {
     sqe_hive_table pub; /* first: the pointer callers see */
     const char **col_names;
     sqe_type *col_types;
+    hive_projection *projection; /* projection.enabled=true; else NULL */
 } hive_table_priv;
+
+const hive_projection *hive_table_projection(const sqe_hive_table *t) {
+    return t->adhoc ? NULL : ((const hive_table_priv *)t)->projection;
+}
 
 sqe_hive_table *hive_table_from_manifest(const hive_manifest *m, const char *root, const char *db,
                                          const char *manifest_path) {
@@ -1435,6 +1456,11 @@ sqe_hive_table *hive_table_from_manifest(const hive_manifest *m, const char *roo
         priv->col_names[i] = t->cols[i].name;
         priv->col_types[i] = t->cols[i].type;
     }
+    /* validated with the manifest, so this builds; a failure leaves the
+     * table unprojected only if validation was skipped (adhoc tables) */
+    sqe_error perr;
+    sqe_error_clear(&perr);
+    if (!hive_projection_build(m, NULL, &priv->projection, &perr)) priv->projection = NULL;
     return t;
 }
 
@@ -1469,6 +1495,7 @@ void sqe_hive_table_free(sqe_hive_table *t) {
     hive_table_priv *priv = (hive_table_priv *)t;
     sqe_free(priv->col_names);
     sqe_free(priv->col_types);
+    hive_projection_free(priv->projection);
     sqe_free(priv);
 }
 

@@ -248,6 +248,11 @@ bool sqe_hive_list_partitions_stats(sqe_store *store, const sqe_hive_table *t,
         *n_out = 1;
         return true;
     }
+    const hive_projection *pj = hive_table_projection(t);
+    if (pj) { /* projection decides the partitions (Athena: over Glue's) */
+        stats->source = "projection";
+        return hive_projection_partitions(pj, t, prune, arena, out, n_out, stats, err);
+    }
     int n_keys = t->n_part_keys;
     if (t->partidx) {
         stats->source = "index";
