@@ -7,7 +7,13 @@
  * key IN (constants), key IS [NOT] NULL, BETWEEN (bound as two
  * comparisons), AND and OR of those, NOT over a comparison or IS NULL.
  * A widening cast of a key counts as the key (`CAST(int_key AS bigint) = 5`)
- * when the constant converts back exactly. The result is a hint (the
+ * when the constant converts back exactly. Two functions of a string key
+ * become ranges, as Athena users write them for month or prefix selection:
+ * `substr(k, 1, n) = 'p'` (p of n characters: k starts with p; shorter: k
+ * is p) and `k LIKE 'p%...'` (k starts with the literal prefix p; no
+ * wildcard: k is p). A prefix p is the range p <= k < p' where p' is p with
+ * its last byte below 0xFF incremented (bytes after it dropped): string
+ * order is byte order. The result is a hint (the
  * partition filter re-checks every partition), so whatever is not
  * understood is dropped conservatively: an unknown kid of an AND is left
  * out, an OR with an unknown kid is not derived at all. Everything lives in
@@ -62,6 +68,80 @@ static sqe_fpred_op pp_negate(sqe_fpred_op op) {
     return k_neg[op];
 }
 
+static sqe_hive_ppred *pp_and2(const pp_ctx *c, sqe_hive_ppred *a, sqe_hive_ppred *b) {
+    if (!a || !b) return a ? a : b;
+    const sqe_hive_ppred **kids = sqe_arena_alloc(c->a, sizeof *kids * 2);
+    kids[0] = a;
+    kids[1] = b;
+    sqe_hive_ppred *p = sqe_arena_alloc(c->a, sizeof *p);
+    memset(p, 0, sizeof *p);
+    p->kind = SQE_HIVE_PP_AND;
+    p->n_kids = 2;
+    p->kids = kids;
+    return p;
+}
+
+/* Plain (unbounded VARCHAR) string key read directly, or -1. */
+static int pp_string_key(const pp_ctx *c, const sqe_expr *e) {
+    int key = pp_key(c, e);
+    if (key < 0 || e->kind != SQE_EXPR_COLUMN) return -1;
+    sqe_type t = c->t->part_keys[key].type;
+    return t.id == SQE_T_VARCHAR && t.length == 0 ? key : -1;
+}
+
+/* k starts with the bytes p[0..n): p <= k < successor(p). */
+static sqe_hive_ppred *pp_prefix(const pp_ctx *c, int key, const char *p, uint32_t n) {
+    sqe_value lo = sqe_value_string(p, n);
+    if (n == 0) return pp_term(c, key, SQE_FPRED_IS_NOT_NULL, 0, NULL);
+    sqe_hive_ppred *ge = pp_term(c, key, SQE_FPRED_GE, 1, &lo);
+    uint32_t m = n;
+    while (m > 0 && (unsigned char)p[m - 1] == 0xFF) m--;
+    if (m == 0) return ge;
+    char *succ = sqe_arena_alloc(c->a, m);
+    memcpy(succ, p, m);
+    succ[m - 1] = (char)((unsigned char)succ[m - 1] + 1);
+    sqe_value hi = sqe_value_string(succ, m);
+    return pp_and2(c, ge, pp_term(c, key, SQE_FPRED_LT, 1, &hi));
+}
+
+static uint32_t pp_utf8_chars(const char *p, uint32_t n) {
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) k += ((unsigned char)p[i] & 0xC0) != 0x80;
+    return k;
+}
+
+/* substr(k, 1, n) = 'p' (also substring). */
+static sqe_hive_ppred *pp_substr_eq(const pp_ctx *c, const sqe_expr *f, const sqe_value *v) {
+    if (f->kind != SQE_EXPR_CALL || f->n_args != 3 || v->type.id != SQE_T_VARCHAR ||
+        (strcmp(f->fn.name, "substr") != 0 && strcmp(f->fn.name, "substring") != 0))
+        return NULL;
+    const sqe_expr *from = f->args[1], *len = f->args[2];
+    if (from->kind != SQE_EXPR_CONST || len->kind != SQE_EXPR_CONST || from->value.is_null ||
+        len->value.is_null || from->value.v.i != 1 || len->value.v.i < 0)
+        return NULL;
+    int key = pp_string_key(c, f->args[0]);
+    if (key < 0) return NULL;
+    uint32_t chars = pp_utf8_chars(v->v.s.ptr, v->v.s.len);
+    if ((int64_t)chars > len->value.v.i) return NULL; /* never equal: leave it to the filter */
+    if ((int64_t)chars < len->value.v.i) return pp_term(c, key, SQE_FPRED_EQ, 1, v);
+    return pp_prefix(c, key, v->v.s.ptr, v->v.s.len);
+}
+
+/* k LIKE 'pattern' without ESCAPE: its literal prefix. */
+static sqe_hive_ppred *pp_like(const pp_ctx *c, const sqe_expr *e, bool neg) {
+    if (neg || e->n_args != 2 || strcmp(e->fn.name, "like") != 0) return NULL;
+    const sqe_expr *pat = e->args[1];
+    if (pat->kind != SQE_EXPR_CONST || pat->value.is_null || pat->value.type.id != SQE_T_VARCHAR)
+        return NULL;
+    int key = pp_string_key(c, e->args[0]);
+    if (key < 0) return NULL;
+    const char *p = pat->value.v.s.ptr;
+    uint32_t n = pat->value.v.s.len, i = 0;
+    while (i < n && p[i] != '%' && p[i] != '_') i++;
+    if (i == n) return pp_term(c, key, SQE_FPRED_EQ, 1, &pat->value);
+    return pp_prefix(c, key, p, i);
+}
+
 static sqe_hive_ppred *pp_compare(const pp_ctx *c, const sqe_expr *e, bool neg) {
     if (e->n_args != 2) return NULL;
     bool flipped = e->args[0]->kind == SQE_EXPR_CONST;
@@ -69,7 +149,9 @@ static sqe_hive_ppred *pp_compare(const pp_ctx *c, const sqe_expr *e, bool neg) 
     sqe_fpred_op op;
     if (k->kind != SQE_EXPR_CONST || k->value.is_null ||
         !sqe_exec_pred_op(e->fn.name, flipped, &op))
-        return NULL;
+        return pp_like(c, e, neg);
+    if (op == SQE_FPRED_EQ && !neg && col->kind == SQE_EXPR_CALL)
+        return pp_substr_eq(c, col, &k->value);
     int key = pp_key(c, col);
     if (key < 0) return NULL;
     /* NOT (k < 5) is k >= 5 for non-NULL k, and false for NULL k as the
