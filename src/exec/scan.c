@@ -41,6 +41,7 @@
 #include "exec/exec_int.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 
 /* ---------------------------------------------------------------- source */
 
@@ -131,6 +132,22 @@ static bool filter_partitions(sqe_exec_ctx *ctx, sqe_scan_source *src, const sqe
     sqe_batch_free(b);
     sqe_free(types);
     return ok;
+}
+
+/* Lazy scans (SPEC §9.1): descending partition values, key by key, NULLs
+ * last, then by path (so the order does not depend on the listing's). */
+static int newest_first_cmp(const void *pa, const void *pb, void *arg) {
+    const sqe_hive_partition *a = pa, *b = pb;
+    int n = *(const int *)arg;
+    for (int k = 0; k < n; k++) {
+        bool an = a->values[k].is_null || a->values[k].type.id == SQE_T_NULL;
+        bool bn = b->values[k].is_null || b->values[k].type.id == SQE_T_NULL;
+        if (an != bn) return an ? 1 : -1;
+        if (an) continue;
+        int r = sqe_value_cmp(&a->values[k], &b->values[k]);
+        if (r) return r > 0 ? -1 : 1;
+    }
+    return strcmp(a->path, b->path);
 }
 
 /* ------------------------------------------------- format predicate */
@@ -325,6 +342,10 @@ bool sqe_scan_source_new(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source *
         goto fail;
     if (p->u.scan.partition_filter && t->n_part_keys > 0 && src->n_parts > 0)
         if (!filter_partitions(ctx, src, p->u.scan.partition_filter, err)) goto fail;
+    if (p->u.scan.lazy && src->n_parts > 1) {
+        int nk = t->n_part_keys;
+        qsort_r(src->parts, src->n_parts, sizeof *src->parts, newest_first_cmp, &nk);
+    }
     *out = src;
     return true;
 fail:
@@ -383,7 +404,9 @@ bool sqe_scan_source_prefetch(sqe_scan_source *src, uint64_t min_bytes, bool *la
     source_impl *im = src->impl;
     bool ok = true;
     pthread_mutex_lock(&im->mu);
-    while (im->listed_bytes < min_bytes && im->next_part < src->n_parts && !im->failed)
+    /* a lazy scan decides on its first partition alone (SPEC §9.1) */
+    size_t max_part = src->plan->u.scan.lazy ? 1 : src->n_parts;
+    while (im->listed_bytes < min_bytes && im->next_part < max_part && !im->failed)
         if (!list_next_partition(src, err)) ok = false;
     *large = im->listed_bytes >= min_bytes;
     pthread_mutex_unlock(&im->mu);

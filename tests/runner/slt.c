@@ -52,13 +52,19 @@
  *                                column count must match. rowsort sorts rows,
  *                                valuesort sorts single values, as strings
  *                                (strcmp), on both sides. Values compare as
- *                                text, exactly.
+ *                                text, exactly. glob keeps the order and lets
+ *                                `*` in an expected row match any characters
+ *                                (EXPLAIN ANALYZE's times).
  *   file PATH                    the following lines, each ending in \n, are
  *                                written to PATH (parents created; relative
  *                                paths are inside the temp folder)
  *   file-escaped PATH            the same with C escapes decoded in each line:
  *                                \t \n \r \\ \0 \xHH \NNN (octal); a last line
  *                                "\c" means no newline after the line before
+ *   file-repeat N PATH           N files (1 <= N <= 100000): for i = 1..N, the
+ *                                following lines with every "{i}" replaced by
+ *                                i are written to PATH with "{i}" replaced by
+ *                                i (e.g. a table of 1,241 partition folders)
  *   mkdir PATH                   mkdir -p
  *   mkfifo PATH                  a FIFO (named pipe) at PATH (parents created)
  *   symlink TARGET LINK          a symbolic link LINK -> TARGET (TARGET as
@@ -549,6 +555,28 @@ static void print_rows(FILE *log, const char *label, const string_list *rows) {
     if (rows->n > SHOW_ROWS) fprintf(log, "    ... %d more\n", rows->n - SHOW_ROWS);
 }
 
+/* Sort mode glob: `*` in an expected row matches any run of characters
+ * (nothing else is special, so EXPLAIN's brackets need no escaping). */
+static bool star_match(const char *pat, const char *s) {
+    const char *star = NULL, *resume = NULL;
+    while (*s) {
+        if (*pat == '*') {
+            star = pat++;
+            resume = s;
+        } else if (*pat == *s) {
+            pat++;
+            s++;
+        } else if (star) {
+            pat = star + 1;
+            s = ++resume;
+        } else {
+            return false;
+        }
+    }
+    while (*pat == '*') pat++;
+    return *pat == '\0';
+}
+
 static void run_query(test_file *tf, int line, const char *types, const char *sort, int from,
                       int end) {
     tf->st->records++;
@@ -559,8 +587,8 @@ static void run_query(test_file *tf, int line, const char *types, const char *so
         }
     }
     if (strcmp(sort, "nosort") != 0 && strcmp(sort, "rowsort") != 0 &&
-        strcmp(sort, "valuesort") != 0) {
-        fail_header(tf, line, "unknown sort mode '%s' (nosort, rowsort or valuesort)", sort);
+        strcmp(sort, "valuesort") != 0 && strcmp(sort, "glob") != 0) {
+        fail_header(tf, line, "unknown sort mode '%s' (nosort, rowsort, valuesort or glob)", sort);
         return;
     }
     int sep = find_separator(tf, from, end);
@@ -611,14 +639,17 @@ static void run_query(test_file *tf, int line, const char *types, const char *so
         expected = ev;
         actual = av;
     }
-    if (strcmp(sort, "nosort") != 0) {
+    bool glob = strcmp(sort, "glob") == 0;
+    if (strcmp(sort, "nosort") != 0 && !glob) {
         sort_strings(expected.items, expected.n);
         sort_strings(actual.items, actual.n);
     }
 
     int diff = -1;
     for (int i = 0; i < expected.n || i < actual.n; i++) {
-        if (i >= expected.n || i >= actual.n || strcmp(expected.items[i], actual.items[i]) != 0) {
+        if (i >= expected.n || i >= actual.n ||
+            (glob ? !star_match(expected.items[i], actual.items[i])
+                  : strcmp(expected.items[i], actual.items[i]) != 0)) {
             diff = i;
             break;
         }
@@ -744,6 +775,48 @@ static void run_file_directive(test_file *tf, int line, bool escaped, const char
     if (f && fclose(f) != 0) written = false;
     if (!written) fail_header(tf, line, "cannot write %s: %s", path, strerror(errno));
     free(content.data);
+}
+
+/* "file-repeat N PATH": the block written to N paths, "{i}" in the path
+ * and the lines replaced by 1..N. */
+static void run_file_repeat(test_file *tf, int line, const char *arg, int from, int end) {
+    char *stop = NULL;
+    long n = strtol(arg, &stop, 10);
+    while (stop && isspace((unsigned char)*stop)) stop++;
+    if (!stop || stop == arg || n < 1 || n > 100000 || !*stop || !strstr(stop, "{i}")) {
+        fail_header(tf, line, "file-repeat needs a count (1..100000) and a path holding {i}");
+        return;
+    }
+    strbuf tmpl = {0};
+    for (int i = from; i < end; i++) {
+        sb_puts(&tmpl, tf->lines[i]);
+        sb_putc(&tmpl, '\n');
+    }
+    for (long k = 1; k <= n; k++) {
+        char num[24];
+        snprintf(num, sizeof num, "%ld", k);
+        strbuf path = {0}, content = {0};
+        sb_puts(&path, stop);
+        sb_replace_all(&path, "{i}", num);
+        if (tmpl.data) sb_puts(&content, tmpl.data);
+        sb_replace_all(&content, "{i}", num);
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof(dir), "%s", path.data);
+        char *slash = strrchr(dir, '/');
+        bool ok = true;
+        if (slash && slash != dir) {
+            *slash = '\0';
+            ok = mkdir_p(dir);
+        }
+        FILE *f = ok ? fopen(path.data, "wb") : NULL;
+        ok = f && fwrite(content.data ? content.data : "", 1, content.len, f) == content.len;
+        if (f && fclose(f) != 0) ok = false;
+        if (!ok) fail_header(tf, line, "cannot write %s: %s", path.data, strerror(errno));
+        free(path.data);
+        free(content.data);
+        if (!ok) break;
+    }
+    free(tmpl.data);
 }
 
 /* "symlink TARGET LINK": a symbolic link LINK (parents created) pointing
@@ -872,6 +945,8 @@ static void run_records(test_file *tf) {
             }
         } else if (strcmp(word, "file") == 0 || strcmp(word, "file-escaped") == 0) {
             run_file_directive(tf, line, strcmp(word, "file-escaped") == 0, arg, i + 1, end);
+        } else if (strcmp(word, "file-repeat") == 0) {
+            run_file_repeat(tf, line, arg, i + 1, end);
         } else if (strcmp(word, "mkdir") == 0) {
             if (!*arg || !mkdir_p(arg))
                 fail_header(tf, line, "cannot create folder '%s': %s", arg,
