@@ -1345,6 +1345,7 @@ sqe_hive_table *hive_table_from_manifest(const hive_manifest *m, const char *roo
         priv->col_names[i] = t->cols[i].name;
         priv->col_types[i] = t->cols[i].type;
     }
+    hive_stats_to_table(m, t);
     return t;
 }
 

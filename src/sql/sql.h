@@ -425,6 +425,8 @@ typedef enum sqe_stmt_kind {
     SQE_STMT_SHOW_SECRETS,      /* (no fields) */
     SQE_STMT_SHOW_FUNCTIONS,    /* show (like only) */
     SQE_STMT_UNSUPPORTED,       /* unsupported: a recognised statement sqe does not implement */
+    SQE_STMT_ANALYZE,           /* analyze (ANALYZE [TABLE] t [COMPUTE STATISTICS [FOR COLUMNS]]) */
+    SQE_STMT_SHOW_STATS,        /* target (SHOW STATS FOR t) */
 } sqe_stmt_kind;
 
 typedef struct sqe_ast_stmt {
@@ -483,6 +485,11 @@ typedef struct sqe_ast_stmt {
         struct {
             char *what; /* e.g. "INSERT", "MSCK REPAIR TABLE", "ALTER TABLE" */
         } unsupported;
+        struct {
+            sqe_qname name;
+            int n_cols; /* FOR COLUMNS c, ...: the columns named; 0: every column */
+            sqe_ident *cols;
+        } analyze;
         struct {
             sqe_ident name;
             bool or_replace, if_not_exists, persistent;
