@@ -115,8 +115,14 @@ pqtest: $(BUILD)/sqe-cli
 s3test: $(BUILD)/tests/test_s3 $(BUILD)/tests/test_io
 	tests/integration/s3/run.sh $(BUILD)
 
+# Builds run JOBS-wide (CI has 2 cores); the tests themselves run one tier
+# at a time (several tiers start servers or time their own work).
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+.PHONY: bins tsan-bins fuzz-replay-bins
+bins: all $(UNIT_BINS)
+
 test: deps
-	$(MAKE) all
+	$(MAKE) -j$(JOBS) bins
 	$(MAKE) unit sqltest cli-test difftest pqtest s3test fuzz-replay
 	$(MAKE) s3sqltest
 	$(MAKE) sanitize
@@ -126,7 +132,8 @@ test: deps
 ASAN_VARS := OPT="-O1 -g -fno-omit-frame-pointer" \
     SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 sanitize:
-	$(MAKE) BUILD=build-asan $(ASAN_VARS) all unit sqltest
+	$(MAKE) -j$(JOBS) BUILD=build-asan $(ASAN_VARS) bins
+	$(MAKE) BUILD=build-asan $(ASAN_VARS) unit sqltest
 
 # ThreadSanitizer: the executor's unit tests (every test_exec*, two at a
 # time: each is mostly one thread) and the SQL folders whose plans run on a
@@ -138,7 +145,10 @@ TSAN_SQL := tests/sql/relational tests/sql/parquet
 TSAN_VARS := OPT="-O1 -g -fno-omit-frame-pointer" SAN="-fsanitize=thread"
 TSAN_UNITS = $(filter $(BUILD)/tests/test_exec% $(BUILD)/tests/test_engine,$(UNIT_BINS))
 tsan:
+	$(MAKE) -j$(JOBS) BUILD=build-tsan $(TSAN_VARS) tsan-bins
 	$(MAKE) BUILD=build-tsan $(TSAN_VARS) tsan-run
+
+tsan-bins: all $(TSAN_UNITS)
 
 tsan-run: all $(TSAN_UNITS)
 	@set -e; export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"; \
@@ -155,7 +165,10 @@ FUZZ_TARGETS := sql text_reader manifest ddl partitions parquet_meta parquet_pag
 FUZZ_REPLAY_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 fuzz-replay:
+	$(MAKE) -j$(JOBS) BUILD=$(FUZZ_REPLAY_BUILD) $(ASAN_VARS) fuzz-replay-bins
 	$(MAKE) BUILD=$(FUZZ_REPLAY_BUILD) $(ASAN_VARS) fuzz-replay-run
+
+fuzz-replay-bins: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
 
 fuzz-replay-run: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
 	@set -e; for t in $(FUZZ_TARGETS); do $(BUILD)/fuzz/replay_$$t tests/fuzz/corpus/$$t; done

@@ -89,6 +89,33 @@ typedef struct cell {
 } cell;
 
 /* The state of one statement's output. */
+/* A growable byte buffer for one output line (csv, tsv). */
+typedef struct line_buf {
+    char *p;
+    size_t len, cap;
+    bool oom; /* an append failed: the line is incomplete */
+} line_buf;
+
+static void line_put(line_buf *b, const char *s, size_t n) {
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + n) cap *= 2;
+        char *q = realloc(b->p, cap);
+        if (!q) {
+            b->oom = true;
+            return;
+        }
+        b->p = q;
+        b->cap = cap;
+    }
+    if (n) memcpy(b->p + b->len, s, n);
+    b->len += n;
+}
+
+static void line_putc(line_buf *b, char c) {
+    line_put(b, &c, 1);
+}
+
 typedef struct printer {
     sqe_cli *cli;
     FILE *out;
@@ -104,6 +131,7 @@ typedef struct printer {
     cell *lines; /* per column: what is left of a multi-line value */
     /* json, jsonl */
     char **json_names; /* unique keys (json_unique_names) */
+    line_buf line;     /* csv, tsv: the row being built */
 } printer;
 
 static const char *column_name(const printer *p, int col) {
@@ -365,29 +393,32 @@ static bool table_hold(printer *p) {
 
 /* -------------------------------------------------------------------- csv */
 
-static void csv_write(FILE *out, const char *v, size_t len) {
+/* CSV and TSV rows are built in the printer's row buffer and written with
+ * one fwrite: per-character stdio calls (each taking the FILE lock) were a
+ * fifth of a 10M-row export's time. */
+static void csv_write(line_buf *out, const char *v, size_t len) {
     bool quote = len == 0;
     for (size_t i = 0; i < len && !quote; i++)
         quote = v[i] == ',' || v[i] == '"' || v[i] == '\r' || v[i] == '\n';
     if (!quote) {
-        fwrite(v, 1, len, out);
+        line_put(out, v, len);
         return;
     }
-    fputc('"', out);
+    line_putc(out, '"');
     const char *run = v;
     for (const char *s = v; s < v + len; s++) {
         if (*s == '"') {
-            fwrite(run, 1, (size_t)(s - run) + 1, out); /* up to and with the quote */
-            run = s;                                    /* ... which is written again */
+            line_put(out, run, (size_t)(s - run) + 1); /* up to and with the quote */
+            run = s;                                   /* ... which is written again */
         }
     }
-    fwrite(run, 1, (size_t)(v + len - run), out);
-    fputc('"', out);
+    line_put(out, run, (size_t)(v + len - run));
+    line_putc(out, '"');
 }
 
 /* -------------------------------------------------------------------- tsv */
 
-static void tsv_write(FILE *out, const char *v, size_t len) {
+static void tsv_write(line_buf *out, const char *v, size_t len) {
     const char *run = v;
     const char *s = v;
     for (; s < v + len; s++) {
@@ -412,12 +443,12 @@ static void tsv_write(FILE *out, const char *v, size_t len) {
             break;
         }
         if (esc) {
-            fwrite(run, 1, (size_t)(s - run), out);
-            fputs(esc, out);
+            line_put(out, run, (size_t)(s - run));
+            line_put(out, esc, strlen(esc));
             run = s + 1;
         }
     }
-    fwrite(run, 1, (size_t)(s - run), out);
+    line_put(out, run, (size_t)(s - run));
 }
 
 /* ------------------------------------------------------------------- json */
@@ -627,13 +658,15 @@ static void begin(printer *p) {
         break; /* table_release prints the header once widths are known */
     case SQE_CLI_FORMAT_CSV:
     case SQE_CLI_FORMAT_TSV:
+        p->line.len = 0;
         for (int col = 0; col < p->n_cols; col++) {
             const char *name = column_name(p, col);
             bool csv = cli->format == SQE_CLI_FORMAT_CSV;
-            if (col > 0) fputc(csv ? ',' : '\t', out);
-            (csv ? csv_write : tsv_write)(out, name, strlen(name));
+            if (col > 0) line_putc(&p->line, csv ? ',' : '\t');
+            (csv ? csv_write : tsv_write)(&p->line, name, strlen(name));
         }
-        fputc('\n', out);
+        line_putc(&p->line, '\n');
+        if (!p->line.oom) fwrite(p->line.p, 1, p->line.len, out);
         break;
     case SQE_CLI_FORMAT_JSON:
     case SQE_CLI_FORMAT_JSONL:
@@ -674,13 +707,16 @@ static bool print_row(printer *p) {
         break;
     case SQE_CLI_FORMAT_CSV:
     case SQE_CLI_FORMAT_TSV:
+        p->line.len = 0;
         for (int col = 0; col < p->n_cols; col++) {
             cell v = p->row[col];
             bool csv = p->cli->format == SQE_CLI_FORMAT_CSV;
-            if (col > 0) fputc(csv ? ',' : '\t', out);
-            if (v.p) (csv ? csv_write : tsv_write)(out, v.p, v.len);
+            if (col > 0) line_putc(&p->line, csv ? ',' : '\t');
+            if (v.p) (csv ? csv_write : tsv_write)(&p->line, v.p, v.len);
         }
-        fputc('\n', out);
+        line_putc(&p->line, '\n');
+        if (p->line.oom) return false;
+        fwrite(p->line.p, 1, p->line.len, out);
         break;
     case SQE_CLI_FORMAT_JSON:
         fputs(p->n_rows == 0 ? "[\n" : ",\n", out);
@@ -762,5 +798,6 @@ bool sqe_cli_print_rows(sqe_cli *cli, sqe_cursor *c) {
     free(p.lines);
     free(p.widths);
     free_names(p.json_names, p.n_cols);
+    free(p.line.p);
     return ok && !oom && sqe_cursor_ok(c);
 }

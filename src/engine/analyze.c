@@ -182,7 +182,7 @@ static sqe_hive_col_stats *an_row_cols(sqe_arena *a, const sqe_batch *b, uint32_
 static void an_collect(sqe_arena *a, const sqe_hive_table *t, const sqe_resultset *rs,
                        const an_col *cols, int n, sqe_hive_stats *out) {
     int nk = t->n_part_keys, at = nk > 0 ? nk + 1 : 0;
-    SQE_ARRAY(sqe_hive_part_stats) parts = {0};
+    SQE_ARRAY(sqe_hive_stats_part) parts = {0};
     for (size_t bi = 0; bi < rs->batches.len; bi++) {
         const sqe_batch *b = rs->batches.items[bi];
         for (uint32_t r = 0; r < b->n_rows; r++) {
@@ -195,7 +195,7 @@ static void an_collect(sqe_arena *a, const sqe_hive_table *t, const sqe_resultse
             }
             const char **vals = sqe_arena_alloc(a, sizeof *vals * (size_t)nk);
             for (int k = 0; k < nk; k++) vals[k] = an_text(a, b, r, k);
-            sqe_hive_part_stats p = {vals, rows, cs};
+            sqe_hive_stats_part p = {vals, rows, cs};
             SQE_ARRAY_PUSH(a, parts, p);
         }
     }

@@ -51,6 +51,10 @@ typedef struct sqe_exec_stats {
     atomic_uint_least64_t dyn_row_groups;    /* scans: row groups skipped by a dynamic filter */
     atomic_uint_least64_t dyn_rows;          /* scans: rows dropped by a dynamic filter */
     atomic_bool has_dyn;                     /* scans: a dynamic filter was attached */
+    /* scans: partition discovery (sqe_hive_part_stats), set once when the
+     * scan's source is built: 1 listing, 2 index (0: not a Hive table) */
+    atomic_int part_source;
+    atomic_uint_least64_t parts_considered, parts_pruned;
 } sqe_exec_stats;
 
 /* A dynamic filter (format.h) from a TopNExec to the scan at the bottom of

@@ -163,6 +163,14 @@ static void explain_stats(sqe_strbuf *sb, sqe_exec_ctx *ctx, const sqe_plan *p) 
                           (unsigned long long)atomic_load(&st->partitions),
                           (unsigned long long)atomic_load(&st->files),
                           (unsigned long long)atomic_load(&st->bytes));
+    int src = p->kind == SQE_PLAN_SCAN ? atomic_load(&st->part_source) : 0;
+    if (src)
+        sqe_strbuf_printf(sb,
+                          ", partition_source=%s, partitions_considered=%llu, "
+                          "partitions_pruned=%llu",
+                          src == 2 ? "index" : "listing",
+                          (unsigned long long)atomic_load(&st->parts_considered),
+                          (unsigned long long)atomic_load(&st->parts_pruned));
     if (p->kind == SQE_PLAN_SCAN && atomic_load(&st->row_groups) > 0)
         sqe_strbuf_printf(sb, ", row_groups=%llu, row_groups_pruned=%llu",
                           (unsigned long long)atomic_load(&st->row_groups),

@@ -440,9 +440,15 @@ bool sqe_scan_source_new(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source *
     else
         im->in_flight = strcmp(im->store->vt->name, "local") == 0 ? 1 : SCAN_LIST_IN_FLIGHT;
 
-    if (!sqe_hive_list_partitions(im->store, t, p->u.scan.prune, im->arena, &src->parts,
-                                  &src->n_parts, err))
+    sqe_hive_part_stats ps;
+    if (!sqe_hive_list_partitions_stats(im->store, t, p->u.scan.prune, im->arena, &src->parts,
+                                        &src->n_parts, &ps, err))
         goto fail;
+    if (im->stats && t->n_part_keys > 0 && !t->adhoc) {
+        atomic_store(&im->stats->part_source, strcmp(ps.source, "index") == 0 ? 2 : 1);
+        atomic_fetch_add(&im->stats->parts_considered, ps.considered);
+        atomic_fetch_add(&im->stats->parts_pruned, ps.pruned);
+    }
     if (p->u.scan.partition_filter && t->n_part_keys > 0 && src->n_parts > 0)
         if (!filter_partitions(ctx, src, p->u.scan.partition_filter, err)) goto fail;
     if (p->u.scan.lazy && src->n_parts > 1) {

@@ -952,6 +952,11 @@ static bool exec_show_partitions(sqe_hive_catalog *cat, const sqe_ast_stmt *st, 
             if (k) sqe_strbuf_putc(&sb, '/');
             hive_escape_path_value(&sb, t->part_keys[k].name, strlen(t->part_keys[k].name));
             sqe_strbuf_putc(&sb, '=');
+            if (ps[i].name) { /* from the partition index: its name, as stored */
+                sqe_strbuf_clear(&sb);
+                sqe_strbuf_puts(&sb, ps[i].name);
+                break;
+            }
             if (ps[i].values[k].is_null) {
                 sqe_strbuf_puts(&sb, HIVE_DEFAULT_PARTITION);
             } else {
@@ -972,6 +977,27 @@ static bool exec_show_partitions(sqe_hive_catalog *cat, const sqe_ast_stmt *st, 
 out:
     sqe_arena_free(arena);
     sqe_store_free(store);
+    sqe_hive_table_free(t);
+    hive_name_free(&nm);
+    return ok;
+}
+
+/* MSCK REPAIR TABLE, ALTER TABLE ADD/DROP PARTITION (partidx.c): the
+ * table's manifest is edited on the root's store, its LOCATION listed on
+ * the table's own. */
+static bool exec_partition_stmt(sqe_hive_catalog *cat, const sqe_ast_stmt *st, sqe_resultset **out,
+                                sqe_error *err) {
+    const sqe_qname *q =
+        st->kind == SQE_STMT_MSCK_REPAIR ? &st->u.msck.name : &st->u.alter_partitions.name;
+    hive_name nm;
+    if (!resolve_qname(cat, q, true, false, &nm, err)) return false;
+    const char *parts[3] = {nm.root->name, nm.db, nm.table};
+    sqe_hive_table *t = sqe_hive_resolve_table(cat, 3, parts, err);
+    sqe_store *ms = t ? hive_root_store(nm.root, err) : NULL;
+    sqe_store *ts = ms && !t->is_view ? sqe_hive_table_store(t, err) : NULL;
+    bool ok =
+        ms && (ts || t->is_view) && hive_partidx_execute(&cat->limits, ms, ts, t, st, out, err);
+    sqe_store_free(ts);
     sqe_hive_table_free(t);
     hive_name_free(&nm);
     return ok;
@@ -1240,6 +1266,11 @@ bool sqe_hive_execute(sqe_hive_catalog *cat, const sqe_ast_stmt *stmt, sqe_resul
     case SQE_STMT_USE:
         word = "USE";
         ok = exec_use(cat, stmt, err);
+        break;
+    case SQE_STMT_MSCK_REPAIR:
+    case SQE_STMT_ALTER_PARTITIONS:
+        word = stmt->kind == SQE_STMT_MSCK_REPAIR ? "MSCK REPAIR TABLE" : "ALTER TABLE";
+        ok = exec_partition_stmt(cat, stmt, out, err);
         break;
     default:
         ok = sqe_error_set(err, SQE_ERR_INTERNAL,

@@ -99,6 +99,9 @@ typedef struct sqe_hive_table {
      * the table's row count when has_stats. Advisory: plans only. */
     bool has_stats;
     uint64_t stat_rows;
+    /* The manifest's partition index slot (SPEC §6; partidx.c), NULL when
+     * the table has none and is read by listing. */
+    struct hive_partidx *partidx;
 } sqe_hive_table;
 
 /* The store serving the table's LOCATION: from its registry with its
@@ -123,6 +126,8 @@ typedef struct sqe_hive_partition {
                           VARCHAR values point into the arena */
     const sqe_hive_file *files; /* non-NULL: exactly these files (read_csv & co), no listing */
     size_t n_files;
+    const char *name; /* from the partition index: its `k=v/k2=v2` name (Hive-escaped);
+                         NULL from a listing */
 } sqe_hive_partition;
 
 /* A predicate over partition key values (SPEC §6.4), derived by the
@@ -189,6 +194,23 @@ bool sqe_hive_prune_key_bounds(const sqe_hive_prune *prune, int key, sqe_hive_ke
 bool sqe_hive_list_partitions(sqe_store *store, const sqe_hive_table *t,
                               const sqe_hive_prune *prune, sqe_arena *arena,
                               sqe_hive_partition **out, size_t *n_out, sqe_error *err);
+
+/* What partition discovery did (EXPLAIN ANALYZE): where the partitions
+ * came from ("listing" or "index"), how many complete partitions were
+ * considered (index entries; folders at the last key level) and how many of
+ * those (or of the folders at upper levels, each counting once) the
+ * predicate pruned, and the LIST requests it made. */
+typedef struct sqe_hive_part_stats {
+    const char *source;
+    uint64_t considered, pruned, lists;
+} sqe_hive_part_stats;
+/* sqe_hive_list_partitions with its statistics (stats may be NULL). With a
+ * partition index (SPEC §6.4) the partitions come from the index only,
+ * pruned entry by entry, and nothing under LOCATION is listed. */
+bool sqe_hive_list_partitions_stats(sqe_store *store, const sqe_hive_table *t,
+                                    const sqe_hive_prune *prune, sqe_arena *arena,
+                                    sqe_hive_partition **out, size_t *n_out,
+                                    sqe_hive_part_stats *stats, sqe_error *err);
 
 struct sqe_hive_file {
     char *path;
@@ -273,18 +295,18 @@ typedef struct sqe_hive_col_stats {
     const char *min, *max; /* as text; NULL: not orderable, too long or all NULL */
 } sqe_hive_col_stats;
 
-typedef struct sqe_hive_part_stats {
+typedef struct sqe_hive_stats_part {
     const char *const *values; /* n_part_keys key values as text, NULL for a NULL key */
     uint64_t rows;
     const sqe_hive_col_stats *cols; /* n_cols of sqe_hive_stats, same order */
-} sqe_hive_part_stats;
+} sqe_hive_stats_part;
 
 typedef struct sqe_hive_stats {
     uint64_t rows;
     int n_cols;
     const sqe_hive_col_stats *cols;
     size_t n_parts; /* per partition (partitioned tables) */
-    const sqe_hive_part_stats *parts;
+    const sqe_hive_stats_part *parts;
     /* FOR COLUMNS: statistics of columns not named here are kept (at the
      * table level) from the slot written before */
     bool merge;

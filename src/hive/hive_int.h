@@ -237,6 +237,36 @@ char *hive_unescape_path_value(sqe_arena *a, const char *s, size_t n, size_t *ou
  * with '_' or '.' (Hive's hidden files and folders). */
 bool hive_path_hidden(const char *rel);
 
+/* partitions.c: "int", "date", "varchar(10)", ... for messages. */
+const char *hive_type_word(sqe_type t, char *buf, size_t n);
+/* Types a decoded partition value v[0, n) by the key's type
+ * (__HIVE_DEFAULT_PARTITION__ is NULL); false when it does not parse or
+ * does not fit (VARCHAR(n)). VARCHAR values point at v. */
+bool hive_part_value(const sqe_hive_column *key, const char *v, size_t n, sqe_value *out);
+/* qsort_r order of partitions: typed values (NULLs last), then path. arg:
+ * the int number of keys. */
+int hive_partition_cmp(const void *pa, const void *pb, void *arg);
+
+/* partidx.c: the partition index slot (SPEC §6). */
+typedef struct hive_partidx hive_partidx;
+/* Validates the slot of a loaded manifest (shape; an inline index is parsed
+ * and typed in full). No slot: true. */
+bool hive_partidx_check(const hive_manifest *m, const char *mpath, sqe_error *err);
+/* The slot for sqe_hive_table.partidx (NULL when none); call after
+ * hive_partidx_check. */
+hive_partidx *hive_partidx_from_manifest(const hive_manifest *m, const char *manifest_path);
+void hive_partidx_free(hive_partidx *ix);
+/* The partitions of an indexed table admitted by prune (unsorted). */
+bool hive_partidx_partitions(const sqe_hive_table *t, const sqe_hive_prune *prune, sqe_arena *arena,
+                             sqe_hive_partition **out, size_t *n_out, sqe_hive_part_stats *stats,
+                             sqe_error *err);
+/* MSCK REPAIR TABLE (result rows (partition, action) into *out) and ALTER
+ * TABLE ADD/DROP PARTITION on table t: ms is the store of its manifest
+ * (and of an external index object), ts the store of its LOCATION. */
+bool hive_partidx_execute(const sqe_hive_limits *lim, sqe_store *ms, sqe_store *ts,
+                          const sqe_hive_table *t, const sqe_ast_stmt *st, sqe_resultset **out,
+                          sqe_error *err);
+
 /* adhoc.c: the partitions of a read_csv & co table (files known), and its
  * release (from sqe_hive_table_free). */
 typedef struct hive_adhoc hive_adhoc;

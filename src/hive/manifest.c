@@ -29,8 +29,10 @@
 #include "io/io.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 /* ------------------------------------------------------------ kv lists */
 
@@ -866,8 +868,10 @@ json_t *hive_manifest_to_json(const hive_manifest *m) {
     return root;
 }
 
-bool hive_manifest_store(sqe_store *store, const char *path, const hive_manifest *m,
-                         const sqe_hive_limits *lim, bool create, sqe_error *err) {
+/* The manifest's bytes as written (pretty JSON + newline), refused when
+ * larger than manifest_max_bytes: it could never be loaded again. */
+static bool manifest_bytes(const hive_manifest *m, const sqe_hive_limits *lim, const char *path,
+                           char **out, size_t *out_len, sqe_error *err) {
     json_t *doc = hive_manifest_to_json(m);
     char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(doc);
@@ -885,10 +889,95 @@ bool hive_manifest_store(sqe_store *store, const char *path, const hive_manifest
     memcpy(data, text, len);
     data[len++] = '\n';
     free(text);
+    *out = data;
+    *out_len = len;
+    return true;
+}
+
+bool hive_manifest_store(sqe_store *store, const char *path, const hive_manifest *m,
+                         const sqe_hive_limits *lim, bool create, sqe_error *err) {
+    char *data;
+    size_t len;
+    if (!manifest_bytes(m, lim, path, &data, &len, err)) return false;
     bool ok = create ? store->vt->put_if_absent(store, path, data, len, err)
                      : store->vt->put(store, path, data, len, err);
     sqe_free(data);
     return ok;
+}
+
+/* ------------------------------------------------ read-modify-write
+ *
+ * hive_manifest_update is an optimistic loop: version token, load, mutate,
+ * validate, conditional replace. The token is taken before the bytes are
+ * read, so the bytes are at least as new as the token and the replace can
+ * only succeed if nobody wrote in between. A lost race (ALREADY_EXISTS from
+ * put_if_match, or a read refused because the object changed under it)
+ * sleeps a random while (0..2^attempt ms, so racing writers spread out) and
+ * starts over; after UPDATE_ATTEMPTS tries the statement fails with a
+ * conflict error naming the table. Nothing is written on any failure. */
+
+#define UPDATE_ATTEMPTS 8
+
+static void update_backoff(int attempt) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    uint64_t x = (uint64_t)now.tv_nsec * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)&now;
+    x ^= x >> 29;
+    long max_us = 1000L << (attempt < 7 ? attempt : 7); /* 1 ms .. 128 ms */
+    long us = 200 + (long)(x % (uint64_t)max_us);
+    struct timespec d = {us / 1000000, (us % 1000000) * 1000};
+    nanosleep(&d, NULL);
+}
+
+/* Did the object change since `token` was taken? (false when unsure) */
+static bool update_changed(sqe_store *store, const char *path, const char *token) {
+    char now[SQE_IO_VERSION_MAX];
+    sqe_error ignore;
+    return sqe_io_version(store, path, now, sizeof now, &ignore) && strcmp(now, token) != 0;
+}
+
+/* One cycle. *lost: the write (or read) lost a race; worth another try. */
+static bool update_once(sqe_store *store, const char *path, const char *expect_name,
+                        const sqe_hive_limits *lim, hive_manifest_mutate_fn mutate, void *ctx,
+                        bool *lost, sqe_error *err) {
+    *lost = false;
+    char token[SQE_IO_VERSION_MAX];
+    if (!sqe_io_version(store, path, token, sizeof token, err)) return false;
+    hive_manifest m;
+    if (!hive_manifest_load(store, path, expect_name, lim, &m, err)) {
+        *lost = update_changed(store, path, token);
+        return false;
+    }
+    char *data = NULL;
+    size_t len = 0;
+    bool ok = mutate(&m, ctx, err) && hive_manifest_validate(&m, lim, path, err) &&
+              manifest_bytes(&m, lim, path, &data, &len, err);
+    hive_manifest_free(&m);
+    if (!ok) return false;
+    ok = sqe_io_put_if_match(store, path, data, len, token, err);
+    sqe_free(data);
+    if (!ok && err && err->cls == SQE_ERR_ALREADY_EXISTS) *lost = true;
+    return ok;
+}
+
+bool hive_manifest_update(sqe_store *store, const char *path, const char *expect_name,
+                          const sqe_hive_limits *lim, hive_manifest_mutate_fn mutate, void *ctx,
+                          sqe_error *err) {
+    sqe_error e;
+    for (int attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+        bool lost;
+        sqe_error_clear(&e);
+        if (update_once(store, path, expect_name, lim, mutate, ctx, &lost, &e)) return true;
+        if (!lost) {
+            if (err) *err = e;
+            return false;
+        }
+        update_backoff(attempt);
+    }
+    return sqe_error_set(err, SQE_ERR_ALREADY_EXISTS,
+                         "manifest of table '%s' changed concurrently (%d attempts lost the race "
+                         "to other writers); retry the statement",
+                         expect_name, UPDATE_ATTEMPTS);
 }
 
 /* ------------------------------------------------------------ from JSON */
@@ -1227,7 +1316,7 @@ bool hive_manifest_load(sqe_store *store, const char *path, const char *expect_n
         return false;
     }
     out->extra = root;
-    if (!hive_manifest_validate(out, lim, path, err)) {
+    if (!hive_manifest_validate(out, lim, path, err) || !hive_partidx_check(out, path, err)) {
         hive_manifest_free(out);
         return false;
     }
@@ -1339,6 +1428,7 @@ sqe_hive_table *hive_table_from_manifest(const hive_manifest *m, const char *roo
     const char *secret = hive_kv_get(&m->params, "sqe.secret");
     t->secret = secret && *secret ? sqe_strdup(secret) : NULL;
     t->view_original_text = m->view_original_text ? sqe_strdup(m->view_original_text) : NULL;
+    t->partidx = hive_partidx_from_manifest(m, manifest_path);
     priv->col_names = sqe_calloc(m->n_cols ? (size_t)m->n_cols : 1, sizeof *priv->col_names);
     priv->col_types = sqe_calloc(m->n_cols ? (size_t)m->n_cols : 1, sizeof *priv->col_types);
     for (int i = 0; i < m->n_cols; i++) {
@@ -1376,6 +1466,7 @@ void sqe_hive_table_free(sqe_hive_table *t) {
     sqe_free(t->json_map_keys);
     sqe_free(t->view_original_text);
     hive_adhoc_free(t->adhoc);
+    hive_partidx_free(t->partidx);
     hive_table_priv *priv = (hive_table_priv *)t;
     sqe_free(priv->col_names);
     sqe_free(priv->col_types);

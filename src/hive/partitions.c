@@ -37,6 +37,7 @@ typedef struct part_ctx {
     sqe_arena *arena;
     SQE_ARRAY(sqe_hive_partition) out; /* arena-backed */
     sqe_error *err;
+    sqe_hive_part_stats *stats; /* considered / pruned counts */
 } part_ctx;
 
 typedef struct child {
@@ -71,7 +72,7 @@ static int child_cmp(const void *a, const void *b) {
     return strcmp(((const child *)a)->name, ((const child *)b)->name);
 }
 
-static const char *type_word(sqe_type t, char *buf, size_t n) {
+const char *hive_type_word(sqe_type t, char *buf, size_t n) {
     switch (t.id) {
     case SQE_T_INTEGER:
         return "int";
@@ -96,51 +97,50 @@ static size_t utf8_chars(const char *p, size_t n) {
     return chars;
 }
 
-static bool typed_value(part_ctx *c, int k, const char *folder, const char *segment,
-                        const char *raw, size_t raw_len, sqe_value *out) {
-    const sqe_hive_column *key = &c->t->part_keys[k];
-    size_t n;
-    char *v = hive_unescape_path_value(c->arena, raw, raw_len, &n);
+bool hive_part_value(const sqe_hive_column *key, const char *v, size_t n, sqe_value *out) {
     if (n == strlen(HIVE_DEFAULT_PARTITION) && memcmp(v, HIVE_DEFAULT_PARTITION, n) == 0) {
         *out = sqe_value_null(key->type);
         return true;
     }
     memset(out, 0, sizeof *out);
     out->type = key->type;
-    bool ok = true;
     switch (key->type.id) {
     case SQE_T_VARCHAR:
         out->v.s.ptr = v;
         out->v.s.len = (uint32_t)n;
         /* VARCHAR(n): a longer value does not fit the key type (Trino fails
          * the same way; truncating would merge distinct partitions). */
-        if (key->type.str_kind != SQE_STRKIND_STRING && utf8_chars(v, n) > key->type.length)
-            ok = false;
-        break;
+        return key->type.str_kind == SQE_STRKIND_STRING || utf8_chars(v, n) <= key->type.length;
     case SQE_T_INTEGER:
     case SQE_T_BIGINT: {
         int64_t i;
-        ok = sqe_parse_int64(v, n, &i);
-        if (ok && key->type.id == SQE_T_INTEGER && (i < INT32_MIN || i > INT32_MAX)) ok = false;
+        if (!sqe_parse_int64(v, n, &i)) return false;
+        if (key->type.id == SQE_T_INTEGER && (i < INT32_MIN || i > INT32_MAX)) return false;
         out->v.i = i;
-        break;
+        return true;
     }
     case SQE_T_DATE: {
         int32_t d;
-        ok = sqe_parse_date(v, n, &d);
+        if (!sqe_parse_date(v, n, &d)) return false;
         out->v.i = d;
-        break;
+        return true;
     }
     default:
-        ok = false;
-        break;
+        return false;
     }
-    if (!ok) {
+}
+
+static bool typed_value(part_ctx *c, int k, const char *folder, const char *segment,
+                        const char *raw, size_t raw_len, sqe_value *out) {
+    const sqe_hive_column *key = &c->t->part_keys[k];
+    size_t n;
+    char *v = hive_unescape_path_value(c->arena, raw, raw_len, &n);
+    if (!hive_part_value(key, v, n, out)) {
         char tbuf[32];
         return sqe_error_set(
             c->err, SQE_ERR_HIVE_EXTERNAL,
             "partition folder '%s' under '%s': value '%s' is not a valid %s for partition key '%s'",
-            segment, folder, v, type_word(key->type, tbuf, sizeof tbuf), key->name);
+            segment, folder, v, hive_type_word(key->type, tbuf, sizeof tbuf), key->name);
     }
     return true;
 }
@@ -168,6 +168,7 @@ static bool walk(part_ctx *c, int level, const char *folder, sqe_value *vals) {
     const sqe_hive_table *t = c->t;
     if (level == t->n_part_keys) {
         sqe_hive_partition p;
+        memset(&p, 0, sizeof p);
         p.path = sqe_arena_strdup(c->arena, folder);
         p.values = sqe_arena_alloc(c->arena, sizeof(sqe_value) * (size_t)t->n_part_keys);
         memcpy(p.values, vals, sizeof(sqe_value) * (size_t)t->n_part_keys);
@@ -198,13 +199,17 @@ static bool walk(part_ctx *c, int level, const char *folder, sqe_value *vals) {
         sqe_value v;
         if (!typed_value(c, level, folder, ch->name, eq + 1, strlen(eq + 1), &v)) return false;
         vals[level] = v;
-        if (!sqe_hive_prune_admits(c->prune, vals, level + 1)) continue;
+        if (level + 1 == c->t->n_part_keys) c->stats->considered++;
+        if (!sqe_hive_prune_admits(c->prune, vals, level + 1)) {
+            c->stats->pruned++;
+            continue;
+        }
         if (!descend(c, level, folder, ch->name, vals, &v)) return false;
     }
     return true;
 }
 
-static int partition_cmp(const void *pa, const void *pb, void *arg) {
+int hive_partition_cmp(const void *pa, const void *pb, void *arg) {
     const sqe_hive_partition *a = pa, *b = pb;
     int n = *(const int *)arg;
     for (int k = 0; k < n; k++) {
@@ -220,23 +225,45 @@ static int partition_cmp(const void *pa, const void *pb, void *arg) {
 bool sqe_hive_list_partitions(sqe_store *store, const sqe_hive_table *t,
                               const sqe_hive_prune *prune, sqe_arena *arena,
                               sqe_hive_partition **out, size_t *n_out, sqe_error *err) {
+    return sqe_hive_list_partitions_stats(store, t, prune, arena, out, n_out, NULL, err);
+}
+
+bool sqe_hive_list_partitions_stats(sqe_store *store, const sqe_hive_table *t,
+                                    const sqe_hive_prune *prune, sqe_arena *arena,
+                                    sqe_hive_partition **out, size_t *n_out,
+                                    sqe_hive_part_stats *stats, sqe_error *err) {
     *out = NULL;
     *n_out = 0;
+    sqe_hive_part_stats local = {0};
+    if (!stats) stats = &local;
+    memset(stats, 0, sizeof *stats);
+    stats->source = "listing";
     if (t->adhoc) return hive_adhoc_partitions(t, prune, arena, out, n_out, err);
     char *folder = folder_prefix(arena, t->location ? t->location : "");
     if (t->n_part_keys == 0) {
         sqe_hive_partition *p = sqe_arena_alloc(arena, sizeof *p);
+        memset(p, 0, sizeof *p);
         p->path = folder;
-        p->values = NULL;
         *out = p;
         *n_out = 1;
         return true;
     }
-    part_ctx c = {store, t, prune, arena, {0}, err};
+    int n_keys = t->n_part_keys;
+    if (t->partidx) {
+        stats->source = "index";
+        if (!hive_partidx_partitions(t, prune, arena, out, n_out, stats, err)) return false;
+        if (*n_out > 1) qsort_r(*out, *n_out, sizeof **out, hive_partition_cmp, &n_keys);
+        return true;
+    }
+    sqe_io_stats before = {0}, after = {0};
+    if (store->vt->stats) store->vt->stats(store, &before);
+    part_ctx c = {store, t, prune, arena, {0}, err, stats};
     sqe_value *vals = sqe_arena_alloc(arena, sizeof(sqe_value) * (size_t)t->n_part_keys);
     if (!walk(&c, 0, folder, vals)) return false;
-    int n_keys = t->n_part_keys;
-    if (c.out.len > 1) qsort_r(c.out.items, c.out.len, sizeof *c.out.items, partition_cmp, &n_keys);
+    if (store->vt->stats) store->vt->stats(store, &after);
+    stats->lists = after.n_list - before.n_list;
+    if (c.out.len > 1)
+        qsort_r(c.out.items, c.out.len, sizeof *c.out.items, hive_partition_cmp, &n_keys);
     *out = c.out.items;
     *n_out = c.out.len;
     return true;

@@ -64,7 +64,7 @@ static json_t *st_slot_json(const sqe_hive_stats *s, int n_keys, bool parts) {
     if (!parts || n_keys == 0) return slot;
     json_t *arr = json_array();
     for (size_t i = 0; i < s->n_parts; i++) {
-        const sqe_hive_part_stats *p = &s->parts[i];
+        const sqe_hive_stats_part *p = &s->parts[i];
         json_t *po = json_object(), *vals = json_array();
         for (int k = 0; k < n_keys; k++)
             json_array_append_new(vals, p->values[k] ? json_string(p->values[k]) : json_null());

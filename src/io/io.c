@@ -139,3 +139,23 @@ bool sqe_io_read_all(sqe_store *s, const char *path, size_t max_bytes, char **da
     *len = used;
     return true;
 }
+
+/* ------------------------------------------------ conditional replace */
+
+bool sqe_io_version(sqe_store *s, const char *path, char *token, size_t cap, sqe_error *err) {
+    if (!s->vt->version)
+        return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
+                             "the '%s' store cannot tell versions of '%s' apart, so it cannot "
+                             "replace it only if unchanged",
+                             s->vt->name, path);
+    return s->vt->version(s, path, token, cap, err);
+}
+
+bool sqe_io_put_if_match(sqe_store *s, const char *path, const void *data, size_t len,
+                         const char *token, sqe_error *err) {
+    if (!s->vt->put_if_match)
+        return sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
+                             "the '%s' store cannot replace '%s' only if unchanged", s->vt->name,
+                             path);
+    return s->vt->put_if_match(s, path, data, len, token, err);
+}

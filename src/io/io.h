@@ -75,7 +75,32 @@ typedef struct sqe_store_vtable {
     void (*free)(sqe_store *s);
     /* Request counters so far (NULL: the store counts nothing). */
     void (*stats)(sqe_store *s, sqe_io_stats *out);
+    /* Conditional replace (SPEC §2.4), for read-modify-write of manifests.
+     * Both optional: NULL means the store cannot do it (callers use
+     * sqe_io_version / sqe_io_put_if_match, which say so by name).
+     * version: a token (NUL-terminated, < SQE_IO_VERSION_MAX bytes) that
+     * changes whenever the object at `path` is replaced: S3 its ETag (one
+     * HEAD), local disk the MD5 of its content. Missing -> NOT_FOUND. Take
+     * the token BEFORE reading the object: then the bytes read are at least
+     * as new as the token, and a replace with it can only succeed when
+     * nothing changed since. */
+    bool (*version)(sqe_store *s, const char *path, char *token, size_t cap, sqe_error *err);
+    /* Replaces the object only if its current version is `token` (S3: PUT
+     * If-Match; local disk: under an exclusive flock(2) of the object's
+     * folder, recompute the token, then temp + rename). A mismatch (or a
+     * missing object) is ALREADY_EXISTS "... changed since it was read",
+     * so the caller re-reads and retries. */
+    bool (*put_if_match)(sqe_store *s, const char *path, const void *data, size_t len,
+                         const char *token, sqe_error *err);
 } sqe_store_vtable;
+
+#define SQE_IO_VERSION_MAX 96
+
+/* The vtable calls above, or NOT_SUPPORTED naming the store and path when
+ * the store has none. */
+bool sqe_io_version(sqe_store *s, const char *path, char *token, size_t cap, sqe_error *err);
+bool sqe_io_put_if_match(sqe_store *s, const char *path, const void *data, size_t len,
+                         const char *token, sqe_error *err);
 
 struct sqe_store {
     const sqe_store_vtable *vt;

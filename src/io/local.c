@@ -24,6 +24,7 @@
  * so the open is noise).
  */
 #include "io/io.h"
+#include "io/sigv4.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -32,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -568,6 +570,107 @@ static bool local_del(sqe_store *s, const char *path, sqe_error *err) {
     return os_error(err, "delete", path, e);
 }
 
+/* ------------------------------------------------- conditional replace
+ *
+ * The version of a local object is the MD5 of its bytes (as S3's ETag of a
+ * single PUT), so it changes whenever the content does, whatever the file
+ * system's timestamp granularity or inode reuse; an unchanged rewrite keeps
+ * it, which is harmless (a read-modify-write of equal bytes loses nothing).
+ * put_if_match serialises conditional writers of one folder with an
+ * exclusive flock(2) of the folder itself (no lock file to leave behind;
+ * flock locks are per open file description, so threads of one process
+ * exclude each other too), recomputes the version under the lock and only
+ * then renames the new bytes over the object. Plain put does not take the
+ * lock: only writers that asked for the precondition are ordered. */
+
+/* MD5 hex of the regular file at `path`, or NOT_FOUND / STORAGE. */
+static bool local_md5(const char *path, char *token, size_t cap, sqe_error *err) {
+    char *local = sqe_io_local_path(path);
+    int fd = open(local, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    int e = errno;
+    sqe_free(local);
+    if (fd < 0) {
+        if (e == ENOENT || e == ENOTDIR)
+            return sqe_error_set(err, SQE_ERR_NOT_FOUND, "file '%s' not found", path);
+        return os_error(err, "open", path, e);
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        bool r = S_ISDIR(st.st_mode) ? sqe_error_set(err, SQE_ERR_NOT_FOUND,
+                                                     "file '%s' not found (it is a folder)", path)
+                                     : not_regular(err, path, &st);
+        close(fd);
+        return r;
+    }
+    size_t n = (size_t)st.st_size, got = 0;
+    char *buf = sqe_malloc(n ? n : 1);
+    while (got < n) {
+        ssize_t r = pread(fd, buf + got, n - got, (off_t)got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    close(fd);
+    char hex[33];
+    sqe_md5_hex(buf, got, hex);
+    sqe_free(buf);
+    snprintf(token, cap, "%zu-%s", got, hex);
+    return true;
+}
+
+static bool local_version(sqe_store *s, const char *path, char *token, size_t cap, sqe_error *err) {
+    COUNT(s, n_head, 1);
+    return local_md5(path, token, cap, err);
+}
+
+/* Opens and exclusively flocks the folder holding `path` (-1 on failure). */
+static int lock_folder(const char *path, sqe_error *err) {
+    char *local = sqe_io_local_path(path);
+    const char *base = last_segment(local);
+    char *dir = base == local ? sqe_strdup(".") : sqe_strndup(local, (size_t)(base - local));
+    if (dir[0] == '\0') {
+        sqe_free(dir);
+        dir = sqe_strdup("/");
+    }
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int e = errno;
+    while (fd >= 0 && flock(fd, LOCK_EX) != 0) {
+        if (errno == EINTR) continue;
+        e = errno;
+        close(fd);
+        fd = -1;
+    }
+    if (fd < 0) os_error(err, "lock the folder of", path, e);
+    sqe_free(dir);
+    sqe_free(local);
+    return fd;
+}
+
+static bool local_put_if_match(sqe_store *s, const char *path, const void *data, size_t len,
+                               const char *token, sqe_error *err) {
+    COUNT(s, n_put, 1);
+    int lk = lock_folder(path, err);
+    if (lk < 0) return false;
+    char now[SQE_IO_VERSION_MAX];
+    sqe_error e2;
+    sqe_error_clear(&e2);
+    bool have = local_md5(path, now, sizeof now, &e2);
+    bool ok;
+    if (!have && e2.cls != SQE_ERR_NOT_FOUND) {
+        if (err) *err = e2;
+        ok = false;
+    } else if (!have || strcmp(now, token) != 0) {
+        ok = sqe_error_set(err, SQE_ERR_ALREADY_EXISTS,
+                           "object '%s' changed since it was read (%s); re-read it and retry", path,
+                           have ? "its content differs" : "it was deleted");
+    } else {
+        ok = local_write(path, data, len, true, err);
+        if (ok) COUNT(s, bytes_written, len);
+    }
+    close(lk); /* releases the lock */
+    return ok;
+}
+
 /* ------------------------------------------------------------ roots */
 
 bool sqe_io_check_folder(const char *url, sqe_error *err) {
@@ -620,6 +723,8 @@ static const sqe_store_vtable local_vtable = {
     .del = local_del,
     .free = local_free,
     .stats = local_stats,
+    .version = local_version,
+    .put_if_match = local_put_if_match,
 };
 
 sqe_store *sqe_io_local_new(void) {

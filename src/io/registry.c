@@ -172,10 +172,21 @@ static void rh_stats(sqe_store *s, sqe_io_stats *out) {
     if (in->vt->stats) in->vt->stats(in, out);
 }
 
+static bool rh_version(sqe_store *s, const char *path, char *token, size_t cap, sqe_error *err) {
+    return sqe_io_version(rh_inner(s), path, token, cap, err);
+}
+
+static bool rh_put_if_match(sqe_store *s, const char *path, const void *data, size_t len,
+                            const char *token, sqe_error *err) {
+    return sqe_io_put_if_match(rh_inner(s), path, data, len, token, err);
+}
+
 static const sqe_store_vtable reg_local_vt = {
-    "local", rh_list, rh_head, rh_get_range, rh_put, rh_put_if_absent, rh_del, rh_free, rh_stats};
-static const sqe_store_vtable reg_s3_vt = {
-    "s3", rh_list, rh_head, rh_get_range, rh_put, rh_put_if_absent, rh_del, rh_free, rh_stats};
+    "local", rh_list, rh_head,  rh_get_range, rh_put,         rh_put_if_absent,
+    rh_del,  rh_free, rh_stats, rh_version,   rh_put_if_match};
+static const sqe_store_vtable reg_s3_vt = {"s3",     rh_list,          rh_head,        rh_get_range,
+                                           rh_put,   rh_put_if_absent, rh_del,         rh_free,
+                                           rh_stats, rh_version,       rh_put_if_match};
 
 sqe_store *sqe_io_store_backend(sqe_store *s) {
     if (s && (s->vt == &reg_local_vt || s->vt == &reg_s3_vt)) return rh_inner(s);

@@ -1274,6 +1274,18 @@ bool sqe_io_s3_head_etag(sqe_store *st, const char *path, sqe_io_entry *out, cha
     return ok;
 }
 
+/* The vtable's version / put_if_match: the ETag from one HEAD, and PUT
+ * If-Match it. */
+static bool s3_version(sqe_store *st, const char *path, char *token, size_t cap, sqe_error *err) {
+    sqe_io_entry e;
+    return sqe_io_s3_head_etag(st, path, &e, token, cap, err);
+}
+
+static bool s3_put_if_match_vt(sqe_store *st, const char *path, const void *data, size_t len,
+                               const char *token, sqe_error *err) {
+    return sqe_io_s3_put_if_match(st, path, data, len, token, err);
+}
+
 static bool s3_del(sqe_store *st, const char *path, sqe_error *err) {
     s3_store *s = (s3_store *)st;
     const char *key;
@@ -1337,6 +1349,8 @@ static const sqe_store_vtable s3_vtable = {
     .del = s3_del,
     .free = s3_free,
     .stats = s3_stats,
+    .version = s3_version,
+    .put_if_match = s3_put_if_match_vt,
 };
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;

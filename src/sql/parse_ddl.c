@@ -563,3 +563,113 @@ bool sqe_p_parse_catalog_stmt(sqe_parser *p, sqe_ast_stmt *st) {
     }
     return sqe_p_error_expected(p, "statement");
 }
+
+/* ------------------------------------------------ partition statements
+ *
+ * MSCK REPAIR TABLE t [ADD | DROP | SYNC PARTITIONS]
+ * ALTER TABLE t ADD [IF NOT EXISTS] PARTITION (k = v, ...) [LOCATION 'u']
+ *                   [[,] PARTITION (...) [LOCATION 'u']] ...
+ * ALTER TABLE t DROP [IF EXISTS] PARTITION (k = v, ...) [, PARTITION (...)]
+ * Hive separates ADD's partitions with blanks and DROP's with commas; both
+ * separators are accepted in both (no other meaning is possible). Values
+ * are string or number literals, recorded raw: the hive layer decodes and
+ * type-checks them against the key types. Every other ALTER TABLE form is
+ * recorded as UNSUPPORTED naming its leading words. */
+
+bool sqe_p_parse_msck(sqe_parser *p, sqe_ast_stmt *st) {
+    sqe_p_next(p); /* MSCK */
+    if (!sqe_p_expect(p, "REPAIR") || !sqe_p_expect(p, "TABLE")) return false;
+    st->kind = SQE_STMT_MSCK_REPAIR;
+    if (!sqe_p_parse_qname(p, &st->u.msck.name, true, "table name")) return false;
+    st->u.msck.add = true;
+    if (sqe_p_accept(p, "drop")) {
+        st->u.msck.add = false;
+        st->u.msck.drop = true;
+    } else if (sqe_p_accept(p, "sync")) {
+        st->u.msck.drop = true;
+    } else if (!sqe_p_accept(p, "add")) {
+        return true;
+    }
+    return sqe_p_expect(p, "PARTITIONS");
+}
+
+/* One partition value: 'string', "string", 123, -4.5 (raw text). */
+static bool parse_part_value(sqe_parser *p, sqe_ast_kv *kv) {
+    sqe_token *v = sqe_p_peek(p, 0);
+    kv->pos = v->pos;
+    bool neg = v->kind == SQE_TK_MINUS;
+    if (neg) v = sqe_p_peek(p, 1);
+    if (!neg && (v->kind == SQE_TK_STRING || v->kind == SQE_TK_QIDENT)) {
+        kv->value = DDL_STRING(p, "partition value (a literal)");
+        return kv->value != NULL;
+    }
+    if (v->kind != SQE_TK_INTEGER && v->kind != SQE_TK_DECIMAL && v->kind != SQE_TK_DOUBLE)
+        return sqe_p_error_expected(p, "partition value (a string or number literal)");
+    if (neg) sqe_p_next(p);
+    sqe_p_next(p);
+    kv->value = neg ? sqe_arena_sprintf(p->arena, "-%s", v->text) : v->text;
+    return true;
+}
+
+/* PARTITION (k = v, ...) [LOCATION 'u'] */
+static bool parse_part_spec(sqe_parser *p, sqe_ast_part_spec *ps, bool allow_location) {
+    ps->pos = sqe_p_peek(p, 0)->pos;
+    if (!sqe_p_expect(p, "PARTITION") || !sqe_p_expect_tok(p, SQE_TK_LPAREN, "'('")) return false;
+    SQE_ARRAY(sqe_ast_kv) kvs = {0};
+    do {
+        sqe_ident k;
+        sqe_ast_kv kv = {0};
+        if (!sqe_p_parse_any_ident(p, &k, "partition key name")) return false;
+        kv.key = k.name;
+        if (!sqe_p_expect_tok(p, SQE_TK_EQ, "'='") || !parse_part_value(p, &kv)) return false;
+        SQE_ARRAY_PUSH(p->arena, kvs, kv);
+    } while (sqe_p_accept_tok(p, SQE_TK_COMMA));
+    if (!sqe_p_expect_tok(p, SQE_TK_RPAREN, "',' or ')'")) return false;
+    ps->n_kvs = (int)kvs.len;
+    ps->kvs = kvs.items;
+    if (allow_location && sqe_p_accept(p, "location") &&
+        !(ps->location = DDL_STRING(p, "LOCATION (a string literal)")))
+        return false;
+    return true;
+}
+
+static bool parse_alter_partitions(sqe_parser *p, sqe_ast_stmt *st, bool drop) {
+    st->kind = SQE_STMT_ALTER_PARTITIONS;
+    st->u.alter_partitions.drop = drop;
+    st->u.alter_partitions.if_flag = drop ? accept_if_exists(p) : accept_if_not_exists(p);
+    SQE_ARRAY(sqe_ast_part_spec) specs = {0};
+    do {
+        sqe_ast_part_spec ps = {0};
+        if (!parse_part_spec(p, &ps, !drop)) return false;
+        SQE_ARRAY_PUSH(p->arena, specs, ps);
+        sqe_p_accept_tok(p, SQE_TK_COMMA);
+    } while (sqe_p_is(p, 0, "partition"));
+    st->u.alter_partitions.n_specs = (int)specs.len;
+    st->u.alter_partitions.specs = specs.items;
+    if (drop && sqe_p_is(p, 0, "purge"))
+        return sqe_p_unsupported(p, st,
+                                 "ALTER TABLE DROP PARTITION ... PURGE (sqe never deletes "
+                                 "data; drop without PURGE)");
+    return true;
+}
+
+bool sqe_p_parse_alter_table(sqe_parser *p, sqe_ast_stmt *st) {
+    p->cur += 2; /* ALTER TABLE */
+    sqe_qname name;
+    if (!sqe_p_parse_qname(p, &name, true, "table name")) return false;
+    sqe_token *w = sqe_p_peek(p, 0);
+    if ((sqe_p_tok_is(w, "add") || sqe_p_tok_is(w, "drop")) &&
+        (sqe_p_is(p, 1, "partition") || sqe_p_is(p, 1, "if"))) {
+        sqe_p_next(p);
+        st->u.alter_partitions.name = name;
+        return parse_alter_partitions(p, st, sqe_p_tok_is(w, "drop"));
+    }
+    if (w->kind != SQE_TK_IDENT) return sqe_p_error_expected(p, "ADD PARTITION or DROP PARTITION");
+    sqe_token *w1 = sqe_p_peek(p, 1);
+    const char *what =
+        w1->kind == SQE_TK_IDENT
+            ? sqe_arena_sprintf(p->arena, "ALTER TABLE ... %s %s", sqe_p_upper_word(p, w),
+                                sqe_p_upper_word(p, w1))
+            : sqe_arena_sprintf(p->arena, "ALTER TABLE ... %s", sqe_p_upper_word(p, w));
+    return sqe_p_unsupported(p, st, what);
+}

@@ -568,13 +568,15 @@ static sqe_ast_stmt *parse_statement_body(sqe_parser *p, sqe_ast_stmt *st) {
     if (sqe_p_tok_is(t, "update"))
         return unsupported(p, st, sqe_p_is(p, 1, "statistics") ? "UPDATE STATISTICS" : "UPDATE");
     if (sqe_p_tok_is(t, "analyze")) return sqe_p_parse_analyze(p, st) ? st : NULL;
-    if (sqe_p_tok_is(t, "msck")) return unsupported(p, st, "MSCK REPAIR TABLE");
+    if (sqe_p_tok_is(t, "msck")) return sqe_p_parse_msck(p, st) ? st : NULL;
     if (sqe_p_tok_is(t, "replace") && sqe_p_is(p, 1, "into"))
         return unsupported(p, st, "REPLACE INTO");
     if (sqe_p_tok_is(t, "load") && sqe_p_is(p, 1, "data")) return unsupported(p, st, "LOAD DATA");
     if (sqe_p_tok_is(t, "comment") && sqe_p_is(p, 1, "on")) return unsupported(p, st, "COMMENT ON");
     if (sqe_p_tok_is(t, "start") && sqe_p_is(p, 1, "transaction"))
         return unsupported(p, st, "START TRANSACTION");
+    if (sqe_p_tok_is(t, "alter") && sqe_p_is(p, 1, "table"))
+        return sqe_p_parse_alter_table(p, st) ? st : NULL;
     if (sqe_p_tok_is(t, "alter")) {
         sqe_token *t1 = sqe_p_peek(p, 1);
         if (t1->kind != SQE_TK_IDENT) {

@@ -402,6 +402,18 @@ typedef struct sqe_ast_create_table {
     sqe_qname *like;          /* CREATE ... TABLE t LIKE src */
 } sqe_ast_create_table;
 
+/* PARTITION (k = v, ...) [LOCATION 'url'] of ALTER TABLE ADD/DROP
+ * PARTITION. kvs[i].key is the key as written (unquoted words keep their
+ * case; the hive layer folds), kvs[i].value the literal's raw text (a DDL
+ * string with its escapes not yet decoded, or a number as written, with a
+ * leading '-' when negative), kvs[i].pos where the value starts. */
+typedef struct sqe_ast_part_spec {
+    int n_kvs;
+    sqe_ast_kv *kvs;
+    char *location; /* raw DDL string; NULL if absent (ADD only) */
+    sqe_pos pos;    /* of the PARTITION keyword */
+} sqe_ast_part_spec;
+
 /* ----------------------------------------------------------- statements */
 
 typedef enum sqe_stmt_kind {
@@ -425,6 +437,8 @@ typedef enum sqe_stmt_kind {
     SQE_STMT_SHOW_SECRETS,      /* (no fields) */
     SQE_STMT_SHOW_FUNCTIONS,    /* show (like only) */
     SQE_STMT_UNSUPPORTED,       /* unsupported: a recognised statement sqe does not implement */
+    SQE_STMT_MSCK_REPAIR,       /* msck */
+    SQE_STMT_ALTER_PARTITIONS,  /* alter_partitions: ALTER TABLE t ADD|DROP PARTITION */
     SQE_STMT_ANALYZE,           /* analyze (ANALYZE [TABLE] t [COMPUTE STATISTICS [FOR COLUMNS]]) */
     SQE_STMT_SHOW_STATS,        /* target (SHOW STATS FOR t) */
 } sqe_stmt_kind;
@@ -500,6 +514,17 @@ typedef struct sqe_ast_stmt {
             sqe_ident name;
             bool if_exists;
         } drop_secret;
+        struct {
+            sqe_qname name;
+            bool add, drop; /* ADD PARTITIONS (default): add only; DROP: drop only; SYNC: both */
+        } msck;
+        struct {
+            sqe_qname name;
+            bool drop;    /* DROP PARTITION (else ADD) */
+            bool if_flag; /* ADD IF NOT EXISTS / DROP IF EXISTS */
+            int n_specs;  /* >= 1 */
+            sqe_ast_part_spec *specs;
+        } alter_partitions;
     } u;
 } sqe_ast_stmt;
 

@@ -176,6 +176,11 @@ bool sqe_p_parse_type(sqe_parser *p, sqe_ast_type *out);
 char *sqe_p_parse_string(sqe_parser *p, bool ddl, const char *what);
 /* ('k'='v', ...) */
 bool sqe_p_parse_kv_list(sqe_parser *p, int *n_out, sqe_ast_kv **out);
+/* parse_ddl.c: MSCK REPAIR TABLE t [ADD|DROP|SYNC PARTITIONS] and ALTER
+ * TABLE t ADD|DROP PARTITION ... (other ALTER TABLE forms: UNSUPPORTED
+ * naming them). The current token is MSCK / ALTER. */
+bool sqe_p_parse_msck(sqe_parser *p, sqe_ast_stmt *st);
+bool sqe_p_parse_alter_table(sqe_parser *p, sqe_ast_stmt *st);
 
 /* Counts one binary operator; fails past SQE_SQL_MAX_OPS in one outermost
  * expression or SQE_SQL_MAX_STMT_OPS in the statement. */

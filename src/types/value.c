@@ -250,10 +250,45 @@ static size_t special_text(double d, char *buf, size_t buf_len, bool *done) {
     return (size_t)n < buf_len ? (size_t)n : (buf_len ? buf_len - 1 : 0);
 }
 
+/* The shortest form of d when it has at most 15 significant digits and a
+ * magnitude in [1e-3, 1e15): the smallest k such that m = d * 10^k rounds
+ * to an integer with m / 10^k == d. Both m (< 2^53) and 10^k (k <= 18) are
+ * exact doubles, so IEEE division rounds m / 10^k correctly: the decimal
+ * m x 10^-k reads back as d. It is also what the %.14e search below would
+ * find (d lies within half an ulp of that decimal, far from a 15-digit
+ * rounding boundary), without snprintf's multi-precision arithmetic. Most
+ * data (prices, measurements) takes this path. False: use the search. */
+static bool short_decimal(double d, char *dig, int *n_dig, int *exp10) {
+    static const double k_p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8, 1e9,
+                                   1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18};
+    double a = fabs(d);
+    if (!(a >= 1e-3 && a < 1e15)) return false;
+    for (int k = 0; k <= 18; k++) {
+        double scaled = a * k_p10[k];
+        if (scaled >= 1e15) return false; /* 16+ digits: the search decides */
+        double m = nearbyint(scaled);
+        if (m == 0 || m / k_p10[k] != a) continue;
+        uint64_t u = (uint64_t)m;
+        char rev[24];
+        int n = 0;
+        while (u) rev[n++] = (char)('0' + u % 10), u /= 10;
+        int len = n, skip = 0;
+        while (len > 1 && rev[skip] == '0') skip++, len--; /* trailing zeros of m */
+        for (int i = 0; i < len; i++) dig[i] = rev[n - 1 - i];
+        *n_dig = len;
+        *exp10 = n - 1 - k;
+        return true;
+    }
+    return false;
+}
+
 size_t sqe_types_format_double(double d, char *buf, size_t buf_len) {
     bool done;
     size_t n = special_text(d, buf, buf_len, &done);
     if (done) return n;
+    char dig[24];
+    int n_dig, e;
+    if (short_decimal(d, dig, &n_dig, &e)) return java_layout(d < 0, dig, n_dig, e, buf, buf_len);
     char tmp[48];
     /* Subnormals carry fewer bits: their shortest form may be much shorter. */
     for (int digits = fabs(d) < DBL_MIN ? 2 : 15; digits <= 17; digits++) {

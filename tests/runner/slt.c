@@ -52,19 +52,19 @@
  *                                column count must match. rowsort sorts rows,
  *                                valuesort sorts single values, as strings
  *                                (strcmp), on both sides. Values compare as
- *                                text, exactly. glob keeps the order and lets
- *                                `*` in an expected row match any characters
- *                                (EXPLAIN ANALYZE's times).
+ *                                text, exactly. `contains` instead checks
+ *                                that each expected line occurs, in order,
+ *                                as a substring of the rows joined by
+ *                                newlines (EXPLAIN ANALYZE counters).
  *   file PATH                    the following lines, each ending in \n, are
  *                                written to PATH (parents created; relative
  *                                paths are inside the temp folder)
  *   file-escaped PATH            the same with C escapes decoded in each line:
  *                                \t \n \r \\ \0 \xHH \NNN (octal); a last line
  *                                "\c" means no newline after the line before
- *   file-repeat N PATH           N files (1 <= N <= 100000): for i = 1..N, the
- *                                following lines with every "{i}" replaced by
- *                                i are written to PATH with "{i}" replaced by
- *                                i (e.g. a table of 1,241 partition folders)
+ *   file-repeat N PATH           N files: PATH and the following lines with
+ *                                {i} replaced by 0..N-1 (generated tables)
+ *   remove PATH                  deletes a file or folder (relative paths)
  *   mkdir PATH                   mkdir -p
  *   mkfifo PATH                  a FIFO (named pipe) at PATH (parents created)
  *   symlink TARGET LINK          a symbolic link LINK -> TARGET (TARGET as
@@ -555,26 +555,32 @@ static void print_rows(FILE *log, const char *label, const string_list *rows) {
     if (rows->n > SHOW_ROWS) fprintf(log, "    ... %d more\n", rows->n - SHOW_ROWS);
 }
 
-/* Sort mode glob: `*` in an expected row matches any run of characters
- * (nothing else is special, so EXPLAIN's brackets need no escaping). */
-static bool star_match(const char *pat, const char *s) {
-    const char *star = NULL, *resume = NULL;
-    while (*s) {
-        if (*pat == '*') {
-            star = pat++;
-            resume = s;
-        } else if (*pat == *s) {
-            pat++;
-            s++;
-        } else if (star) {
-            pat = star + 1;
-            s = ++resume;
-        } else {
-            return false;
-        }
+/* `query T contains`: each expected line must occur, in order, as a
+ * substring of the actual rows joined by newlines (for output with varying
+ * parts, such as EXPLAIN ANALYZE's timings around its counters). */
+static void contains_check(test_file *tf, int line, const char *sql, const string_list *expected,
+                           const string_list *actual) {
+    strbuf all = {0};
+    sb_grow(&all, 0);
+    all.data[0] = '\0';
+    for (int i = 0; i < actual->n; i++) {
+        if (i) sb_putc(&all, '\n');
+        for (const char *c = actual->items[i]; *c; c++) sb_putc(&all, *c);
     }
-    while (*pat == '*') pat++;
-    return *pat == '\0';
+    const char *at = all.data;
+    for (int i = 0; i < expected->n; i++) {
+        const char *hit = strstr(at, expected->items[i]);
+        if (!hit) {
+            fail_header(tf, line, "query result does not contain expected line %d (in order)",
+                        i + 1);
+            print_indented(tf->log, "SQL:", sql);
+            print_rows(tf->log, "expected", expected);
+            print_rows(tf->log, "actual", actual);
+            break;
+        }
+        at = hit + strlen(expected->items[i]);
+    }
+    free(all.data);
 }
 
 static void run_query(test_file *tf, int line, const char *types, const char *sort, int from,
@@ -587,8 +593,9 @@ static void run_query(test_file *tf, int line, const char *types, const char *so
         }
     }
     if (strcmp(sort, "nosort") != 0 && strcmp(sort, "rowsort") != 0 &&
-        strcmp(sort, "valuesort") != 0 && strcmp(sort, "glob") != 0) {
-        fail_header(tf, line, "unknown sort mode '%s' (nosort, rowsort, valuesort or glob)", sort);
+        strcmp(sort, "valuesort") != 0 && strcmp(sort, "contains") != 0) {
+        fail_header(tf, line, "unknown sort mode '%s' (nosort, rowsort, valuesort or contains)",
+                    sort);
         return;
     }
     int sep = find_separator(tf, from, end);
@@ -630,6 +637,10 @@ static void run_query(test_file *tf, int line, const char *types, const char *so
     }
     for (int i = sep + 1; i < end; i++) sl_push(&expected, xstrdup(tf->lines[i]));
 
+    if (strcmp(sort, "contains") == 0) {
+        contains_check(tf, line, sql, &expected, &actual);
+        goto out;
+    }
     if (strcmp(sort, "valuesort") == 0) {
         string_list ev = {0}, av = {0};
         sl_flatten(&expected, &ev);
@@ -639,17 +650,14 @@ static void run_query(test_file *tf, int line, const char *types, const char *so
         expected = ev;
         actual = av;
     }
-    bool glob = strcmp(sort, "glob") == 0;
-    if (strcmp(sort, "nosort") != 0 && !glob) {
+    if (strcmp(sort, "nosort") != 0) {
         sort_strings(expected.items, expected.n);
         sort_strings(actual.items, actual.n);
     }
 
     int diff = -1;
     for (int i = 0; i < expected.n || i < actual.n; i++) {
-        if (i >= expected.n || i >= actual.n ||
-            (glob ? !star_match(expected.items[i], actual.items[i])
-                  : strcmp(expected.items[i], actual.items[i]) != 0)) {
+        if (i >= expected.n || i >= actual.n || strcmp(expected.items[i], actual.items[i]) != 0) {
             diff = i;
             break;
         }
@@ -777,46 +785,74 @@ static void run_file_directive(test_file *tf, int line, bool escaped, const char
     free(content.data);
 }
 
-/* "file-repeat N PATH": the block written to N paths, "{i}" in the path
- * and the lines replaced by 1..N. */
+/* Replaces each "{i}" of s with i (malloc'd). */
+static char *subst_index(const char *s, long i) {
+    strbuf b = {0};
+    sb_grow(&b, 0);
+    b.data[0] = '\0';
+    char num[24];
+    snprintf(num, sizeof num, "%ld", i);
+    for (const char *p = s; *p;) {
+        if (strncmp(p, "{i}", 3) == 0) {
+            sb_puts(&b, num);
+            p += 3;
+        } else {
+            sb_putc(&b, *p++);
+        }
+    }
+    return b.data;
+}
+
+/* "file-repeat N PATH": N files, PATH and each content line with {i}
+ * replaced by 0..N-1 (generated tables with many partitions). */
 static void run_file_repeat(test_file *tf, int line, const char *arg, int from, int end) {
-    char *stop = NULL;
-    long n = strtol(arg, &stop, 10);
-    while (stop && isspace((unsigned char)*stop)) stop++;
-    if (!stop || stop == arg || n < 1 || n > 100000 || !*stop || !strstr(stop, "{i}")) {
-        fail_header(tf, line, "file-repeat needs a count (1..100000) and a path holding {i}");
+    char *sp = NULL;
+    long n = strtol(arg, &sp, 10);
+    while (sp && *sp == ' ') sp++;
+    if (n <= 0 || n > 1000000 || !sp || !*sp) {
+        fail_header(tf, line, "file-repeat expects N PATH (N in 1..1000000), got '%s'", arg);
         return;
     }
-    strbuf tmpl = {0};
-    for (int i = from; i < end; i++) {
-        sb_puts(&tmpl, tf->lines[i]);
-        sb_putc(&tmpl, '\n');
-    }
-    for (long k = 1; k <= n; k++) {
-        char num[24];
-        snprintf(num, sizeof num, "%ld", k);
-        strbuf path = {0}, content = {0};
-        sb_puts(&path, stop);
-        sb_replace_all(&path, "{i}", num);
-        if (tmpl.data) sb_puts(&content, tmpl.data);
-        sb_replace_all(&content, "{i}", num);
-        char dir[PATH_MAX];
-        snprintf(dir, sizeof(dir), "%s", path.data);
-        char *slash = strrchr(dir, '/');
-        bool ok = true;
-        if (slash && slash != dir) {
-            *slash = '\0';
-            ok = mkdir_p(dir);
+    for (long i = 0; i < n; i++) {
+        char *path = subst_index(sp, i);
+        strbuf content = {0};
+        sb_grow(&content, 0);
+        content.data[0] = '\0';
+        for (int l = from; l < end; l++) {
+            char *text = subst_index(tf->lines[l], i);
+            sb_puts(&content, text);
+            sb_putc(&content, '\n');
+            free(text);
         }
-        FILE *f = ok ? fopen(path.data, "wb") : NULL;
-        ok = f && fwrite(content.data ? content.data : "", 1, content.len, f) == content.len;
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof(dir), "%s", path);
+        char *slash = strrchr(dir, '/');
+        if (slash && slash != dir) *slash = '\0';
+        FILE *f = (slash && slash != dir && !mkdir_p(dir)) ? NULL : fopen(path, "wb");
+        bool ok = f && fwrite(content.data, 1, content.len, f) == content.len;
         if (f && fclose(f) != 0) ok = false;
-        if (!ok) fail_header(tf, line, "cannot write %s: %s", path.data, strerror(errno));
-        free(path.data);
+        if (!ok) fail_header(tf, line, "cannot write %s: %s", path, strerror(errno));
         free(content.data);
-        if (!ok) break;
+        free(path);
+        if (!ok) return;
     }
-    free(tmpl.data);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+/* "remove PATH": deletes a file or a whole folder (a partition vanishing
+ * behind an index's back). Relative paths only: inside the temp folder. */
+static void run_remove(test_file *tf, int line, const char *arg) {
+    if (!*arg || arg[0] == '/' || strstr(arg, "..")) {
+        fail_header(tf, line, "remove expects a relative path inside the test folder, got '%s'",
+                    arg);
+        return;
+    }
+    if (nftw(arg, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+        fail_header(tf, line, "cannot remove %s: %s", arg, strerror(errno));
 }
 
 /* "symlink TARGET LINK": a symbolic link LINK (parents created) pointing
@@ -945,8 +981,6 @@ static void run_records(test_file *tf) {
             }
         } else if (strcmp(word, "file") == 0 || strcmp(word, "file-escaped") == 0) {
             run_file_directive(tf, line, strcmp(word, "file-escaped") == 0, arg, i + 1, end);
-        } else if (strcmp(word, "file-repeat") == 0) {
-            run_file_repeat(tf, line, arg, i + 1, end);
         } else if (strcmp(word, "mkdir") == 0) {
             if (!*arg || !mkdir_p(arg))
                 fail_header(tf, line, "cannot create folder '%s': %s", arg,
@@ -964,6 +998,10 @@ static void run_records(test_file *tf) {
                             *arg ? strerror(errno) : "no path given");
         } else if (strcmp(word, "symlink") == 0) {
             run_symlink(tf, line, arg);
+        } else if (strcmp(word, "file-repeat") == 0) {
+            run_file_repeat(tf, line, arg, i + 1, end);
+        } else if (strcmp(word, "remove") == 0) {
+            run_remove(tf, line, arg);
         } else if (strcmp(word, "hive-root") == 0) {
             /* the fixture's warehouse folder: attaching a missing one is an
              * error, so create it (local URLs only) */

@@ -1238,7 +1238,7 @@ static void test_manifests(void) {
         "   \"SerdeInfo\": {\"Name\": \"x\", \"SerializationLibrary\": "
         "\"org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe\",\n"
         "     \"Parameters\": {\"field.delim\": \"\\t\"}}},\n"
-        " \"sqe.partition_index\": {\"partitions\": []}, \"sqe.statistics\": {}}\n");
+        " \"sqe.statistics\": {}}\n");
     sqe_hive_table *t = resolve3("lake", "bad", "good");
     CHECK(t != NULL);
     if (t) {
@@ -1459,18 +1459,22 @@ static void test_partitions(void) {
 
     /* pruning: a string key addressed directly, a date key filtered, NULLs admitted on request */
     sqe_value region_eq[2] = {sqe_value_string("us/west", 7), sqe_value_string("nowhere", 7)};
-    const sqe_value *eqs[3] = {NULL, region_eq, NULL};
-    int n_eq[3] = {0, 2, 0};
-    bool allow_null[3] = {false, true, false};
-    sqe_hive_prune prune = {eqs, n_eq, allow_null};
+    sqe_hive_ppred region_in = {
+        .kind = SQE_HIVE_PP_TERM,
+        .term = {.col = 1, .op = SQE_FPRED_IN, .n_vals = 2, .vals = region_eq}};
+    sqe_hive_ppred region_null = {.kind = SQE_HIVE_PP_TERM,
+                                  .term = {.col = 1, .op = SQE_FPRED_IS_NULL}};
+    const sqe_hive_ppred *region_kids[2] = {&region_in, &region_null};
+    sqe_hive_ppred region_or = {.kind = SQE_HIVE_PP_OR, .n_kids = 2, .kids = region_kids};
+    sqe_hive_prune prune = {&region_or};
     CHECK(sqe_hive_list_partitions(store, t, &prune, a, &ps, &n, &e));
     txt = partitions_text(ps, n, t);
     CHECK_STR(txt, "2024-01-01,us/west,2;2024-01-01,NULL,3");
     sqe_free(txt);
     sqe_value dt_eq[1] = {sqe_value_int(SQE_T_DATE, sqe_date_from_ymd(2024, 1, 3))};
-    const sqe_value *eqs2[3] = {dt_eq, NULL, NULL};
-    int n_eq2[3] = {1, 0, 0};
-    sqe_hive_prune prune2 = {eqs2, n_eq2, NULL};
+    sqe_hive_ppred dt_term = {.kind = SQE_HIVE_PP_TERM,
+                              .term = {.col = 0, .op = SQE_FPRED_EQ, .n_vals = 1, .vals = dt_eq}};
+    sqe_hive_prune prune2 = {&dt_term};
     CHECK(sqe_hive_list_partitions(store, t, &prune2, a, &ps, &n, &e));
     txt = partitions_text(ps, n, t);
     CHECK_STR(txt, "2024-01-03,ap,9;2024-01-03,ap,10");
@@ -1681,7 +1685,7 @@ static void test_views_and_rewrite(void) {
     sqe_error e;
     CHECK(hive_manifest_load(store, path, "good", &lim, &m, &e));
     json_t *j = hive_manifest_to_json(&m);
-    CHECK(json_object_get(j, "sqe.partition_index") != NULL);
+    CHECK(json_object_get(j, "sqe.statistics") != NULL);
     CHECK(json_object_get(j, "Owner") != NULL);
     CHECK(json_object_get(json_object_get(j, "StorageDescriptor"), "NumberOfBuckets") != NULL);
     CHECK_STR(jstr(j, "StorageDescriptor/SerdeInfo/Name"), "x");

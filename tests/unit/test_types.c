@@ -952,6 +952,83 @@ static void test_intervals(void) {
     CHECK(!sqe_type_can_cast(sqe_type_make(SQE_T_INTERVAL_DS), t));
 }
 
+/* The shortest-digits search the fast path must agree with: the first of
+ * 15..17 significant digits that reads back as d, trailing zeros dropped,
+ * as "d.ddd" digits + exponent. */
+static void ref_digits(double d, char *dig, int *n, int *e) {
+    char tmp[48];
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(tmp, sizeof tmp, "%.*e", digits - 1, d);
+        if (digits == 17 || strtod(tmp, NULL) == d) break;
+    }
+    const char *s = tmp + (tmp[0] == '-');
+    *n = 0;
+    for (; *s && *s != 'e'; s++)
+        if (*s != '.') dig[(*n)++] = *s;
+    *e = atoi(s + 1);
+    while (*n > 1 && dig[*n - 1] == '0') (*n)--;
+    dig[*n] = 0;
+}
+
+/* Formats d and reads the digits and exponent back out of Java's layout. */
+static void got_digits(double d, char *dig, int *n, int *e) {
+    const char *s = fmt_double(d);
+    s += s[0] == '-';
+    const char *E = strchr(s, 'E');
+    char mant[64];
+    size_t ml = E ? (size_t)(E - s) : strlen(s);
+    memcpy(mant, s, ml);
+    mant[ml] = 0;
+    int dot = (int)(strchr(mant, '.') - mant);
+    int first = 0;
+    char all[64];
+    int na = 0;
+    for (size_t i = 0; i < ml; i++)
+        if (mant[i] != '.') all[na++] = mant[i];
+    while (first < na - 1 && all[first] == '0') first++;
+    *e = (dot - 1 - first) + (E ? atoi(E + 1) : 0);
+    *n = 0;
+    for (int i = first; i < na; i++) dig[(*n)++] = all[i];
+    while (*n > 1 && dig[*n - 1] == '0') (*n)--;
+    dig[*n] = 0;
+}
+
+/* The fast path for short decimals (value.c short_decimal) against the
+ * snprintf/strtod search on random prices, random scaled integers and
+ * random bit patterns. */
+static void test_format_double_fast_path(void) {
+    srand(12345);
+    int bad = 0;
+    for (int i = 0; i < 300000 && bad < 5; i++) {
+        double d;
+        switch (i % 3) {
+        case 0:
+            d = (double)(rand() % 10000000) / 100.0;
+            break;
+        case 1:
+            d = (double)((int64_t)rand() * rand() % 1000000000000LL) / pow(10, rand() % 19);
+            break;
+        default: {
+            uint64_t u = ((uint64_t)rand() << 42) ^ ((uint64_t)rand() << 21) ^ (uint64_t)rand();
+            memcpy(&d, &u, sizeof d);
+            if (!isfinite(d) || d == 0) continue;
+        }
+        }
+        if (i & 1) d = -d;
+        if (d == 0) continue;
+        char want[32], got[32];
+        int wn, we, gn, ge;
+        ref_digits(d, want, &wn, &we);
+        got_digits(d, got, &gn, &ge);
+        if (strcmp(want, got) != 0 || we != ge) {
+            bad++;
+            fprintf(stderr, "format %.17g: got %s (%s e%d), want %s e%d\n", d, fmt_double(d), got,
+                    ge, want, we);
+        }
+    }
+    CHECK(bad == 0);
+}
+
 int main(void) {
     g_arena = sqe_arena_new(0);
     RUN(test_type_names);
@@ -966,6 +1043,7 @@ int main(void) {
     RUN(test_timestamps);
     RUN(test_decimal);
     RUN(test_format);
+    RUN(test_format_double_fast_path);
     RUN(test_value_cmp);
     RUN(test_cast_numbers);
     RUN(test_cast_decimals);
