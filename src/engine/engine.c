@@ -586,6 +586,18 @@ sqe_cursor *sqe_session_query(sqe_session *s, const char *sql) {
             ok = set_time_zone(s, arena, st, &err);
             status = "SET TIME ZONE";
             break;
+        case SQE_STMT_ANALYZE: {
+            sqe_threadpool *pool = session_pool(s);
+            sqe_exec_options eo = {.threads = sqe_threadpool_size(pool),
+                                   .memory_limit = s->opts.memory_limit,
+                                   .pool = pool,
+                                   .parallel_min_bytes = s->opts.parallel_min_bytes,
+                                   .text_split_bytes = s->opts.text_split_bytes,
+                                   .cancel = &c->cancel};
+            ok = sqe_engine_analyze(s->cat, st, &eo, &notices, &err);
+            status = "ANALYZE";
+            break;
+        }
         case SQE_STMT_UNSUPPORTED:
             ok = sqe_error_set(&err, SQE_ERR_NOT_SUPPORTED, "%s is not supported yet",
                                st->u.unsupported.what ? st->u.unsupported.what : "this statement");

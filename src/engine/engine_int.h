@@ -18,5 +18,9 @@ bool sqe_engine_secret_stmt(sqe_session *s, const sqe_ast_stmt *st, sqe_resultse
  * VALUES table of (ord, partition, key columns typed by the keys), filtered
  * by cond and ordered as SHOW PARTITIONS orders them. */
 char *sqe_engine_show_partitions_sql(sqe_hive_catalog *cat, const sqe_ast_stmt *st, sqe_error *err);
+/* analyze.c: ANALYZE (SPEC §8.1); eo: the session's execution options. */
+struct sqe_exec_options;
+bool sqe_engine_analyze(sqe_hive_catalog *cat, const sqe_ast_stmt *st,
+                        const struct sqe_exec_options *eo, sqe_strbuf *notices, sqe_error *err);
 
 #endif

@@ -44,6 +44,7 @@ void sqe_exec_ctx_init(sqe_exec_ctx *ctx, const sqe_exec_options *opts) {
         ctx->cancel = opts->cancel;
         if (opts->parallel_min_bytes) ctx->parallel_min_bytes = opts->parallel_min_bytes;
         ctx->analyze = opts->analyze;
+        ctx->list_in_flight = opts->list_in_flight;
         if (opts->text_split_bytes == UINT64_MAX)
             ctx->text_split_bytes = 0;
         else if (opts->text_split_bytes)

@@ -38,6 +38,10 @@ typedef struct sqe_exec_options {
      * or "": $TMPDIR, else /tmp. Files are unlinked as soon as they are
      * created, so nothing is left behind whatever way the query ends. */
     const char *temp_dir;
+    /* Partition listings a scan keeps in flight (SPEC §9.2), at most 16.
+     * 0: 16 on object stores, 1 on local disk (a local listing takes
+     * microseconds; threads would cost more than they save). */
+    int list_in_flight;
 } sqe_exec_options;
 
 /* Runs a plan to completion on the calling thread (pipeline copies on the

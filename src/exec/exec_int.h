@@ -83,6 +83,7 @@ typedef struct sqe_exec_ctx {
     size_t memory_limit;         /* 0: none */
     uint64_t parallel_min_bytes; /* resolved sqe_exec_options tuning */
     uint64_t text_split_bytes;   /* 0: no splitting */
+    int list_in_flight;          /* sqe_exec_options.list_in_flight (0: by store) */
     atomic_size_t
         mem_used;      /* bytes tracked by hash aggregates, sorts, top-N, joins (all threads) */
     atomic_bool abort; /* set when a worker fails: everybody stops pulling */

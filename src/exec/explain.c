@@ -190,7 +190,8 @@ static void explain_node(const sqe_plan *p, int depth, sqe_strbuf *sb, sqe_arena
     switch (p->kind) {
     case SQE_PLAN_SCAN: {
         const sqe_hive_table *t = p->u.scan.table;
-        sqe_strbuf_printf(sb, "HiveScanExec: table=%s, format=%s, columns=[",
+        sqe_strbuf_printf(sb, "%s: table=%s, format=%s, columns=[",
+                          p->u.scan.lazy ? "LazyPartitionScanExec" : "HiveScanExec",
                           p->u.scan.table_name ? p->u.scan.table_name
                                                : (t && t->name ? t->name : "?"),
                           t ? sqe_format_name(t->format) : "?");

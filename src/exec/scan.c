@@ -41,54 +41,151 @@
 #include "exec/exec_int.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 
 /* ---------------------------------------------------------------- source */
 
+#define SCAN_LIST_IN_FLIGHT 16 /* partition listings at once (SPEC §9.2) */
+
 typedef struct source_impl {
     pthread_mutex_t mu;
-    sqe_store *store; /* listing (under mu) */
+    pthread_cond_t cv; /* a window of listings was added (or failed) */
+    sqe_store *store;  /* listing (the lister's) */
+    /* stores of the other listing threads, opened by the lister on first
+     * need (only one thread lists at a time: `listing`) */
+    sqe_store *list_stores[SCAN_LIST_IN_FLIGHT];
     sqe_arena *arena; /* partitions, listings, spec arrays (under mu after creation) */
     size_t next_part; /* next partition to list */
+    bool listing;     /* a thread is listing a window outside mu */
     SQE_ARRAY(sqe_scan_morsel) queue; /* listed files, in order; seq = index */
     size_t next;                      /* next morsel to hand out */
     uint64_t listed_bytes;
-    bool failed;                /* a listing failed: hand out nothing more */
-    uint64_t split_bytes;       /* ctx->text_split_bytes: morsel size (0: no splitting) */
-    sqe_file_range_list ranges; /* scratch: one file's planned morsels (under mu) */
-    sqe_format_pred pred;       /* spec.pred: derived from the row filter (arena) */
-    sqe_exec_stats *stats;      /* EXPLAIN ANALYZE (NULL: not collected) */
+    bool failed;           /* a listing failed: hand out nothing more */
+    uint64_t split_bytes;  /* ctx->text_split_bytes: morsel size (0: no splitting) */
+    size_t in_flight;      /* listings per window: 1..SCAN_LIST_IN_FLIGHT */
+    sqe_format_pred pred;  /* spec.pred: derived from the row filter (arena) */
+    sqe_exec_stats *stats; /* EXPLAIN ANALYZE (NULL: not collected) */
 } source_impl;
 
-/* Lists the next partition's files onto the queue. Called under mu. */
-static bool list_next_partition(sqe_scan_source *src, sqe_error *err) {
-    source_impl *im = src->impl;
-    size_t part = im->next_part++;
-    if (im->stats) atomic_fetch_add(&im->stats->partitions, 1);
+/* One partition's listing, made outside mu by a listing thread: its files
+ * planned into morsels (seq and the path's final copy are set under mu). */
+typedef struct list_slot {
+    const sqe_scan_source *src;
+    sqe_store *store;
+    size_t part;
+    uint64_t split_bytes;
+    sqe_arena *arena; /* the listing's strings until copied */
+    SQE_ARRAY(sqe_scan_morsel) morsels;
+    uint64_t bytes;
+    bool ok;
+    sqe_error err;
+} list_slot;
+
+static void list_slot_run(list_slot *ls) {
+    const sqe_scan_source *src = ls->src;
     sqe_hive_file *files = NULL;
     size_t n_files = 0;
-    if (!sqe_hive_partition_files(im->store, &src->parts[part], im->arena, &files, &n_files, err)) {
+    sqe_file_range_list ranges = {0};
+    ls->ok = sqe_hive_partition_files(ls->store, &src->parts[ls->part], ls->arena, &files, &n_files,
+                                      &ls->err);
+    for (size_t i = 0; ls->ok && i < n_files; i++) {
+        uint64_t size = files[i].size;
+        ls->bytes += size;
+        ranges.len = 0;
+        if (!sqe_format_plan_morsels(src->rvt, ls->store, files[i].path, size, &src->spec,
+                                     ls->split_bytes, &ranges, &ls->err)) {
+            ls->ok = false;
+            break;
+        }
+        for (size_t k = 0; k < ranges.len; k++) {
+            const sqe_file_range *fr = &ranges.items[k];
+            sqe_scan_morsel m = {files[i].path, size, ls->part, 0, fr->start, fr->end};
+            SQE_ARRAY_PUSH(NULL, ls->morsels, m);
+        }
+        if (ranges.len > 0) continue;
+        sqe_scan_morsel m = {files[i].path, size, ls->part, 0, 0, 0};
+        SQE_ARRAY_PUSH(NULL, ls->morsels, m);
+    }
+    SQE_ARRAY_FREE(ranges);
+}
+
+static void *list_slot_thread(void *arg) {
+    list_slot_run(arg);
+    return NULL;
+}
+
+/* Adds a finished listing to the queue, in partition order. Under mu. */
+static bool list_slot_take(source_impl *im, list_slot *ls, sqe_error *err) {
+    if (im->stats) atomic_fetch_add(&im->stats->partitions, 1);
+    if (!ls->ok) {
+        if (!im->failed) *err = ls->err;
         im->failed = true;
         return false;
     }
-    for (size_t i = 0; i < n_files; i++) {
-        uint64_t size = files[i].size;
-        im->listed_bytes += size;
-        im->ranges.len = 0;
-        if (!sqe_format_plan_morsels(src->rvt, im->store, files[i].path, size, &src->spec,
-                                     im->split_bytes, &im->ranges, err)) {
-            im->failed = true;
-            return false;
-        }
-        for (size_t k = 0; k < im->ranges.len; k++) {
-            const sqe_file_range *fr = &im->ranges.items[k];
-            sqe_scan_morsel m = {files[i].path, size, part, im->queue.len, fr->start, fr->end};
-            SQE_ARRAY_PUSH(NULL, im->queue, m);
-        }
-        if (im->ranges.len > 0) continue;
-        sqe_scan_morsel m = {files[i].path, size, part, im->queue.len, 0, 0};
+    im->listed_bytes += ls->bytes;
+    const char *prev = NULL, *copy = NULL;
+    for (size_t i = 0; i < ls->morsels.len; i++) {
+        sqe_scan_morsel m = ls->morsels.items[i];
+        if (m.path != prev) copy = sqe_arena_strdup(im->arena, m.path);
+        prev = m.path;
+        m.path = copy;
+        m.seq = im->queue.len;
         SQE_ARRAY_PUSH(NULL, im->queue, m);
     }
     return true;
+}
+
+/* Lists the next window of partitions: up to SCAN_LIST_IN_FLIGHT at once
+ * (one for a lazy scan, SPEC §9.1), each on a thread of its own with its
+ * own store, while mu is released so that readers keep taking morsels;
+ * the results join the queue in partition order, so morsel sequence (and
+ * the order tags built on it) do not depend on which listing finished
+ * first. Called and returns with mu held; only one thread lists at a time
+ * (im->listing). A thread that cannot be started lists inline. */
+static bool list_window(sqe_scan_source *src, sqe_error *err) {
+    source_impl *im = src->impl;
+    size_t first = im->next_part, left = src->n_parts - first;
+    size_t w = SQE_MIN(left, im->in_flight);
+    im->next_part += w;
+    im->listing = true;
+    pthread_mutex_unlock(&im->mu);
+    list_slot slots[SCAN_LIST_IN_FLIGHT];
+    pthread_t threads[SCAN_LIST_IN_FLIGHT];
+    bool started[SCAN_LIST_IN_FLIGHT] = {false};
+    for (size_t i = 0; i < w; i++) {
+        list_slot *ls = &slots[i];
+        memset(ls, 0, sizeof *ls);
+        ls->src = src;
+        ls->part = first + i;
+        ls->split_bytes = im->split_bytes;
+        ls->arena = sqe_arena_new(4096);
+        sqe_error_clear(&ls->err);
+        if (i > 0 && !im->list_stores[i]) {
+            sqe_error e;
+            sqe_error_clear(&e);
+            im->list_stores[i] = sqe_hive_table_store(src->table, &e);
+        }
+        ls->store = i == 0 ? im->store : im->list_stores[i];
+        if (i > 0 && ls->store)
+            started[i] = pthread_create(&threads[i], NULL, list_slot_thread, ls) == 0;
+    }
+    for (size_t i = 0; i < w; i++) {
+        if (started[i]) continue;
+        if (!slots[i].store) slots[i].store = im->store; /* this thread's, run inline */
+        list_slot_run(&slots[i]);
+    }
+    for (size_t i = 0; i < w; i++)
+        if (started[i]) pthread_join(threads[i], NULL);
+    pthread_mutex_lock(&im->mu);
+    bool ok = true;
+    for (size_t i = 0; i < w; i++) {
+        if (ok) ok = list_slot_take(im, &slots[i], err);
+        SQE_ARRAY_FREE(slots[i].morsels);
+        sqe_arena_free(slots[i].arena);
+    }
+    im->listing = false;
+    pthread_cond_broadcast(&im->cv);
+    return ok;
 }
 
 static bool filter_partitions(sqe_exec_ctx *ctx, sqe_scan_source *src, const sqe_expr *pf,
@@ -131,6 +228,22 @@ static bool filter_partitions(sqe_exec_ctx *ctx, sqe_scan_source *src, const sqe
     sqe_batch_free(b);
     sqe_free(types);
     return ok;
+}
+
+/* Lazy scans (SPEC §9.1): descending partition values, key by key, NULLs
+ * last, then by path (so the order does not depend on the listing's). */
+static int newest_first_cmp(const void *pa, const void *pb, void *arg) {
+    const sqe_hive_partition *a = pa, *b = pb;
+    int n = *(const int *)arg;
+    for (int k = 0; k < n; k++) {
+        bool an = a->values[k].is_null || a->values[k].type.id == SQE_T_NULL;
+        bool bn = b->values[k].is_null || b->values[k].type.id == SQE_T_NULL;
+        if (an != bn) return an ? 1 : -1;
+        if (an) continue;
+        int r = sqe_value_cmp(&a->values[k], &b->values[k]);
+        if (r) return r > 0 ? -1 : 1;
+    }
+    return strcmp(a->path, b->path);
 }
 
 /* ------------------------------------------------- format predicate */
@@ -273,6 +386,7 @@ bool sqe_scan_source_new(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source *
     src->plan = p;
     src->table = t;
     pthread_mutex_init(&im->mu, NULL);
+    pthread_cond_init(&im->cv, NULL);
     im->arena = sqe_arena_new(0);
 
     if (!sqe_hive_check_readable(t, err)) goto fail;
@@ -319,6 +433,12 @@ bool sqe_scan_source_new(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source *
     if (dyn) src->spec.dyn = dyn->f;
     im->split_bytes = ctx->text_split_bytes;
     im->stats = sqe_exec_stats_for(ctx, p);
+    if (p->u.scan.lazy) /* one partition at a time, newest first (SPEC §9.1) */
+        im->in_flight = 1;
+    else if (ctx->list_in_flight > 0)
+        im->in_flight = (size_t)SQE_MIN(ctx->list_in_flight, SCAN_LIST_IN_FLIGHT);
+    else
+        im->in_flight = strcmp(im->store->vt->name, "local") == 0 ? 1 : SCAN_LIST_IN_FLIGHT;
 
     sqe_hive_part_stats ps;
     if (!sqe_hive_list_partitions_stats(im->store, t, p->u.scan.prune, im->arena, &src->parts,
@@ -333,6 +453,10 @@ bool sqe_scan_source_new(sqe_exec_ctx *ctx, const sqe_plan *p, sqe_scan_source *
     }
     if (p->u.scan.partition_filter && t->n_part_keys > 0 && src->n_parts > 0)
         if (!filter_partitions(ctx, src, p->u.scan.partition_filter, err)) goto fail;
+    if (p->u.scan.lazy && src->n_parts > 1) {
+        int nk = t->n_part_keys;
+        qsort_r(src->parts, src->n_parts, sizeof *src->parts, newest_first_cmp, &nk);
+    }
     *out = src;
     return true;
 fail:
@@ -345,10 +469,11 @@ void sqe_scan_source_free(sqe_scan_source *src) {
     source_impl *im = src->impl;
     if (im) {
         sqe_store_free(im->store);
+        for (int i = 0; i < SCAN_LIST_IN_FLIGHT; i++) sqe_store_free(im->list_stores[i]);
         sqe_arena_free(im->arena);
         SQE_ARRAY_FREE(im->queue);
-        SQE_ARRAY_FREE(im->ranges);
         pthread_mutex_destroy(&im->mu);
+        pthread_cond_destroy(&im->cv);
         sqe_free(im);
     }
     sqe_free(src);
@@ -373,11 +498,15 @@ bool sqe_scan_source_next(sqe_scan_source *src, sqe_exec_ctx *ctx, sqe_scan_mors
             *m = im->queue.items[im->next++];
             break;
         }
+        if (im->listing) { /* another thread lists the next window */
+            pthread_cond_wait(&im->cv, &im->mu);
+            continue;
+        }
         if (im->next_part >= src->n_parts) {
             *done = true;
             break;
         }
-        if (!list_next_partition(src, err)) {
+        if (!list_window(src, err)) {
             ok = false;
             break;
         }
@@ -391,8 +520,14 @@ bool sqe_scan_source_prefetch(sqe_scan_source *src, uint64_t min_bytes, bool *la
     source_impl *im = src->impl;
     bool ok = true;
     pthread_mutex_lock(&im->mu);
-    while (im->listed_bytes < min_bytes && im->next_part < src->n_parts && !im->failed)
-        if (!list_next_partition(src, err)) ok = false;
+    /* a lazy scan decides on its first partition alone (SPEC §9.1) */
+    size_t max_part = src->plan->u.scan.lazy ? 1 : src->n_parts;
+    while (ok && im->listed_bytes < min_bytes && im->next_part < max_part && !im->failed) {
+        if (im->listing)
+            pthread_cond_wait(&im->cv, &im->mu);
+        else
+            ok = list_window(src, err);
+    }
     *large = im->listed_bytes >= min_bytes;
     pthread_mutex_unlock(&im->mu);
     return ok;

@@ -97,6 +97,10 @@ static hive_root *find_root(sqe_hive_catalog *cat, const char *name) {
     return NULL;
 }
 
+hive_root *hive_find_root(sqe_hive_catalog *cat, const char *name) {
+    return find_root(cat, name);
+}
+
 static hive_root *current_root(sqe_hive_catalog *cat) {
     return cat->current_root ? find_root(cat, cat->current_root) : NULL;
 }
@@ -876,9 +880,27 @@ static bool exec_describe(sqe_hive_catalog *cat, const sqe_ast_stmt *st, sqe_res
     hive_manifest m;
     if (!load_target(cat, st, &nm, &m, err)) return false;
     *out = hive_describe(&m);
+    if (st->kind == SQE_STMT_DESCRIBE && st->u.target.extended) hive_describe_stats(*out, &m);
     hive_manifest_free(&m);
     hive_name_free(&nm);
     return true;
+}
+
+static bool exec_show_stats(sqe_hive_catalog *cat, const sqe_ast_stmt *st, sqe_resultset **out,
+                            sqe_error *err) {
+    hive_name nm;
+    hive_manifest m;
+    if (!load_target(cat, st, &nm, &m, err)) return false;
+    bool ok = true;
+    if (m.is_view)
+        ok = sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
+                           "SHOW STATS: '%s.%s.%s' is a view; statistics exist for tables only",
+                           nm.root->name, nm.db, nm.table);
+    else
+        *out = hive_show_stats(&m);
+    hive_manifest_free(&m);
+    hive_name_free(&nm);
+    return ok;
 }
 
 /* The raw (still %XX-escaped) value of key k in a partition folder path
@@ -1232,6 +1254,10 @@ bool sqe_hive_execute(sqe_hive_catalog *cat, const sqe_ast_stmt *stmt, sqe_resul
     case SQE_STMT_DESCRIBE:
         word = "DESCRIBE";
         ok = exec_describe(cat, stmt, out, err);
+        break;
+    case SQE_STMT_SHOW_STATS:
+        word = "SHOW STATS";
+        ok = exec_show_stats(cat, stmt, out, err);
         break;
     case SQE_STMT_SHOW_PARTITIONS:
         word = "SHOW PARTITIONS";

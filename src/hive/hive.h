@@ -95,6 +95,10 @@ typedef struct sqe_hive_table {
     /* Where the table's store comes from: the catalog's registry (borrowed;
      * the session outlives its statements). NULL: a fresh local store. */
     struct sqe_io_registry *registry;
+    /* From the manifest's sqe.statistics slot (ANALYZE, SPEC §8; stats.c):
+     * the table's row count when has_stats. Advisory: plans only. */
+    bool has_stats;
+    uint64_t stat_rows;
     /* The manifest's partition index slot (SPEC §6; partidx.c), NULL when
      * the table has none and is read by listing. */
     struct hive_partidx *partidx;
@@ -293,6 +297,42 @@ const char *sqe_hive_root_url(const sqe_hive_catalog *cat, int i);
 /* Note on sqe_hive_reader_spec: col_names/col_types point into arrays owned
  * by the table, so it only accepts tables returned by
  * sqe_hive_resolve_table (not a caller-built sqe_hive_table). */
+
+/* ------------------------------------------------------ statistics (stats.c) */
+
+/* One column's statistics as ANALYZE computed them (SPEC §8). */
+typedef struct sqe_hive_col_stats {
+    const char *name;      /* column or partition key (lower-case) */
+    uint64_t nulls;        /* rows where it is NULL */
+    bool has_distinct;     /* distinct estimate known */
+    uint64_t distinct;     /* distinct non-NULL values (estimate) */
+    const char *min, *max; /* as text; NULL: not orderable, too long or all NULL */
+} sqe_hive_col_stats;
+
+typedef struct sqe_hive_stats_part {
+    const char *const *values; /* n_part_keys key values as text, NULL for a NULL key */
+    uint64_t rows;
+    const sqe_hive_col_stats *cols; /* n_cols of sqe_hive_stats, same order */
+} sqe_hive_stats_part;
+
+typedef struct sqe_hive_stats {
+    uint64_t rows;
+    int n_cols;
+    const sqe_hive_col_stats *cols;
+    size_t n_parts; /* per partition (partitioned tables) */
+    const sqe_hive_stats_part *parts;
+    /* FOR COLUMNS: statistics of columns not named here are kept (at the
+     * table level) from the slot written before */
+    bool merge;
+} sqe_hive_stats;
+
+/* Writes the sqe.statistics slot of table t's manifest (a read-modify-
+ * write with compare-and-swap, hive_manifest_update). When the manifest
+ * with per-partition statistics would exceed manifest_max_bytes, they are
+ * left out and *dropped_parts is set (the table-level ones always fit
+ * unless the table has thousands of columns). */
+bool sqe_hive_store_statistics(sqe_hive_catalog *cat, const sqe_hive_table *t,
+                               const sqe_hive_stats *stats, bool *dropped_parts, sqe_error *err);
 
 /* ------------------------------------------------------ enumeration */
 

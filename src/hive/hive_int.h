@@ -287,6 +287,19 @@ bool hive_ddl_build(const sqe_ast_create_table *ct, const sqe_hive_limits *lim, 
 /* SHOW CREATE TABLE text for a manifest, name rendered `db`.`table`. */
 char *hive_show_create(const hive_manifest *m, const char *db);
 
+/* catalog.c: an attached root by name, or NULL. */
+hive_root *hive_find_root(sqe_hive_catalog *cat, const char *name);
+
+/* stats.c: the sqe.statistics slot. */
+#define HIVE_STATS_SLOT "sqe.statistics"
+/* Fills t->has_stats / stat_rows from m's slot (a malformed slot reads as
+ * none: statistics only steer plans). */
+void hive_stats_to_table(const hive_manifest *m, sqe_hive_table *t);
+/* SHOW STATS FOR t (Trino's columns). */
+sqe_resultset *hive_show_stats(const hive_manifest *m);
+/* DESCRIBE FORMATTED: statistics rows appended to a DESCRIBE result. */
+void hive_describe_stats(sqe_resultset *rs, const hive_manifest *m);
+
 /* Result sets (column names as Trino spells them). */
 sqe_resultset *hive_result_text(int n_cols, const char *const *names);
 sqe_resultset *hive_describe(const hive_manifest *m);

@@ -1461,6 +1461,7 @@ sqe_hive_table *hive_table_from_manifest(const hive_manifest *m, const char *roo
     sqe_error perr;
     sqe_error_clear(&perr);
     if (!hive_projection_build(m, NULL, &priv->projection, &perr)) priv->projection = NULL;
+    hive_stats_to_table(m, t);
     return t;
 }
 

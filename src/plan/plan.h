@@ -129,6 +129,11 @@ struct sqe_plan {
             /* Equality/IN pruning of leading keys for listing (arrays of
              * n_part_keys; NULL when there is no pruning). */
             sqe_hive_prune *prune;
+            /* Under a LIMIT (through filters and projections only) with no
+             * partition predicate: partitions are read newest first, one
+             * at a time, each listed only when reached (SPEC §9.1;
+             * lazy_scan.c). EXPLAIN: LazyPartitionScanExec. */
+            bool lazy;
         } scan;
         struct {
             int n_rows;

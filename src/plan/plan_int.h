@@ -173,6 +173,10 @@ double sqe_plan_estimate(sqe_plan *p);
 /* join_order.c: greedy order of each region of inner joins by estimate. */
 void sqe_plan_order_joins(planner *pl, sqe_plan *root);
 
+/* lazy_scan.c: marks the scans that read partitions newest first, one at
+ * a time (SPEC §9.1). */
+void sqe_plan_mark_lazy_scans(sqe_plan *root);
+
 /* prune.c: every node outputs only the columns an ancestor reads. */
 void sqe_plan_prune_columns(sqe_arena *a, sqe_plan *root);
 

@@ -1128,5 +1128,6 @@ sqe_plan *sqe_plan_query_in_zone(sqe_arena *arena, sqe_hive_catalog *cat, uint16
     sqe_plan_order_joins(&pl, p);
     sqe_plan_prune_columns(arena, p);
     sqe_plan_choose_build_sides(arena, p);
+    sqe_plan_mark_lazy_scans(p);
     return p;
 }

@@ -459,6 +459,14 @@ static bool parse_show(sqe_parser *p, sqe_ast_stmt *st) {
             return false;
         return true;
     }
+    if (sqe_p_is(p, 0, "stats") && sqe_p_is(p, 1, "for")) { /* Trino */
+        sqe_p_next(p);
+        sqe_p_next(p);
+        if (sqe_p_peek(p, 0)->kind == SQE_TK_LPAREN)
+            return sqe_p_unsupported(p, st, "SHOW STATS FOR (query)");
+        st->kind = SQE_STMT_SHOW_STATS;
+        return sqe_p_parse_qname(p, &st->u.target.name, true, "table name");
+    }
     if (sqe_p_accept(p, "partitions")) {
         st->kind = SQE_STMT_SHOW_PARTITIONS;
         if (!sqe_p_accept(p, "from")) sqe_p_accept(p, "in");

@@ -536,7 +536,7 @@ char *sqe_p_upper_word(sqe_parser *p, const sqe_token *t) {
 
 /* Statements whose first word alone names them. */
 static const char *const unsupported_words[] = {
-    "delete",   "merge",   "grant",   "revoke",     "call",   "set",      "reset",   "analyze",
+    "delete",   "merge",   "grant",   "revoke",     "call",   "set",      "reset",
     "truncate", "prepare", "execute", "deallocate", "commit", "rollback", "refresh",
 };
 
@@ -581,6 +581,7 @@ static sqe_ast_stmt *parse_statement_body(sqe_parser *p, sqe_ast_stmt *st) {
     }
     if (sqe_p_tok_is(t, "update"))
         return unsupported(p, st, sqe_p_is(p, 1, "statistics") ? "UPDATE STATISTICS" : "UPDATE");
+    if (sqe_p_tok_is(t, "analyze")) return sqe_p_parse_analyze(p, st) ? st : NULL;
     if (sqe_p_tok_is(t, "msck")) return sqe_p_parse_msck(p, st) ? st : NULL;
     if (sqe_p_tok_is(t, "replace") && sqe_p_is(p, 1, "into"))
         return unsupported(p, st, "REPLACE INTO");

@@ -440,6 +440,8 @@ typedef enum sqe_stmt_kind {
     SQE_STMT_MSCK_REPAIR,       /* msck */
     SQE_STMT_ALTER_PARTITIONS,  /* alter_partitions: ALTER TABLE t ADD|DROP PARTITION */
     SQE_STMT_SET_TIME_ZONE,     /* set_time_zone */
+    SQE_STMT_ANALYZE,           /* analyze (ANALYZE [TABLE] t [COMPUTE STATISTICS [FOR COLUMNS]]) */
+    SQE_STMT_SHOW_STATS,        /* target (SHOW STATS FOR t) */
 } sqe_stmt_kind;
 
 typedef struct sqe_ast_stmt {
@@ -502,6 +504,11 @@ typedef struct sqe_ast_stmt {
         struct {
             char *what; /* e.g. "INSERT", "MSCK REPAIR TABLE", "ALTER TABLE" */
         } unsupported;
+        struct {
+            sqe_qname name;
+            int n_cols; /* FOR COLUMNS c, ...: the columns named; 0: every column */
+            sqe_ident *cols;
+        } analyze;
         struct {
             sqe_ident name;
             bool or_replace, if_not_exists, persistent;

@@ -266,6 +266,10 @@ bool sqe_p_parse_catalog_stmt(sqe_parser *p, sqe_ast_stmt *st);
  * SECRET, TEMPORARY or PERSISTENT). */
 bool sqe_p_parse_create_secret(sqe_parser *p, sqe_ast_stmt *st, bool or_replace, bool temporary);
 bool sqe_p_parse_drop_secret(sqe_parser *p, sqe_ast_stmt *st);
+/* parse_stats.c: ANALYZE (at ANALYZE): Hive's `ANALYZE TABLE t COMPUTE
+ * STATISTICS [FOR COLUMNS [c, ...]]` and Trino's `ANALYZE t`. */
+bool sqe_p_parse_analyze(sqe_parser *p, sqe_ast_stmt *st);
+
 /* Makes st an SQE_STMT_UNSUPPORTED named `what` and skips to the end of
  * the statement. Returns true. */
 bool sqe_p_unsupported(sqe_parser *p, sqe_ast_stmt *st, const char *what);

@@ -1698,6 +1698,81 @@ static void test_views_and_rewrite(void) {
     sqe_store_free(store);
 }
 
+/* The sqe.statistics slot (SPEC §8, stats.c): written through
+ * hive_manifest_update, read back onto the table for the planner, FOR
+ * COLUMNS keeps the other columns, per-partition entries are dropped when
+ * the manifest would outgrow manifest_max_bytes. */
+static void test_statistics(void) {
+    sqe_hive_limits lim = {4096, 4096, 32}; /* a small manifest limit */
+    sqe_hive_catalog *c = sqe_hive_catalog_new(&lim);
+    sqe_error e;
+    sqe_error_clear(&e);
+    CHECK(sqe_hive_attach(c, "st", g_wh, NULL, &e));
+    CHECK(exec_in(c,
+                  "CREATE EXTERNAL TABLE st.stats.t (a int, b string) PARTITIONED BY (p int) "
+                  "LOCATION '/nonexistent/t'",
+                  NULL));
+    const char *parts3[3] = {"st", "stats", "t"};
+    sqe_hive_table *t = sqe_hive_resolve_table(c, 3, parts3, &e);
+    CHECK(t && !t->has_stats);
+    if (!t) {
+        sqe_hive_catalog_free(c);
+        return;
+    }
+    sqe_hive_col_stats cols[2] = {{"a", 1, true, 7, "1", "9"}, {"b", 0, true, 3, "x", "z"}};
+    const char *v0[1] = {"1"};
+    sqe_hive_stats_part part = {v0, 10, cols};
+    sqe_hive_stats st = {10, 2, cols, 1, &part, false};
+    bool dropped = true;
+    CHECK(sqe_hive_store_statistics(c, t, &st, &dropped, &e));
+    CHECK(!dropped);
+    json_t *m = load_manifest("stats", "t");
+    CHECK_STR(jstr(m, "sqe.statistics/columns/a/max"), "9");
+    CHECK_STR(jstr(m, "sqe.statistics/partitions/0/values/0"), "1");
+    json_decref(m);
+    sqe_hive_table *t2 = sqe_hive_resolve_table(c, 3, parts3, &e);
+    CHECK(t2 && t2->has_stats && t2->stat_rows == 10);
+    sqe_hive_table_free(t2);
+
+    /* FOR COLUMNS a: b's entry stays */
+    sqe_hive_col_stats only_a[1] = {{"a", 0, true, 2, "5", "6"}};
+    sqe_hive_stats st2 = {12, 1, only_a, 0, NULL, true};
+    CHECK(sqe_hive_store_statistics(c, t, &st2, &dropped, &e));
+    m = load_manifest("stats", "t");
+    CHECK_STR(jstr(m, "sqe.statistics/columns/a/min"), "5");
+    CHECK_STR(jstr(m, "sqe.statistics/columns/b/min"), "x");
+    CHECK(json_object_get(json_object_get(m, "sqe.statistics"), "partitions") == NULL);
+    json_decref(m);
+
+    /* 200 partitions do not fit 4 KiB: table statistics only */
+    sqe_hive_stats_part many[200];
+    for (int i = 0; i < 200; i++) many[i] = part;
+    sqe_hive_stats st3 = {2000, 2, cols, 200, many, false};
+    CHECK(sqe_hive_store_statistics(c, t, &st3, &dropped, &e));
+    CHECK(dropped);
+    m = load_manifest("stats", "t");
+    CHECK(json_object_get(json_object_get(m, "sqe.statistics"), "partitions") == NULL);
+    CHECK(json_integer_value(json_object_get(json_object_get(m, "sqe.statistics"), "row_count")) ==
+          2000);
+    json_decref(m);
+
+    /* a malformed slot reads as none (statistics never fail a query) */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/stats/t.manifest.json", g_wh);
+    json_t *doc = json_load_file(path, 0, NULL);
+    CHECK(doc != NULL);
+    if (doc) {
+        json_object_set_new(doc, "sqe.statistics", json_string("oops"));
+        CHECK(json_dump_file(doc, path, 0) == 0);
+        json_decref(doc);
+    }
+    t2 = sqe_hive_resolve_table(c, 3, parts3, &e);
+    CHECK(t2 && !t2->has_stats);
+    sqe_hive_table_free(t2);
+    sqe_hive_table_free(t);
+    sqe_hive_catalog_free(c);
+}
+
 int main(void) {
     snprintf(g_tmp, sizeof g_tmp, "/tmp/sqe_hive_XXXXXX");
     if (!mkdtemp(g_tmp)) {
@@ -1720,6 +1795,7 @@ int main(void) {
     RUN(test_dispatch);
     RUN(test_escapes);
     RUN(test_views_and_rewrite);
+    RUN(test_statistics);
 
     sqe_hive_catalog_free(g_cat);
     sqe_strbuf_free(&g_notices);

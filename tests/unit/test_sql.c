@@ -1125,6 +1125,32 @@ static void check_unsupported(const char *sql, const char *what) {
     if (st && st->kind == SQE_STMT_UNSUPPORTED) CHECK_STR(st->u.unsupported.what, what);
 }
 
+/* ANALYZE (Hive's and Trino's forms) and SHOW STATS FOR (SPEC §8). */
+static void test_analyze(void) {
+    sqe_ast_stmt *st = parse("ANALYZE TABLE db.t COMPUTE STATISTICS");
+    CHECK(st && st->kind == SQE_STMT_ANALYZE);
+    if (st && st->kind == SQE_STMT_ANALYZE) {
+        CHECK(st->u.analyze.name.n_parts == 2);
+        CHECK(st->u.analyze.n_cols == 0);
+    }
+    st = parse("analyze t");
+    CHECK(st && st->kind == SQE_STMT_ANALYZE && st->u.analyze.n_cols == 0);
+    st = parse("ANALYZE TABLE t COMPUTE STATISTICS FOR COLUMNS a, \"B\"");
+    CHECK(st && st->kind == SQE_STMT_ANALYZE && st->u.analyze.n_cols == 2);
+    if (st && st->kind == SQE_STMT_ANALYZE && st->u.analyze.n_cols == 2) {
+        CHECK_STR(st->u.analyze.cols[0].name, "a");
+        CHECK_STR(st->u.analyze.cols[1].name, "B");
+    }
+    st = parse("ANALYZE TABLE t COMPUTE STATISTICS FOR COLUMNS");
+    CHECK(st && st->kind == SQE_STMT_ANALYZE && st->u.analyze.n_cols == 0);
+    st = parse("SHOW STATS FOR r.d.t");
+    CHECK(st && st->kind == SQE_STMT_SHOW_STATS && st->u.target.name.n_parts == 3);
+    CHECK(parse("ANALYZE TABLE t") == NULL);         /* COMPUTE STATISTICS expected */
+    CHECK(parse("ANALYZE TABLE t COMPUTE") == NULL); /* STATISTICS expected */
+    CHECK(parse("ANALYZE TABLE t COMPUTE STATISTICS FOR a") == NULL); /* COLUMNS expected */
+    CHECK(parse("ANALYZE TABLE t COMPUTE STATISTICS FOR COLUMNS a,") == NULL);
+}
+
 static void test_unsupported_statements(void) {
     check_unsupported("INSERT INTO t VALUES (1, 'a;b')", "INSERT");
     check_unsupported("INSERT OVERWRITE TABLE t SELECT * FROM u", "INSERT OVERWRITE");
@@ -1143,7 +1169,11 @@ static void test_unsupported_statements(void) {
                       "ALTER TABLE DROP PARTITION ... PURGE (sqe never deletes data; drop without "
                       "PURGE)");
     check_unsupported("ALTER VIEW v AS SELECT 1", "ALTER VIEW");
-    check_unsupported("ANALYZE TABLE t COMPUTE STATISTICS", "ANALYZE");
+    check_unsupported("ANALYZE TABLE t COMPUTE STATISTICS NOSCAN",
+                      "ANALYZE ... COMPUTE STATISTICS NOSCAN");
+    check_unsupported("ANALYZE t WITH (partitions = ARRAY[ARRAY['1']])",
+                      "ANALYZE ... WITH (properties)");
+    check_unsupported("SHOW STATS FOR (SELECT 1)", "SHOW STATS FOR (query)");
     check_unsupported("CREATE VIEW v AS SELECT 1", "CREATE VIEW");
     check_unsupported("CREATE OR REPLACE VIEW v AS SELECT 1", "CREATE OR REPLACE VIEW");
     check_unsupported("GRANT SELECT ON t TO alice", "GRANT");
@@ -2107,6 +2137,7 @@ int main(void) {
     RUN(test_database_statements);
     RUN(test_unsupported_statements);
     RUN(test_partition_statements);
+    RUN(test_analyze);
     RUN(test_secret_statements);
     RUN(test_create_table_basic);
     RUN(test_create_table_cloudfront);
