@@ -42,7 +42,18 @@ cleanup() {
 trap cleanup EXIT
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-"$MOTO" -H 127.0.0.1 -p "$port" >"$tmp/moto.log" 2>&1 &
+# A Python that has moto runs it serially (moto_serial.py: moto's conditional
+# PUTs race in its threaded server); else moto_server as installed.
+MOTO_PY=
+for py in python3 "$HOME"/.pyenv/versions/*/bin/python3; do
+    if "$py" -c 'import moto, werkzeug' 2>/dev/null; then MOTO_PY=$py; break; fi
+done
+if [[ -n $MOTO_PY ]]; then
+    "$MOTO_PY" "$(dirname "$0")/../moto_serial.py" 127.0.0.1 "$port" >"$tmp/moto.log" 2>&1 &
+else
+    echo "s3_sql: no Python with moto found; the race checks run on threaded moto_server" >&2
+    "$MOTO" -H 127.0.0.1 -p "$port" >"$tmp/moto.log" 2>&1 &
+fi
 moto_pid=$!
 EP=http://127.0.0.1:$port
 for _ in $(seq 1 300); do
