@@ -104,6 +104,7 @@ typedef enum bs_framing {
 
 struct sqe_byte_stream {
     sqe_store *store; /* borrowed */
+    sqe_seqread *seq; /* remote store: input chunks read ahead (NULL: get_range) */
     char *path;
     uint64_t size; /* listed size; 0 = until a short read */
     uint64_t off;  /* next byte to fetch */
@@ -163,7 +164,9 @@ static bool bs_fetch(sqe_byte_stream *s, uint8_t *dst, size_t want, size_t *got,
         return true;
     }
     size_t n = 0;
-    if (!s->store->vt->get_range(s->store, s->path, s->off, want, dst, &n, err)) return false;
+    bool ok = s->seq ? sqe_seqread_read(s->seq, s->off, want, dst, &n, err)
+                     : s->store->vt->get_range(s->store, s->path, s->off, want, dst, &n, err);
+    if (!ok) return false;
     s->off += n;
     s->raw += n;
     *got = n;
@@ -511,6 +514,10 @@ sqe_byte_stream *sqe_byte_stream_open(sqe_store *store, const char *path, uint64
     s->codec = codec;
     s->chunk = chunk_size ? chunk_size : 1;
     s->framing = BS_FRAME_LIB;
+    sqe_readplan_opts io;
+    sqe_readplan_defaults(store, &io);
+    if (io.max_in_flight > 0) /* remote: the next chunks arrive while this one decodes */
+        s->seq = sqe_seqread_new(store, path, size ? size : UINT64_MAX, &io);
     bool ok = true;
     switch (codec) {
     case SQE_CODEC_GZIP:
@@ -618,6 +625,7 @@ void sqe_byte_stream_close(sqe_byte_stream *s) {
     if (s->zs) ZSTD_freeDStream(s->zs);
     if (s->lz4) LZ4F_freeDecompressionContext(s->lz4);
     if (s->br) BrotliDecoderDestroyInstance(s->br);
+    sqe_seqread_free(s->seq);
     sqe_free(s->in);
     sqe_free(s->blk);
     sqe_free(s->path);

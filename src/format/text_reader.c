@@ -104,10 +104,12 @@ typedef struct text_slot {
 
 typedef struct text_reader {
     sqe_reader base;
-    sqe_store *store;    /* borrowed: outlives the reader */
-    char *path;          /* owned copy, as the caller spelled it */
-    uint64_t size;       /* bytes to read; 0 = until a short read */
-    sqe_byte_stream *bs; /* compressed file: decompressed bytes come from here */
+    sqe_store *store;     /* borrowed: outlives the reader */
+    char *path;           /* owned copy, as the caller spelled it */
+    uint64_t size;        /* bytes to read; 0 = until a short read */
+    sqe_byte_stream *bs;  /* compressed file: decompressed bytes come from here */
+    sqe_readplan_opts io; /* read-ahead (a remote store: io.max_in_flight > 0) */
+    sqe_seqread *seq;     /* plain file on a remote store: chunks read ahead */
 
     bool csv;
     char delim, escape, quote;
@@ -681,6 +683,19 @@ static bool check_listed_size(text_reader *r, size_t n, size_t want, sqe_error *
     return true;
 }
 
+/* get_range of `want` bytes at file_off into buf + len; on a remote store
+ * through a sequential read-ahead (the next chunks are fetched while this
+ * one is decoded), bounded by the file's size or the range's end + 64 KiB. */
+static bool text_get(text_reader *r, size_t want, size_t *n, sqe_error *err) {
+    if (r->io.max_in_flight > 0 && !r->seq) {
+        uint64_t end = r->size > 0 ? r->size : UINT64_MAX;
+        if (r->split && r->range_end < UINT64_MAX - 65536) end = SQE_MIN(end, r->range_end + 65536);
+        r->seq = sqe_seqread_new(r->store, r->path, end, &r->io);
+    }
+    if (r->seq) return sqe_seqread_read(r->seq, r->file_off, want, r->buf + r->len, n, err);
+    return r->store->vt->get_range(r->store, r->path, r->file_off, want, r->buf + r->len, n, err);
+}
+
 /* Moves the unconsumed bytes to the front and appends the next chunk. */
 static bool refill(text_reader *r, sqe_error *err) {
     size_t keep = r->len - r->pos;
@@ -711,9 +726,7 @@ static bool refill(text_reader *r, sqe_error *err) {
         if (r->bs) {
             if (!refill_stream(r, want, &n, err)) return false;
         } else {
-            if (!r->store->vt->get_range(r->store, r->path, r->file_off, want, r->buf + r->len, &n,
-                                         err))
-                return false;
+            if (!text_get(r, want, &n, err)) return false;
             r->base.stats.bytes_read += n;
             if (n < want || (r->size > 0 && r->file_off + n >= r->size)) r->file_eof = true;
             if (r->size > 0 && !check_listed_size(r, n, want, err)) return false;
@@ -842,6 +855,7 @@ static void text_close(sqe_reader *rd) {
     }
     sqe_free(r->slots);
     sqe_free(r->field_slot);
+    sqe_seqread_free(r->seq); /* waits for reads in flight */
     sqe_free(r->null_format);
     sqe_free(r->scratch);
     sqe_free(r->buf);
@@ -886,6 +900,11 @@ static sqe_reader *text_open(sqe_store *store, const char *path, uint64_t size,
     r->base.vt = &sqe_text_reader_vtable;
     r->bs = bs;
     r->store = store;
+    if (spec->io) {
+        r->io = *spec->io;
+    } else {
+        sqe_readplan_defaults(store, &r->io);
+    }
     r->path = sqe_strdup(path);
     r->size = size;
     r->csv = o->serde == SQE_SERDE_OPEN_CSV;
