@@ -194,7 +194,7 @@ static void test_split_parallel(void) {
     CHECK(mem_n_log(&m) == 4);
     uint64_t seen = 0;
     for (int i = 0; i < 4; i++) seen |= 1u << (m.log_off[i] / 100);
-    CHECK(seen == 0xF);                                          /* parts 0, 100, 200, 300 */
+    CHECK(seen == 0xF); /* parts 0, 100, 200, 300 */
     CHECK(m.log_len[0] + m.log_len[1] + m.log_len[2] + m.log_len[3] == 350);
     CHECK(m.peak >= 2); /* parts were in flight together */
     sqe_readplan_stats st;
@@ -359,7 +359,7 @@ static void test_seqread(void) {
     sqe_error_clear(&err);
     CHECK(sqe_seqread_read(q, 0, 100, buf, &n, &err) && n == 100);
     CHECK(memcmp(buf, m.data, 100) == 0);
-    CHECK(mem_wait_log(&m, 3)); /* [100, 200) and [200, 300) read ahead */
+    CHECK(mem_wait_log(&m, 3));   /* [100, 200) and [200, 300) read ahead */
     CHECK(logged(&m, 0, 0, 100)); /* two workers: the two ahead in either order */
     CHECK((logged(&m, 1, 100, 100) && logged(&m, 2, 200, 100)) ||
           (logged(&m, 2, 100, 100) && logged(&m, 1, 200, 100)));
