@@ -662,16 +662,24 @@ static bool refill_stream(text_reader *r, size_t want, size_t *got, sqe_error *e
  * read that ends before it (truncated or replaced while being read) or a
  * byte still there at `size` (it grew) fails naming the file, instead of
  * returning the rows read so far as the whole answer. Called after a
- * get_range of `want` bytes returned `n` (r->file_off not yet advanced). */
-static bool check_listed_size(text_reader *r, size_t n, size_t want, sqe_error *err) {
+ * get_range of `want` bytes (plus one when `probed`: the read reaching
+ * `size` asks for one byte more, so no separate request is needed to see
+ * that nothing follows) returned `n` (r->file_off not yet advanced). */
+static bool check_listed_size(text_reader *r, size_t n, size_t want, bool probed,
+                              sqe_error *err) {
     uint64_t end = r->file_off + n;
+    if (n > want || (probed && end > r->size))
+        return sqe_error_set(err, SQE_ERR_INVALID_DATA,
+                             "file '%s' is longer than its listed size of %llu bytes (did it grow "
+                             "or was it overwritten while being read?); run the query again",
+                             r->path, (unsigned long long)r->size);
     if (n < want)
         return sqe_error_set(err, SQE_ERR_INVALID_DATA,
                              "file '%s' is shorter than its listed size of %llu bytes: it ends at "
                              "byte %llu (was it truncated or overwritten while being read?); run "
                              "the query again",
                              r->path, (unsigned long long)r->size, (unsigned long long)end);
-    if (end < r->size) return true;
+    if (end < r->size || probed) return true;
     char extra;
     size_t m = 0;
     if (!r->store->vt->get_range(r->store, r->path, r->size, 1, &extra, &m, err)) return false;
@@ -688,7 +696,7 @@ static bool check_listed_size(text_reader *r, size_t n, size_t want, sqe_error *
  * one is decoded), bounded by the file's size or the range's end + 64 KiB. */
 static bool text_get(text_reader *r, size_t want, size_t *n, sqe_error *err) {
     if (r->io.max_in_flight > 0 && !r->seq) {
-        uint64_t end = r->size > 0 ? r->size : UINT64_MAX;
+        uint64_t end = r->size > 0 ? r->size + 1 : UINT64_MAX; /* + the probe byte */
         if (r->split && r->range_end < UINT64_MAX - 65536) end = SQE_MIN(end, r->range_end + 65536);
         r->seq = sqe_seqread_new(r->store, r->path, end, &r->io);
     }
@@ -711,25 +719,29 @@ static bool refill(text_reader *r, sqe_error *err) {
         uint64_t to_end = r->range_end > r->file_off ? r->range_end - r->file_off : 0;
         want = SQE_MAX((size_t)SQE_MIN((uint64_t)want, to_end + 65536), keep);
     }
+    bool probe = false; /* this read reaches the listed size: ask for one byte more */
     if (r->size > 0 && !r->bs) {
         uint64_t left = r->file_off < r->size ? r->size - r->file_off : 0;
-        if (left < want) want = (size_t)left;
+        if (left <= want) {
+            want = (size_t)left;
+            probe = want > 0;
+        }
     }
     if (want == 0) {
         r->file_eof = true;
     } else {
-        if (r->len + want > r->cap) {
-            r->cap = r->len + want;
+        if (r->len + want + probe > r->cap) {
+            r->cap = r->len + want + probe;
             r->buf = sqe_realloc(r->buf, r->cap + BUF_PAD);
         }
         size_t n = 0;
         if (r->bs) {
             if (!refill_stream(r, want, &n, err)) return false;
         } else {
-            if (!text_get(r, want, &n, err)) return false;
+            if (!text_get(r, want + probe, &n, err)) return false;
             r->base.stats.bytes_read += n;
             if (n < want || (r->size > 0 && r->file_off + n >= r->size)) r->file_eof = true;
-            if (r->size > 0 && !check_listed_size(r, n, want, err)) return false;
+            if (r->size > 0 && !check_listed_size(r, n, want, probe, err)) return false;
         }
         /* one pass over the new bytes: LF-only files keep the memchr('\n')
          * line loop; the first '\r' switches this reader to LF/CR/CRLF */
