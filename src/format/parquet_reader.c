@@ -413,9 +413,12 @@ static bool pq_fetch_tail(sqe_store *store, const char *path, uint64_t size, siz
     return true;
 }
 
-/* Reads and decodes the footer of `path` into `arena`. */
+/* Reads and decodes the footer of `path` into `arena`. With `tail_keep`
+ * the bytes fetched from the end (min(PQ_TAIL_GUESS, size) of them) are
+ * handed over, so chunks inside them need no request of their own. */
 static bool pq_read_footer(sqe_store *store, const char *path, uint64_t size, sqe_arena *arena,
-                           sqe_pq_file_meta *meta, uint64_t *bytes_read, sqe_error *err) {
+                           sqe_pq_file_meta *meta, uint64_t *bytes_read, uint8_t **tail_keep,
+                           sqe_error *err) {
     if (size < 12)
         return sqe_error_set(err, SQE_ERR_INVALID_DATA,
                              "Parquet file '%s' is too short to be Parquet (%llu bytes; a Parquet "
@@ -471,6 +474,10 @@ static bool pq_read_footer(sqe_store *store, const char *path, uint64_t size, sq
         goto done;
     }
     ok = true;
+    if (tail_keep) {
+        *tail_keep = buf;
+        buf = NULL;
+    }
 done:
     sqe_free(full);
     sqe_free(buf);
@@ -2051,6 +2058,7 @@ static sqe_reader *pq_open_groups(sqe_store *store, const char *path, uint64_t s
     pq_reader *r = sqe_calloc(1, sizeof *r);
     r->base.vt = &sqe_parquet_reader_vtable;
     bool empty = size == 0; /* a 0-byte file adds no rows, as for text */
+    uint8_t *tail = NULL;   /* the footer read's bytes, seeded into the plan */
     r->store = store;
     r->path = sqe_strdup(path);
     r->size = size;
@@ -2077,7 +2085,7 @@ static sqe_reader *pq_open_groups(sqe_store *store, const char *path, uint64_t s
         c->win_plan = -1;
     }
     if (empty) return &r->base; /* no row groups */
-    if (!pq_read_footer(store, path, size, r->meta_arena, &r->meta, &r->bytes_direct, err))
+    if (!pq_read_footer(store, path, size, r->meta_arena, &r->meta, &r->bytes_direct, &tail, err))
         goto fail;
     r->base.stats.bytes_read = r->bytes_direct;
     if (!pq_bind(r, spec, err)) goto fail;
@@ -2091,13 +2099,17 @@ static sqe_reader *pq_open_groups(sqe_store *store, const char *path, uint64_t s
     for (int i = 0; i < r->n_cols; i++) any_leaf |= r->cols[i].leaf >= 0;
     if (any_leaf && r->rg_next < r->rg_end) {
         r->plan = sqe_readplan_new(store, path, spec->io);
+        size_t tail_len = (size_t)SQE_MIN((uint64_t)PQ_TAIL_GUESS, size);
+        sqe_readplan_seed(r->plan, size - tail_len, tail, tail_len); /* small files: no GET */
         r->cur_ids = sqe_malloc(sizeof(int) * (size_t)r->n_cols);
         r->ahead_ids = sqe_malloc(sizeof(int) * (size_t)r->n_cols);
         for (int i = 0; i < r->n_cols; i++) r->cur_ids[i] = r->ahead_ids[i] = -1;
         r->ahead_rg = -1;
     }
+    sqe_free(tail);
     return &r->base;
 fail:
+    sqe_free(tail);
     pq_close(&r->base);
     return NULL;
 }
@@ -2118,7 +2130,7 @@ static bool pq_plan_morsels(sqe_store *store, const char *path, uint64_t size,
     if (target_bytes == 0 || size <= target_bytes) return true;
     sqe_arena *a = sqe_arena_new(0);
     sqe_pq_file_meta m;
-    bool ok = pq_read_footer(store, path, size, a, &m, NULL, err);
+    bool ok = pq_read_footer(store, path, size, a, &m, NULL, NULL, err);
     if (ok && m.n_row_groups > 1) {
         size_t first = out->len;
         uint64_t start = 0, acc = 0;
@@ -2215,7 +2227,7 @@ bool sqe_parquet_infer_schema(sqe_store *store, const char *path, uint64_t size,
                               sqe_inferred_schema *out, sqe_error *err) {
     sqe_arena *a = sqe_arena_new(0);
     sqe_pq_file_meta m;
-    bool ok = pq_read_footer(store, path, size, a, &m, NULL, err);
+    bool ok = pq_read_footer(store, path, size, a, &m, NULL, NULL, err);
     int n_top = ok && m.n_schema > 0 ? m.schema[0].num_children : 0;
     out->n_cols = 0;
     out->names = sqe_arena_alloc(arena, (size_t)(n_top + 1) * sizeof *out->names);

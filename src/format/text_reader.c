@@ -665,8 +665,7 @@ static bool refill_stream(text_reader *r, size_t want, size_t *got, sqe_error *e
  * get_range of `want` bytes (plus one when `probed`: the read reaching
  * `size` asks for one byte more, so no separate request is needed to see
  * that nothing follows) returned `n` (r->file_off not yet advanced). */
-static bool check_listed_size(text_reader *r, size_t n, size_t want, bool probed,
-                              sqe_error *err) {
+static bool check_listed_size(text_reader *r, size_t n, size_t want, bool probed, sqe_error *err) {
     uint64_t end = r->file_off + n;
     if (n > want || (probed && end > r->size))
         return sqe_error_set(err, SQE_ERR_INVALID_DATA,

@@ -209,6 +209,11 @@ typedef struct sqe_readplan sqe_readplan;
 sqe_readplan *sqe_readplan_new(sqe_store *s, const char *path, const sqe_readplan_opts *o);
 /* Adds [off, off+len) to the pending batch; returns the range's id. */
 int sqe_readplan_add(sqe_readplan *p, uint64_t off, size_t len);
+/* Bytes [off, off+len) the caller already has (copied): ranges added
+ * later that lie inside them are served from them, with no request
+ * (Parquet: chunks inside the footer's tail read). Not counted in the
+ * read-ahead budget; kept until the plan is freed. */
+void sqe_readplan_seed(sqe_readplan *p, uint64_t off, const void *data, size_t len);
 /* Plans the pending batch into requests and lets workers fetch it. */
 void sqe_readplan_submit(sqe_readplan *p);
 /* Waits for range `id` (fetching it here if nobody started it): *data

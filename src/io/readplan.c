@@ -85,8 +85,9 @@ struct sqe_readplan {
     SQE_ARRAY(rp_range) ranges;
     SQE_ARRAY(rp_req) reqs;
     SQE_ARRAY(rp_part) parts;
-    int pending_from; /* ranges [pending_from, n) are not submitted yet */
-    int next_part;    /* parts before it are started (hint for workers) */
+    SQE_ARRAY(int) seeds; /* requests made from bytes the caller already had */
+    int pending_from;     /* ranges [pending_from, n) are not submitted yet */
+    int next_part;        /* parts before it are started (hint for workers) */
     uint64_t buffered, peak_buffered, fetched;
     uint64_t n_requests, n_gets;
     bool closing;
@@ -155,6 +156,32 @@ static int rp_new_req(sqe_readplan *p, uint64_t off, uint64_t end) {
 }
 
 static void *rp_worker(void *arg);
+
+/* The seeded request holding [off, off + len) whole, or -1. */
+static int rp_seed_for(const sqe_readplan *p, uint64_t off, size_t len) {
+    for (size_t i = 0; i < p->seeds.len; i++) {
+        const rp_req *q = &p->reqs.items[p->seeds.items[i]];
+        if (off >= q->off && off - q->off <= q->len && len <= q->len - (off - q->off))
+            return p->seeds.items[i];
+    }
+    return -1;
+}
+
+void sqe_readplan_seed(sqe_readplan *p, uint64_t off, const void *data, size_t len) {
+    if (len == 0) return;
+    pthread_mutex_lock(&p->mu);
+    int qi = rp_new_req(p, off, off + len);
+    rp_req *q = &p->reqs.items[qi];
+    q->buf = sqe_malloc(len);
+    memcpy(q->buf, data, len);
+    q->refs = 1; /* the seed's own reference: kept until the plan is freed */
+    for (int i = q->first_part; i < q->first_part + q->n_parts; i++) {
+        p->parts.items[i].state = RP_DONE;
+        p->parts.items[i].got = p->parts.items[i].len;
+    }
+    SQE_ARRAY_PUSH(NULL, p->seeds, qi);
+    pthread_mutex_unlock(&p->mu);
+}
 static void rp_req_maybe_free(sqe_readplan *p, rp_req *q);
 
 /* Groups the pending ranges into requests (caller holds mu). */
@@ -162,7 +189,18 @@ static void rp_plan_pending(sqe_readplan *p) {
     int from = p->pending_from, n = (int)p->ranges.len - from;
     if (n <= 0) return;
     int *ord = sqe_malloc(sizeof(int) * (size_t)n);
-    for (int i = 0; i < n; i++) ord[i] = from + i;
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        rp_range *r = &p->ranges.items[from + i];
+        int seed = rp_seed_for(p, r->off, r->len);
+        if (seed >= 0) { /* served from bytes already here */
+            r->req = seed;
+            p->reqs.items[seed].refs++;
+        } else {
+            ord[m++] = from + i;
+        }
+    }
+    n = m;
     qsort_r(ord, (size_t)n, sizeof *ord, rp_cmp_off, p->ranges.items);
     int i = 0;
     while (i < n) {
@@ -381,6 +419,7 @@ void sqe_readplan_free(sqe_readplan *p) {
     SQE_ARRAY_FREE(p->ranges);
     SQE_ARRAY_FREE(p->reqs);
     SQE_ARRAY_FREE(p->parts);
+    SQE_ARRAY_FREE(p->seeds);
     sqe_free(p->threads);
     pthread_cond_destroy(&p->cv);
     pthread_mutex_destroy(&p->mu);

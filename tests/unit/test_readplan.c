@@ -335,6 +335,29 @@ static void test_close_in_flight(void) {
     mem_clear(&m);
 }
 
+/* Seeded bytes (the Parquet footer's tail read) serve ranges inside them. */
+static void test_seed(void) {
+    mem_store m;
+    mem_init(&m, 2000);
+    sqe_readplan_opts o = opts(0, 1 << 20, 0, 1 << 20);
+    sqe_readplan *p = sqe_readplan_new(&m.base, "mem://obj", &o);
+    sqe_readplan_seed(p, 1000, m.data + 1000, 100);
+    int in = sqe_readplan_add(p, 1010, 20);
+    int edge = sqe_readplan_add(p, 1000, 100);
+    int out = sqe_readplan_add(p, 1090, 20); /* runs past the seed: fetched */
+    sqe_readplan_submit(p);
+    CHECK(got_right(p, &m, in, 1010, 20) && got_right(p, &m, edge, 1000, 100));
+    CHECK(mem_n_log(&m) == 0);
+    CHECK(got_right(p, &m, out, 1090, 20));
+    CHECK(mem_n_log(&m) == 1 && logged(&m, 0, 1090, 20));
+    sqe_readplan_release(p, in);
+    sqe_readplan_release(p, edge);
+    int again = sqe_readplan_add(p, 1050, 10); /* the seed outlives its ranges */
+    CHECK(got_right(p, &m, again, 1050, 10) && mem_n_log(&m) == 1);
+    sqe_readplan_free(p);
+    mem_clear(&m);
+}
+
 static void test_defaults(void) {
     sqe_readplan_opts o;
     sqe_store *local = sqe_io_local_new();
@@ -462,6 +485,7 @@ int main(void) {
     RUN(test_bounded_memory);
     RUN(test_errors_and_short);
     RUN(test_close_in_flight);
+    RUN(test_seed);
     RUN(test_defaults);
     RUN(test_seqread);
     RUN(test_local_tail);
