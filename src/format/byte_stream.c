@@ -37,6 +37,10 @@
  * [4-byte BE compressed length][compressed bytes] pieces until the raw
  * length is reached; each piece is one raw LZ4 or snappy block.
  *
+ * Remote stores (sqe_readplan_defaults says max_in_flight > 0) read
+ * through an sqe_seqread: the next chunks are fetched while this one is
+ * decoded.
+ *
  * Uncompressed streams (codec NONE) read straight into the caller's buffer
  * with get_range, no copy. A NONE stream over a name ending in .xz is
  * refused (NOT_SUPPORTED) rather than read as text.

@@ -61,7 +61,12 @@
  * Such files are never split; `size` then bounds the compressed bytes. A
  * .xz or .lzo file is refused by the stream (NOT_SUPPORTED), never read as
  * text.
- * Uncompressed files keep calling get_range directly (no extra copy).
+ * Uncompressed files keep calling get_range directly (no extra copy) on
+ * local disk; on a remote store (readplan options with max_in_flight > 0)
+ * they go through an sqe_seqread, which fetches the next chunks while this
+ * one is decoded (one memcpy per chunk). The read that reaches the listed
+ * size asks for one byte more, which replaces a separate 1-byte request to
+ * see that the file did not grow.
  *
  * Listed size. A non-zero `size` is what the listing saw: a file that ends
  * before it, or still has bytes at it when it is reached, changed during
