@@ -13,6 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
+#include "format/codec.h"
 #include "io/io.h"
 #include "unit.h"
 
@@ -423,6 +426,51 @@ static void test_seqread(void) {
     mem_clear(&m);
 }
 
+/* The byte stream on a remote store (the mem store is not "local") reads
+ * its chunks ahead: a zlib stream decoded through it gives back the data,
+ * and the chunks after the first are fetched before they are asked for. */
+static void test_byte_stream_read_ahead(void) {
+    size_t raw_len = 200000;
+    uint8_t *raw = malloc(raw_len);
+    uint32_t x = 12345; /* letters from an LCG: compresses to about 60% */
+    for (size_t i = 0; i < raw_len; i++) {
+        x = x * 1103515245u + 12345u;
+        raw[i] = (uint8_t)('a' + (x >> 16) % 26);
+    }
+    uLongf zlen = compressBound(raw_len);
+    mem_store m;
+    mem_init(&m, zlen);
+    CHECK(compress2(m.data, &zlen, raw, raw_len, 6) == Z_OK);
+    m.size = zlen;
+    sqe_error err;
+    sqe_error_clear(&err);
+    sqe_byte_stream *bs =
+        sqe_byte_stream_open(&m.base, "mem://x.deflate", zlen, 0, SQE_CODEC_DEFLATE, 1000, &err);
+    CHECK(bs != NULL);
+    uint8_t *out = malloc(raw_len + 1);
+    size_t got = 0;
+    bool eof = false, ok = true;
+    while (bs && ok && !eof && got <= raw_len) {
+        size_t n;
+        ok = sqe_byte_stream_read(bs, out + got, SQE_MIN((size_t)777, raw_len + 1 - got), &n, &eof,
+                                  &err);
+        got += n;
+    }
+    CHECK(ok && eof && got == raw_len && memcmp(out, raw, raw_len) == 0);
+    CHECK(bs && sqe_byte_stream_raw_bytes(bs) == zlen);
+    sqe_byte_stream_close(bs);
+    /* every chunk fetched once, plus the 1-byte look past the listed size */
+    CHECK(mem_n_log(&m) == (int)((zlen + 999) / 1000) + 1);
+    CHECK(logged(&m, 0, 0, 1000));
+    uint64_t sum = 0; /* each chunk once (workers may log them in any order) */
+    for (int i = 0; i < mem_n_log(&m) - 1; i++) sum += m.log_off[i] / 1000;
+    uint64_t nc = (zlen + 999) / 1000;
+    CHECK(sum == nc * (nc - 1) / 2);
+    free(out);
+    free(raw);
+    mem_clear(&m);
+}
+
 static void write_file(const char *path, const void *data, size_t n) {
     FILE *f = fopen(path, "wb");
     if (n) fwrite(data, 1, n, f);
@@ -489,5 +537,6 @@ int main(void) {
     RUN(test_defaults);
     RUN(test_seqread);
     RUN(test_local_tail);
+    RUN(test_byte_stream_read_ahead);
     return unit_report();
 }
