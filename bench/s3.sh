@@ -44,7 +44,7 @@ t0=$(now)
 sed "s|.*|upload-file = \"$data/&\"\nurl = \"$EP/bench/&\"\noutput = \"/dev/null\"|" "$out/files" \
     >"$out/upload.curl"
 curl -sf -Z --parallel-max 4 -H "$AUTH" -H "Content-Type: application/octet-stream" \
-    -K "$out/upload.curl"
+    -K "$out/upload.curl" 2>/dev/null
 t1=$(now)
 bytes_all=$(cd "$data" && xargs stat -c %s <"$out/files" | paste -sd+ | bc)
 echo "s3.sh: uploaded $bytes_all bytes in $(echo "$t1 - $t0" | bc) s" >&2
@@ -56,7 +56,7 @@ raw() { # parallelism, list file -> MB/s (one curl process, connections kept ali
     sed "s|.*|url = \"$EP/bench/&\"\noutput = \"/dev/null\"|" "$2" >"$2.curl"
     t0=$(now)
     if [[ $1 -gt 1 ]]; then
-        curl -sf -Z --parallel-max "$1" -H "$AUTH" -K "$2.curl"
+        curl -sf -Z --parallel-max "$1" -H "$AUTH" -K "$2.curl" 2>/dev/null
     else
         curl -sf -H "$AUTH" -K "$2.curl"
     fi

@@ -201,8 +201,9 @@ typedef struct sqe_readplan_opts {
     int max_in_flight;     /* background fetches at once; 0: fetched by get, at use */
     uint64_t max_buffered; /* fetched-but-unreleased bytes read ahead at most */
 } sqe_readplan_opts;
-/* Defaults by backend: S3 (any non-local store) gap 1 MiB, parts 8 MiB, 4
- * in flight, 64 MiB; local gap 64 KiB, parts 8 MiB, no background fetch. */
+/* Defaults by backend: S3 (vtable name "s3") gap 1 MiB, parts 8 MiB, 4 in
+ * flight, 64 MiB; any other (local disk, memory) gap 64 KiB, parts 8 MiB,
+ * no background fetch. */
 void sqe_readplan_defaults(const sqe_store *s, sqe_readplan_opts *o);
 typedef struct sqe_readplan sqe_readplan;
 /* o NULL: sqe_readplan_defaults(s). The store is borrowed. */

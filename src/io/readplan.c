@@ -96,7 +96,8 @@ struct sqe_readplan {
 };
 
 void sqe_readplan_defaults(const sqe_store *s, sqe_readplan_opts *o) {
-    bool remote = s && s->vt && s->vt->name && strcmp(s->vt->name, "local") != 0;
+    /* the network stores read ahead; disk and memory answer at once */
+    bool remote = s && s->vt && s->vt->name && strcmp(s->vt->name, "s3") == 0;
     o->gap_bytes = remote ? (uint64_t)1 << 20 : (uint64_t)64 << 10;
     o->part_bytes = (uint64_t)8 << 20;
     o->max_in_flight = remote ? 4 : 0;

@@ -1,7 +1,7 @@
 /*
  * test_readplan.c - the read planner (io/readplan.c) and suffix reads.
  *
- * A memory store ("mem") logs every get_range (offset, length) and can
+ * A memory store (named "s3", so it gets S3's read-ahead defaults) logs every get_range (offset, length) and can
  * delay, fail at a chosen offset, or hold fetches at a gate, so the tests
  * see which requests the planner made, in which order, how many at once,
  * and what it does with errors and with fetches still in flight at close.
@@ -70,8 +70,9 @@ static void mem_free(sqe_store *st) {
     (void)st;
 }
 
+/* Named "s3" so that sqe_readplan_defaults treats it as remote. */
 static const sqe_store_vtable mem_vt = {
-    .name = "mem", .get_range = mem_get_range, .free = mem_free};
+    .name = "s3", .get_range = mem_get_range, .free = mem_free};
 
 static void mem_init(mem_store *m, size_t size) {
     memset(m, 0, sizeof *m);
@@ -426,7 +427,7 @@ static void test_seqread(void) {
     mem_clear(&m);
 }
 
-/* The byte stream on a remote store (the mem store is not "local") reads
+/* The byte stream on a remote store (the memory store says it is "s3") reads
  * its chunks ahead: a zlib stream decoded through it gives back the data,
  * and the chunks after the first are fetched before they are asked for. */
 static void test_byte_stream_read_ahead(void) {
