@@ -9,7 +9,8 @@
 # Env: SQE_BENCH_DATA (a gen.mjs folder with csv/orders and parquet/orders;
 #      default bench/work/data/<rows>), SQE_S3BENCH_RUNS (3 timed runs after
 #      one warm-up), SQE_S3BENCH_CLI (build/sqe-cli), SQE_S3BENCH_OUT
-#      (bench/work/s3-<rows>: report.md, moto.log).
+#      (bench/work/s3-<rows>: report.md, moto.log), SQE_S3BENCH_BASELINE (another
+#      sqe-cli, e.g. one built from main: its S3 time and requests are added).
 # Needs moto_server (on the machine image; see ../shared/s3-test-server.md)
 # and curl. Uploads about 1 GB into moto's memory for 10M rows.
 set -euo pipefail
@@ -38,6 +39,7 @@ AUTH="Authorization: AWS4-HMAC-SHA256 Credential=test/20260101/us-east-1/s3/aws4
 curl -sf -X PUT -H "$AUTH" "$EP/bench" >/dev/null
 
 now() { date +%s.%N; }
+base=${SQE_S3BENCH_BASELINE:-}
 echo "s3.sh: uploading $data/{csv,parquet}/orders to moto on port $port" >&2
 t0=$(now)
 (cd "$data" && find csv/orders parquet/orders -type f | sort) >"$out/files"
@@ -87,18 +89,19 @@ CSVFMT="ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' STORED AS TEXTFILE"
     >/dev/null
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-time_query() { # sql -> median seconds of $runs runs after a warm-up
-    "$cli" "${ROOT[@]}" --format csv -c "$1" >"$out/last.out" 2>&1
+time_query() { # sql [cli] -> median seconds of $runs runs after a warm-up
+    local c=${2:-$cli}
+    "$c" "${ROOT[@]}" --format csv -c "$1" >"$out/last.out" 2>&1
     for _ in $(seq 1 "$runs"); do
         local a b
         a=$(now)
-        "$cli" "${ROOT[@]}" --format csv -c "$1" >/dev/null 2>&1
+        "$c" "${ROOT[@]}" --format csv -c "$1" >/dev/null 2>&1
         b=$(now)
         echo "$b - $a" | bc
     done | median
 }
-storage() { # sql -> "GET n, bytes b" from EXPLAIN ANALYZE
-    "$cli" "${ROOT[@]}" --format csv -c "EXPLAIN ANALYZE $1" 2>&1 |
+storage() { # sql [cli] -> "LIST l, GET n, HEAD h, b bytes" from EXPLAIN ANALYZE
+    "${2:-$cli}" "${ROOT[@]}" --format csv -c "EXPLAIN ANALYZE $1" 2>&1 |
         sed -n 's/.*Storage: LIST \([0-9]*\), GET \([0-9]*\), HEAD \([0-9]*\).*bytes read \([0-9]*\).*/LIST \1, GET \2, HEAD \3, \4 bytes/p'
 }
 
@@ -110,8 +113,8 @@ storage() { # sql -> "GET n, bytes b" from EXPLAIN ANALYZE
     echo "moto raw throughput (curl alone, GET whole objects): Parquet objects 1 at a time $raw1 MB/s,"
     echo "4 at a time $raw4 MB/s; CSV objects 4 at a time $rawcsv4 MB/s; largest object ($big) $rawbig MB/s."
     echo
-    echo "| query | table | local s | S3 s | S3/local | S3 requests, bytes (EXPLAIN ANALYZE) | S3 MB/s |"
-    echo "|---|---|---|---|---|---|---|"
+    echo "| query | table | local s | S3 s | S3/local | S3 requests, bytes (EXPLAIN ANALYZE) | S3 MB/s |${base:+ baseline S3 s | baseline S3 requests |}"
+    echo "|---|---|---|---|---|---|---|${base:+---|---|}"
 } >"$out/report.md"
 for q in "csv|SELECT count(*), round(sum(amount), 2) FROM lake.b.TBL" \
     "csv|SELECT status, count(*), round(sum(amount), 2), round(avg(qty), 6) FROM lake.b.TBL GROUP BY status ORDER BY status" \
@@ -130,7 +133,11 @@ for q in "csv|SELECT count(*), round(sum(amount), 2) FROM lake.b.TBL" \
     b=$(echo "$st" | sed -n 's/.*, \([0-9]*\) bytes/\1/p')
     mbs=$(echo "scale=1; ${b:-0} / 1000000 / $ts" | bc)
     ratio=$(echo "scale=2; $ts / $tl" | bc)
-    echo "| \`${sql//TBL/orders}\` | $fmt | $tl | $ts | $ratio | $st | $mbs |" >>"$out/report.md"
+    extra=
+    if [[ -n $base ]]; then
+        extra=" $(time_query "$sq" "$base") | $(storage "$sq" "$base") |"
+    fi
+    echo "| \`${sql//TBL/orders}\` | $fmt | $tl | $ts | $ratio | $st | $mbs |$extra" >>"$out/report.md"
     echo "s3.sh: $fmt: $sql: local $tl s, S3 $ts s ($st)" >&2
 done
 cat "$out/report.md"

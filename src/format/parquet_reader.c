@@ -84,6 +84,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* One value of w bytes: fixed-size copies the compiler inlines for the
@@ -2047,6 +2048,40 @@ static void pq_copy_pred(pq_reader *r, const sqe_reader_spec *spec) {
     r->pred.n_terms = n;
 }
 
+static int pq_cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Whether the reader's chunks are one fetch: a single row group whose
+ * projected chunks coalesce into one request of one part. Worker threads
+ * would then add only their start and a hand-off (about 0.1 ms a file),
+ * so the plan reads at use. */
+static bool pq_single_fetch(const pq_reader *r, const sqe_readplan_opts *io) {
+    if (r->rg_end - r->rg_next != 1) return false;
+    const sqe_pq_row_group *rg = &r->meta.row_groups[r->rg_next];
+    uint64_t *ext = sqe_malloc(sizeof(uint64_t) * 2 * (size_t)SQE_MAX(r->n_cols, 1));
+    int n = 0;
+    for (int i = 0; i < r->n_cols; i++) {
+        uint64_t start;
+        size_t len;
+        if (!pq_plan_extent(r, &r->cols[i], rg, &start, &len)) continue;
+        ext[2 * n] = start;
+        ext[2 * n + 1] = start + len;
+        n++;
+    }
+    qsort(ext, (size_t)n, 2 * sizeof *ext, pq_cmp_u64); /* by start */
+    bool one = true;
+    uint64_t end = n ? ext[1] : 0;
+    for (int i = 1; i < n && one; i++) {
+        if (ext[2 * i] > end && ext[2 * i] - end >= io->gap_bytes) one = false;
+        end = SQE_MAX(end, ext[2 * i + 1]);
+    }
+    if (n && end - ext[0] > io->part_bytes) one = false;
+    sqe_free(ext);
+    return one;
+}
+
 /* Opens row groups [rg_start, rg_end) (clamped to the file's). */
 static sqe_reader *pq_open_groups(sqe_store *store, const char *path, uint64_t size,
                                   uint64_t rg_start, uint64_t rg_end, const sqe_reader_spec *spec,
@@ -2098,7 +2133,14 @@ static sqe_reader *pq_open_groups(sqe_store *store, const char *path, uint64_t s
     bool any_leaf = false;
     for (int i = 0; i < r->n_cols; i++) any_leaf |= r->cols[i].leaf >= 0;
     if (any_leaf && r->rg_next < r->rg_end) {
-        r->plan = sqe_readplan_new(store, path, spec->io);
+        sqe_readplan_opts io;
+        if (spec->io) {
+            io = *spec->io;
+        } else {
+            sqe_readplan_defaults(store, &io);
+        }
+        if (pq_single_fetch(r, &io)) io.max_in_flight = 0; /* nothing to overlap */
+        r->plan = sqe_readplan_new(store, path, &io);
         size_t tail_len = (size_t)SQE_MIN((uint64_t)PQ_TAIL_GUESS, size);
         sqe_readplan_seed(r->plan, size - tail_len, tail, tail_len); /* small files: no GET */
         r->cur_ids = sqe_malloc(sizeof(int) * (size_t)r->n_cols);

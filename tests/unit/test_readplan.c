@@ -1,10 +1,10 @@
 /*
  * test_readplan.c - the read planner (io/readplan.c) and suffix reads.
  *
- * A memory store (named "s3", so it gets S3's read-ahead defaults) logs every get_range (offset, length) and can
- * delay, fail at a chosen offset, or hold fetches at a gate, so the tests
- * see which requests the planner made, in which order, how many at once,
- * and what it does with errors and with fetches still in flight at close.
+ * A memory store (named "s3", so it gets S3's read-ahead defaults) logs every get_range (offset,
+ * length) and can delay, fail at a chosen offset, or hold fetches at a gate, so the tests see which
+ * requests the planner made, in which order, how many at once, and what it does with errors and
+ * with fetches still in flight at close.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -71,8 +71,7 @@ static void mem_free(sqe_store *st) {
 }
 
 /* Named "s3" so that sqe_readplan_defaults treats it as remote. */
-static const sqe_store_vtable mem_vt = {
-    .name = "s3", .get_range = mem_get_range, .free = mem_free};
+static const sqe_store_vtable mem_vt = {.name = "s3", .get_range = mem_get_range, .free = mem_free};
 
 static void mem_init(mem_store *m, size_t size) {
     memset(m, 0, sizeof *m);
