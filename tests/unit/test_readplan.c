@@ -34,6 +34,7 @@ typedef struct mem_store {
     int delay_ms;
     uint64_t fail_at; /* a get_range covering this offset fails; UINT64_MAX: none */
     bool gate_closed; /* fetches wait until it opens */
+    bool closing_soon;
 } mem_store;
 
 static bool mem_get_range(sqe_store *st, const char *path, uint64_t off, size_t len, void *buf,
@@ -188,18 +189,23 @@ static void test_coalesce(void) {
 static void test_split_parallel(void) {
     mem_store m;
     mem_init(&m, 1000);
-    m.delay_ms = 30;
+    m.gate_closed = true;
     sqe_readplan_opts o = opts(0, 100, 4, 1 << 20);
     sqe_readplan *p = sqe_readplan_new(&m.base, "mem://obj", &o);
     int a = sqe_readplan_add(p, 0, 350);
     sqe_readplan_submit(p);
+    pthread_mutex_lock(&m.mu); /* all four parts in flight at once */
+    while (m.in_flight < 4) pthread_cond_wait(&m.cv, &m.mu);
+    m.gate_closed = false;
+    pthread_cond_broadcast(&m.cv);
+    pthread_mutex_unlock(&m.mu);
     CHECK(got_right(p, &m, a, 0, 350));
     CHECK(mem_n_log(&m) == 4);
     uint64_t seen = 0;
     for (int i = 0; i < 4; i++) seen |= 1u << (m.log_off[i] / 100);
     CHECK(seen == 0xF); /* parts 0, 100, 200, 300 */
     CHECK(m.log_len[0] + m.log_len[1] + m.log_len[2] + m.log_len[3] == 350);
-    CHECK(m.peak >= 2); /* parts were in flight together */
+    CHECK(m.peak == 4); /* parts were in flight together */
     sqe_readplan_stats st;
     sqe_readplan_get_stats(p, &st);
     CHECK(st.n_requests == 1 && st.n_gets == 4);
@@ -298,7 +304,10 @@ static void test_errors_and_short(void) {
  * leaks: close waits for them. */
 static void *open_gate(void *arg) {
     mem_store *m = arg;
-    usleep(50 * 1000);
+    pthread_mutex_lock(&m->mu); /* until the main thread is about to close */
+    while (!m->closing_soon) pthread_cond_wait(&m->cv, &m->mu);
+    pthread_mutex_unlock(&m->mu);
+    usleep(100 * 1000); /* sqe_readplan_free sets `closing` first thing */
     pthread_mutex_lock(&m->mu);
     m->gate_closed = false;
     pthread_cond_broadcast(&m->cv);
@@ -321,6 +330,10 @@ static void test_close_in_flight(void) {
     pthread_mutex_unlock(&m.mu);
     pthread_t t;
     pthread_create(&t, NULL, open_gate, &m);
+    pthread_mutex_lock(&m.mu);
+    m.closing_soon = true;
+    pthread_cond_broadcast(&m.cv);
+    pthread_mutex_unlock(&m.mu);
     sqe_readplan_free(p); /* returns once the three in flight are back */
     pthread_join(t, NULL);
     CHECK(m.in_flight == 0);
