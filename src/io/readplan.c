@@ -34,6 +34,13 @@
  * it. A short part (the object ended) leaves the range short: get reports
  * the bytes that exist, and the caller decides whether that is truncation.
  *
+ * Seeds. Bytes the caller already holds (the Parquet footer's suffix read)
+ * become a request that is DONE from the start and never freed before the
+ * plan; a range added later that lies inside one is served from it.
+ *
+ * Sequential reads (sqe_seqread, at the end of this file) put a queue of
+ * read-ahead ranges on a plan: text and JSON chunks on S3.
+ *
  * Invariants (under `mu`): a part is QUEUED, RUNNING or DONE; only the
  * thread that moved it to RUNNING writes its bytes of the request buffer,
  * and nobody reads them before it is DONE (the mutex orders the two). A
@@ -157,6 +164,7 @@ static int rp_new_req(sqe_readplan *p, uint64_t off, uint64_t end) {
 }
 
 static void *rp_worker(void *arg);
+static void rp_req_maybe_free(sqe_readplan *p, rp_req *q);
 
 /* The seeded request holding [off, off + len) whole, or -1. */
 static int rp_seed_for(const sqe_readplan *p, uint64_t off, size_t len) {
@@ -183,7 +191,6 @@ void sqe_readplan_seed(sqe_readplan *p, uint64_t off, const void *data, size_t l
     SQE_ARRAY_PUSH(NULL, p->seeds, qi);
     pthread_mutex_unlock(&p->mu);
 }
-static void rp_req_maybe_free(sqe_readplan *p, rp_req *q);
 
 /* Groups the pending ranges into requests (caller holds mu). */
 static void rp_plan_pending(sqe_readplan *p) {
