@@ -793,6 +793,16 @@ static void test_read_plan(void) {
         sqe_batch_free(b);
     }
     sqe_free(want);
+    /* the footer's suffix read also returns the object's size: a file that
+     * is not its listed size fails naming both, before anything is decoded */
+    spec.io = NULL;
+    r = pq_vt()->open(g_store, path, file_size(path) + 10, &spec, &err);
+    CHECK(r == NULL && err.cls == SQE_ERR_INVALID_DATA);
+    char *msg =
+        sqe_asprintf("Parquet file '%s' is %llu bytes long, not its listed size of %llu", path,
+                     (unsigned long long)file_size(path), (unsigned long long)file_size(path) + 10);
+    CHECK_CONTAINS(err.msg, msg);
+    sqe_free(msg);
 }
 
 int main(void) {
