@@ -136,14 +136,15 @@ sanitize:
 	$(MAKE) BUILD=build-asan $(ASAN_VARS) unit sqltest
 
 # ThreadSanitizer: the executor's unit tests (every test_exec*, two at a
-# time: each is mostly one thread) and the SQL folders whose plans run on a
+# time: each is mostly one thread), the read planner's (test_readplan: its
+# fetch threads, under a second) and the SQL folders whose plans run on a
 # thread pool against multi-file tables (relational: joins, set operations,
 # windows; parquet: the readers' morsels and the top-N dynamic filter). The
 # rest of the SQL suite stays in the ASan tier, which keeps CI under 20
 # minutes. halt_on_error makes a race fail the run.
 TSAN_SQL := tests/sql/relational tests/sql/parquet
 TSAN_VARS := OPT="-O1 -g -fno-omit-frame-pointer" SAN="-fsanitize=thread"
-TSAN_UNITS = $(filter $(BUILD)/tests/test_exec% $(BUILD)/tests/test_engine,$(UNIT_BINS))
+TSAN_UNITS = $(filter $(BUILD)/tests/test_exec% $(BUILD)/tests/test_engine $(BUILD)/tests/test_readplan,$(UNIT_BINS))
 tsan:
 	$(MAKE) -j$(JOBS) BUILD=build-tsan $(TSAN_VARS) tsan-bins
 	$(MAKE) BUILD=build-tsan $(TSAN_VARS) tsan-run

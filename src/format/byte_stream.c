@@ -22,8 +22,9 @@
  * its decoder reports the member's end; input ending while it is true is
  * "data is truncated". A store that returns fewer bytes than the listing's
  * size promised is "file is shorter than its listed size"; one that still
- * has a byte at the listed size when that is reached (one 1-byte get_range
- * per file) is "longer than its listed size" (issue 7 item 2: a file
+ * has a byte at the listed size when that is reached (the read reaching it
+ * asks for one byte more when its buffer has room, else one 1-byte
+ * get_range per file) is "longer than its listed size" (issue 7 item 2: a file
  * changed during a scan is an error naming it, never a partial answer).
  * Garbage is the
  * library's own complaint. All are INVALID_DATA prefixed "file 'F': ".
@@ -36,6 +37,10 @@
  * Hadoop's BlockCompressorStream writes blocks [4-byte BE raw length] then
  * [4-byte BE compressed length][compressed bytes] pieces until the raw
  * length is reached; each piece is one raw LZ4 or snappy block.
+ *
+ * Remote stores (sqe_readplan_defaults says max_in_flight > 0) read
+ * through an sqe_seqread: the next chunks are fetched while this one is
+ * decoded.
  *
  * Uncompressed streams (codec NONE) read straight into the caller's buffer
  * with get_range, no copy. A NONE stream over a name ending in .xz is
@@ -104,6 +109,7 @@ typedef enum bs_framing {
 
 struct sqe_byte_stream {
     sqe_store *store; /* borrowed */
+    sqe_seqread *seq; /* remote store: input chunks read ahead (NULL: get_range) */
     char *path;
     uint64_t size; /* listed size; 0 = until a short read */
     uint64_t off;  /* next byte to fetch */
@@ -150,20 +156,38 @@ static bool bs_truncated(const sqe_byte_stream *s, sqe_error *err) {
 
 /* ------------------------------------------------------------ input */
 
-/* Fetches up to `want` bytes at s->off into dst. */
+static bool bs_longer(const sqe_byte_stream *s, sqe_error *err) {
+    return sqe_error_set(err, SQE_ERR_INVALID_DATA,
+                         "file '%s'%s%s%s is longer than its listed size of %llu bytes (did it "
+                         "grow or was it overwritten while being read?); run the query again",
+                         s->path, s->codec ? " (" : "", s->codec ? sqe_codec_name(s->codec) : "",
+                         s->codec ? ")" : "", (unsigned long long)s->size);
+}
+
+/* Fetches up to `want` bytes at s->off into dst (dst has room for want).
+ * A read that ends at the listed size with room to spare asks for one byte
+ * more: getting it means the file grew, not getting it replaces a separate
+ * 1-byte read past the end. */
 static bool bs_fetch(sqe_byte_stream *s, uint8_t *dst, size_t want, size_t *got, sqe_error *err) {
     *got = 0;
     if (s->in_eof) return true;
+    bool probe = false; /* the extra byte rides on this read */
     if (s->size > 0) {
         uint64_t left = s->off < s->size ? s->size - s->off : 0;
-        if (left < want) want = (size_t)left;
+        if (left < want) {
+            want = (size_t)left;
+            probe = true;
+        }
     }
     if (want == 0) {
         s->in_eof = true;
         return true;
     }
-    size_t n = 0;
-    if (!s->store->vt->get_range(s->store, s->path, s->off, want, dst, &n, err)) return false;
+    size_t n = 0, ask = want + probe;
+    bool ok = s->seq ? sqe_seqread_read(s->seq, s->off, ask, dst, &n, err)
+                     : s->store->vt->get_range(s->store, s->path, s->off, ask, dst, &n, err);
+    if (!ok) return false;
+    if (n > want) return bs_longer(s, err);
     s->off += n;
     s->raw += n;
     *got = n;
@@ -179,19 +203,13 @@ static bool bs_fetch(sqe_byte_stream *s, uint8_t *dst, size_t want, size_t *got,
     }
     if (s->size > 0 && s->off >= s->size) {
         s->in_eof = true;
+        if (probe) return true;
         /* one byte past the listed size: a file that grew (or was replaced
          * by a longer one) since it was listed is not read half-way */
         uint8_t extra;
         size_t m = 0;
         if (!s->store->vt->get_range(s->store, s->path, s->size, 1, &extra, &m, err)) return false;
-        if (m > 0)
-            return sqe_error_set(err, SQE_ERR_INVALID_DATA,
-                                 "file '%s'%s%s%s is longer than its listed size of %llu bytes "
-                                 "(did it grow or was it overwritten while being read?); run the "
-                                 "query again",
-                                 s->path, s->codec ? " (" : "",
-                                 s->codec ? sqe_codec_name(s->codec) : "", s->codec ? ")" : "",
-                                 (unsigned long long)s->size);
+        if (m > 0) return bs_longer(s, err);
     }
     return true;
 }
@@ -511,6 +529,10 @@ sqe_byte_stream *sqe_byte_stream_open(sqe_store *store, const char *path, uint64
     s->codec = codec;
     s->chunk = chunk_size ? chunk_size : 1;
     s->framing = BS_FRAME_LIB;
+    sqe_readplan_opts io;
+    sqe_readplan_defaults(store, &io);
+    if (io.max_in_flight > 0) /* remote: the next chunks arrive while this one decodes */
+        s->seq = sqe_seqread_new(store, path, size ? size + 1 : UINT64_MAX, &io); /* + probe */
     bool ok = true;
     switch (codec) {
     case SQE_CODEC_GZIP:
@@ -618,6 +640,7 @@ void sqe_byte_stream_close(sqe_byte_stream *s) {
     if (s->zs) ZSTD_freeDStream(s->zs);
     if (s->lz4) LZ4F_freeDecompressionContext(s->lz4);
     if (s->br) BrotliDecoderDestroyInstance(s->br);
+    sqe_seqread_free(s->seq);
     sqe_free(s->in);
     sqe_free(s->blk);
     sqe_free(s->path);

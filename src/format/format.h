@@ -165,6 +165,9 @@ typedef struct sqe_reader_spec {
     sqe_json_options json;       /* SQE_FORMAT_JSON */
     const sqe_format_pred *pred; /* NULL or a hint to skip data (see above) */
     sqe_dyn_filter *dyn;         /* NULL or a bound to skip data by (see above); not owned */
+    /* NULL: sqe_readplan_defaults(store). How Parquet chunks and text/JSON
+     * chunks are coalesced and read ahead (io.h, readplan.c). */
+    const sqe_readplan_opts *io;
 } sqe_reader_spec;
 
 /* Counters a reader reports (EXPLAIN ANALYZE). */

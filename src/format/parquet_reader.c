@@ -84,6 +84,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* One value of w bytes: fixed-size copies the compiler inlines for the
@@ -111,6 +112,7 @@ static inline void pq_copy_value(uint8_t *dst, const uint8_t *src, size_t w) {
 
 #define PQ_TAIL_GUESS (64u << 10)     /* bytes fetched first from the file's end */
 #define PQ_WINDOW (8u << 20)          /* chunk bytes fetched per get_range */
+#define PQ_PLAN_MAX_CHUNK (16u << 20) /* larger chunks are read through windows */
 #define PQ_MAX_PAGE_VALUES (1u << 24) /* values of one page, decoded whole */
 #define PQ_MAX_DICT_VALUES (1u << 24) /* entries of one dictionary */
 
@@ -135,10 +137,12 @@ typedef enum pq_src {
     PQ_S_UNSUPPORTED,
 } pq_src;
 
-/* A retired buffer: malloc'd memory or an arena, freed at the next `next`. */
+/* A retired buffer: malloc'd memory, an arena or a read plan range, freed
+ * (released) at the next `next`. */
 typedef struct pq_retired {
     void *mem;
     sqe_arena *arena;
+    int plan_id; /* -1: none */
 } pq_retired;
 
 /* A reusable malloc'd buffer (contents undefined). */
@@ -171,6 +175,7 @@ typedef struct pq_col {
     uint8_t *win;            /* file bytes [win_off, win_off + win_len) */
     uint64_t win_off;
     size_t win_len, win_cap;
+    int win_plan;          /* >= 0: win is that read plan range (not owned), the whole chunk */
     bool retain;           /* strings: views point into page/window buffers, which are retired */
     sqe_arena *dict_arena; /* dictionary values (converted), per chunk */
     uint8_t *dict;
@@ -203,6 +208,12 @@ typedef struct pq_reader {
     int rg_cur;           /* row group being read, -1 none */
     int64_t rg_rows_left;
     SQE_ARRAY(pq_retired) retired;
+    /* chunks through the read plan: ids per column (-1: windowed get_range)
+     * for the current row group and for the one read ahead (ahead_rg) */
+    sqe_readplan *plan;
+    int *cur_ids, *ahead_ids;
+    int ahead_rg;
+    uint64_t bytes_direct; /* fetched outside the plan (footer, windows) */
 } pq_reader;
 
 /* ------------------------------------------------------------- errors */
@@ -308,7 +319,7 @@ static bool pq_corrupt(const pq_reader *r, const pq_col *c, sqe_error *err, cons
 
 static void pq_retire(pq_reader *r, void *mem, sqe_arena *arena) {
     if (!mem && !arena) return;
-    pq_retired x = {mem, arena};
+    pq_retired x = {mem, arena, -1};
     SQE_ARRAY_PUSH(NULL, r->retired, x);
 }
 
@@ -316,8 +327,32 @@ static void pq_free_retired(pq_reader *r) {
     for (size_t i = 0; i < r->retired.len; i++) {
         sqe_free(r->retired.items[i].mem);
         sqe_arena_free(r->retired.items[i].arena);
+        if (r->retired.items[i].plan_id >= 0)
+            sqe_readplan_release(r->plan, r->retired.items[i].plan_id);
     }
     r->retired.len = 0;
+}
+
+/* Lets go of c's window: a plan range is released (retired when views may
+ * point into it), an owned buffer retired when views may point into it,
+ * else kept for reuse. */
+static void pq_drop_win(pq_reader *r, pq_col *c) {
+    if (c->win_plan >= 0) {
+        if (c->retain) {
+            pq_retired x = {NULL, NULL, c->win_plan};
+            SQE_ARRAY_PUSH(NULL, r->retired, x);
+        } else {
+            sqe_readplan_release(r->plan, c->win_plan);
+        }
+        c->win_plan = -1;
+        c->win = NULL;
+        c->win_cap = 0;
+    } else if (c->retain && c->win) {
+        pq_retire(r, c->win, NULL);
+        c->win = NULL;
+        c->win_cap = 0;
+    }
+    c->win_len = 0;
 }
 
 /* A scratch buffer of at least n bytes. With `fresh` the old buffer is
@@ -361,9 +396,30 @@ static bool pq_fetch(sqe_store *store, const char *path, uint64_t off, size_t le
     return true;
 }
 
-/* Reads and decodes the footer of `path` into `arena`. */
+/* The last `tail` bytes of the file: one suffix-range request where the
+ * store has it (its answer also says the object's size, which must still be
+ * the listed one), else a get_range at size - tail. */
+static bool pq_fetch_tail(sqe_store *store, const char *path, uint64_t size, size_t tail,
+                          uint8_t *buf, uint64_t *bytes_read, sqe_error *err) {
+    if (!store->vt->get_tail) return pq_fetch(store, path, size - tail, tail, buf, bytes_read, err);
+    size_t n = 0;
+    uint64_t osize = 0;
+    if (!store->vt->get_tail(store, path, tail, buf, &n, &osize, err)) return false;
+    if (bytes_read) *bytes_read += n;
+    if (osize != size || n != tail)
+        return sqe_error_set(err, SQE_ERR_INVALID_DATA,
+                             "Parquet file '%s' is %llu bytes long, not its listed size of %llu "
+                             "bytes (was it overwritten since it was listed?); run the query again",
+                             path, (unsigned long long)osize, (unsigned long long)size);
+    return true;
+}
+
+/* Reads and decodes the footer of `path` into `arena`. With `tail_keep`
+ * the bytes fetched from the end (min(PQ_TAIL_GUESS, size) of them) are
+ * handed over, so chunks inside them need no request of their own. */
 static bool pq_read_footer(sqe_store *store, const char *path, uint64_t size, sqe_arena *arena,
-                           sqe_pq_file_meta *meta, uint64_t *bytes_read, sqe_error *err) {
+                           sqe_pq_file_meta *meta, uint64_t *bytes_read, uint8_t **tail_keep,
+                           sqe_error *err) {
     if (size < 12)
         return sqe_error_set(err, SQE_ERR_INVALID_DATA,
                              "Parquet file '%s' is too short to be Parquet (%llu bytes; a Parquet "
@@ -373,7 +429,7 @@ static bool pq_read_footer(sqe_store *store, const char *path, uint64_t size, sq
     uint8_t *buf = sqe_malloc(tail);
     bool ok = false;
     uint8_t *full = NULL;
-    if (!pq_fetch(store, path, size - tail, tail, buf, bytes_read, err)) goto done;
+    if (!pq_fetch_tail(store, path, size, tail, buf, bytes_read, err)) goto done;
     const uint8_t *t = buf + tail - 8;
     if (memcmp(t + 4, "PARE", 4) == 0) {
         sqe_error_set(err, SQE_ERR_NOT_SUPPORTED,
@@ -419,6 +475,10 @@ static bool pq_read_footer(sqe_store *store, const char *path, uint64_t size, sq
         goto done;
     }
     ok = true;
+    if (tail_keep) {
+        *tail_keep = buf;
+        buf = NULL;
+    }
 done:
     sqe_free(full);
     sqe_free(buf);
@@ -1120,11 +1180,7 @@ static bool pq_ensure(pq_reader *r, pq_col *c, size_t need, sqe_error *err) {
                           "a page at byte %llu runs past the end of its column chunk (byte %llu)",
                           (unsigned long long)c->pos, (unsigned long long)c->chunk_end);
     size_t len = (size_t)SQE_MIN((uint64_t)SQE_MAX((size_t)PQ_WINDOW, need), c->chunk_end - c->pos);
-    if (c->retain && c->win) { /* views may point into it */
-        pq_retire(r, c->win, NULL);
-        c->win = NULL;
-        c->win_cap = 0;
-    }
+    pq_drop_win(r, c); /* views may point into it */
     if (c->win_cap < len || !c->win) {
         sqe_free(c->win);
         c->win_cap = len ? len : 1;
@@ -1132,7 +1188,7 @@ static bool pq_ensure(pq_reader *r, pq_col *c, size_t need, sqe_error *err) {
     }
     c->win_off = c->pos;
     c->win_len = len;
-    return pq_fetch(r->store, r->path, c->pos, len, c->win, &r->base.stats.bytes_read, err);
+    return pq_fetch(r->store, r->path, c->pos, len, c->win, &r->bytes_direct, err);
 }
 
 static const uint8_t *pq_at(const pq_col *c) {
@@ -1162,8 +1218,10 @@ static sqe_codec pq_codec_of(int codec) {
     }
 }
 
-/* Positions column c on its chunk in row group rg. */
-static bool pq_start_chunk(pq_reader *r, pq_col *c, const sqe_pq_row_group *rg, sqe_error *err) {
+/* Positions column c on its chunk in row group rg (plan_id: the chunk's
+ * read plan range, -1: read through windows). */
+static bool pq_start_chunk(pq_reader *r, pq_col *c, const sqe_pq_row_group *rg, int plan_id,
+                           sqe_error *err) {
     if (c->leaf >= rg->n_columns)
         return pq_corrupt(r, c, err, "the row group has %d column chunks, the schema %d or more",
                           rg->n_columns, c->leaf + 1);
@@ -1200,12 +1258,21 @@ static bool pq_start_chunk(pq_reader *r, pq_col *c, const sqe_pq_row_group *rg, 
     c->cc = cc;
     c->pos = (uint64_t)start;
     c->chunk_end = (uint64_t)start + (uint64_t)len;
-    if (c->retain) {
-        pq_retire(r, c->win, NULL);
-        c->win = NULL;
-        c->win_cap = 0;
+    pq_drop_win(r, c);
+    if (plan_id >= 0) { /* the whole chunk, fetched (or being fetched) by the plan */
+        const uint8_t *data;
+        size_t n;
+        if (!sqe_readplan_get(r->plan, plan_id, &data, &n, err)) return false;
+        c->win_plan = plan_id;
+        if (n != (size_t)len)
+            return sqe_error_set(err, SQE_ERR_INVALID_DATA,
+                                 "Parquet file '%s' is truncated: %zu bytes at offset %lld, "
+                                 "expected %lld (the file changed since it was listed?)",
+                                 r->path, n, (long long)start, (long long)len);
+        c->win = (uint8_t *)data;
+        c->win_off = c->pos;
+        c->win_len = (size_t)len;
     }
-    c->win_len = 0;
     pq_retire(r, NULL, c->dict_arena);
     pq_retire(r, NULL, c->page_arena);
     c->dict_arena = c->page_arena = NULL;
@@ -1782,6 +1849,79 @@ static bool pq_rows_plausible(const sqe_pq_row_group *rg) {
     return min_bytes >= 0 && rg->num_rows / ((int64_t)1 << 20) <= min_bytes;
 }
 
+/* ------------------------------------------------------------ read plan */
+
+/* The bytes of column c's chunk in rg when they can be read whole through
+ * the plan: a sane extent (pq_start_chunk reports insane ones) of at most
+ * PQ_PLAN_MAX_CHUNK bytes (larger chunks go through windows, so memory
+ * stays bounded by the window). */
+static bool pq_plan_extent(const pq_reader *r, const pq_col *c, const sqe_pq_row_group *rg,
+                           uint64_t *start, size_t *len) {
+    if (c->leaf < 0 || c->leaf >= rg->n_columns) return false;
+    const sqe_pq_column_chunk *cc = &rg->columns[c->leaf];
+    if (cc->encrypted || !cc->has_meta || cc->file_path) return false;
+    int64_t st = cc->data_page_offset;
+    if (cc->dictionary_page_offset > 0 && cc->dictionary_page_offset < st)
+        st = cc->dictionary_page_offset;
+    int64_t l = cc->total_compressed_size;
+    if (st < 4 || l <= 0 || (uint64_t)st > r->size || (uint64_t)l > r->size - (uint64_t)st ||
+        (uint64_t)l > PQ_PLAN_MAX_CHUNK)
+        return false;
+    *start = (uint64_t)st;
+    *len = (size_t)l;
+    return true;
+}
+
+/* Adds row group g's projected chunks to the plan (their ids into `ids`,
+ * -1 for a chunk read through windows) and submits them as one batch, so
+ * neighbouring chunks become one request. */
+static void pq_plan_group(pq_reader *r, int g, int *ids) {
+    const sqe_pq_row_group *rg = &r->meta.row_groups[g];
+    for (int i = 0; i < r->n_cols; i++) {
+        uint64_t start;
+        size_t len;
+        ids[i] = pq_plan_extent(r, &r->cols[i], rg, &start, &len)
+                     ? sqe_readplan_add(r->plan, start, len)
+                     : -1;
+    }
+    sqe_readplan_submit(r->plan);
+}
+
+static void pq_release_ids(pq_reader *r, int *ids) {
+    for (int i = 0; i < r->n_cols; i++) {
+        if (ids[i] >= 0) sqe_readplan_release(r->plan, ids[i]);
+        ids[i] = -1;
+    }
+}
+
+/* The first row group from `from` on that the statistics do not rule out
+ * (what pq_next_row_group will most likely read next), or -1. */
+static int pq_peek_group(const pq_reader *r, int from) {
+    for (int g = from; g < r->rg_end; g++) {
+        const sqe_pq_row_group *rg = &r->meta.row_groups[g];
+        if (rg->num_rows == 0) continue;
+        if (rg->num_rows < 0 || !pq_rows_plausible(rg)) return -1; /* an error there */
+        if (pq_rg_may_match(r, rg)) return g;
+    }
+    return -1;
+}
+
+/* Row group g is about to be read: its chunks come from the read-ahead
+ * when they were planned as the next group, else they are planned now;
+ * then the group after it is planned (read ahead while g decodes). */
+static void pq_plan_advance(pq_reader *r, int g) {
+    if (r->ahead_rg == g) {
+        int *t = r->cur_ids;
+        r->cur_ids = r->ahead_ids;
+        r->ahead_ids = t;
+    } else {
+        if (r->ahead_rg >= 0) pq_release_ids(r, r->ahead_ids); /* pruned after all */
+        pq_plan_group(r, g, r->cur_ids);
+    }
+    r->ahead_rg = pq_peek_group(r, g + 1);
+    if (r->ahead_rg >= 0) pq_plan_group(r, r->ahead_rg, r->ahead_ids);
+}
+
 /* Moves to the next row group that may match; false with *eof when none. */
 static bool pq_next_row_group(pq_reader *r, bool *eof, sqe_error *err) {
     for (;;) {
@@ -1810,8 +1950,12 @@ static bool pq_next_row_group(pq_reader *r, bool *eof, sqe_error *err) {
         }
         r->rg_cur = g;
         r->rg_rows_left = rg->num_rows;
-        for (int i = 0; i < r->n_cols; i++)
-            if (r->cols[i].leaf >= 0 && !pq_start_chunk(r, &r->cols[i], rg, err)) return false;
+        if (r->plan) pq_plan_advance(r, g);
+        for (int i = 0; i < r->n_cols; i++) {
+            int id = r->plan ? r->cur_ids[i] : -1;
+            if (r->plan) r->cur_ids[i] = -1; /* the column owns it now */
+            if (r->cols[i].leaf >= 0 && !pq_start_chunk(r, &r->cols[i], rg, id, err)) return false;
+        }
         return true;
     }
 }
@@ -1846,6 +1990,8 @@ static bool pq_next(sqe_reader *rd, sqe_batch *out, bool *eof, sqe_error *err) {
     r->rg_rows_left -= n;
     out->n_rows = n;
     r->base.stats.rows_read += n;
+    r->base.stats.bytes_read =
+        r->bytes_direct + (r->plan ? sqe_readplan_bytes_fetched(r->plan) : 0);
     return true;
 }
 
@@ -1854,7 +2000,7 @@ static void pq_close(sqe_reader *rd) {
     if (!r) return;
     pq_free_retired(r);
     for (int i = 0; i < r->n_cols; i++) {
-        sqe_free(r->cols[i].win);
+        if (r->cols[i].win_plan < 0) sqe_free(r->cols[i].win);
         sqe_arena_free(r->cols[i].dict_arena);
         sqe_arena_free(r->cols[i].page_arena);
         pq_col *c = &r->cols[i];
@@ -1866,6 +2012,9 @@ static void pq_close(sqe_reader *rd) {
         pq_buf_free(&c->bbuf);
     }
     SQE_ARRAY_FREE(r->retired);
+    sqe_readplan_free(r->plan); /* waits for fetches in flight */
+    sqe_free(r->cur_ids);
+    sqe_free(r->ahead_ids);
     sqe_dyn_bound_free(&r->dynb);
     sqe_free(r->cols);
     sqe_arena_free(r->meta_arena);
@@ -1899,6 +2048,40 @@ static void pq_copy_pred(pq_reader *r, const sqe_reader_spec *spec) {
     r->pred.n_terms = n;
 }
 
+static int pq_cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Whether the reader's chunks are one fetch: a single row group whose
+ * projected chunks coalesce into one request of one part. Worker threads
+ * would then add only their start and a hand-off (about 0.1 ms a file),
+ * so the plan reads at use. */
+static bool pq_single_fetch(const pq_reader *r, const sqe_readplan_opts *io) {
+    if (r->rg_end - r->rg_next != 1) return false;
+    const sqe_pq_row_group *rg = &r->meta.row_groups[r->rg_next];
+    uint64_t *ext = sqe_malloc(sizeof(uint64_t) * 2 * (size_t)SQE_MAX(r->n_cols, 1));
+    int n = 0;
+    for (int i = 0; i < r->n_cols; i++) {
+        uint64_t start;
+        size_t len;
+        if (!pq_plan_extent(r, &r->cols[i], rg, &start, &len)) continue;
+        ext[2 * n] = start;
+        ext[2 * n + 1] = start + len;
+        n++;
+    }
+    qsort(ext, (size_t)n, 2 * sizeof *ext, pq_cmp_u64); /* by start */
+    bool one = true;
+    uint64_t end = n ? ext[1] : 0;
+    for (int i = 1; i < n && one; i++) {
+        if (ext[2 * i] > end && ext[2 * i] - end >= io->gap_bytes) one = false;
+        end = SQE_MAX(end, ext[2 * i + 1]);
+    }
+    if (n && end - ext[0] > io->part_bytes) one = false;
+    sqe_free(ext);
+    return one;
+}
+
 /* Opens row groups [rg_start, rg_end) (clamped to the file's). */
 static sqe_reader *pq_open_groups(sqe_store *store, const char *path, uint64_t size,
                                   uint64_t rg_start, uint64_t rg_end, const sqe_reader_spec *spec,
@@ -1910,6 +2093,7 @@ static sqe_reader *pq_open_groups(sqe_store *store, const char *path, uint64_t s
     pq_reader *r = sqe_calloc(1, sizeof *r);
     r->base.vt = &sqe_parquet_reader_vtable;
     bool empty = size == 0; /* a 0-byte file adds no rows, as for text */
+    uint8_t *tail = NULL;   /* the footer read's bytes, seeded into the plan */
     r->store = store;
     r->path = sqe_strdup(path);
     r->size = size;
@@ -1933,10 +2117,12 @@ static sqe_reader *pq_open_groups(sqe_store *store, const char *path, uint64_t s
         c->max_chars = c->type.id == SQE_T_VARCHAR ? c->type.length : 0;
         c->retain = c->type.id == SQE_T_VARCHAR || c->type.id == SQE_T_VARBINARY;
         c->leaf = -1;
+        c->win_plan = -1;
     }
     if (empty) return &r->base; /* no row groups */
-    if (!pq_read_footer(store, path, size, r->meta_arena, &r->meta, &r->base.stats.bytes_read, err))
+    if (!pq_read_footer(store, path, size, r->meta_arena, &r->meta, &r->bytes_direct, &tail, err))
         goto fail;
+    r->base.stats.bytes_read = r->bytes_direct;
     if (!pq_bind(r, spec, err)) goto fail;
     pq_copy_pred(r, spec);
     if (spec->dyn && spec->dyn->col >= 0 && pq_col_for(r, spec->dyn->col) &&
@@ -1944,8 +2130,28 @@ static sqe_reader *pq_open_groups(sqe_store *store, const char *path, uint64_t s
         r->dyn = spec->dyn;
     r->rg_next = (int)SQE_MIN(rg_start, (uint64_t)r->meta.n_row_groups);
     r->rg_end = (int)SQE_MIN(rg_end, (uint64_t)r->meta.n_row_groups);
+    bool any_leaf = false;
+    for (int i = 0; i < r->n_cols; i++) any_leaf |= r->cols[i].leaf >= 0;
+    if (any_leaf && r->rg_next < r->rg_end) {
+        sqe_readplan_opts io;
+        if (spec->io) {
+            io = *spec->io;
+        } else {
+            sqe_readplan_defaults(store, &io);
+        }
+        if (pq_single_fetch(r, &io)) io.max_in_flight = 0; /* nothing to overlap */
+        r->plan = sqe_readplan_new(store, path, &io);
+        size_t tail_len = (size_t)SQE_MIN((uint64_t)PQ_TAIL_GUESS, size);
+        sqe_readplan_seed(r->plan, size - tail_len, tail, tail_len); /* small files: no GET */
+        r->cur_ids = sqe_malloc(sizeof(int) * (size_t)r->n_cols);
+        r->ahead_ids = sqe_malloc(sizeof(int) * (size_t)r->n_cols);
+        for (int i = 0; i < r->n_cols; i++) r->cur_ids[i] = r->ahead_ids[i] = -1;
+        r->ahead_rg = -1;
+    }
+    sqe_free(tail);
     return &r->base;
 fail:
+    sqe_free(tail);
     pq_close(&r->base);
     return NULL;
 }
@@ -1966,7 +2172,7 @@ static bool pq_plan_morsels(sqe_store *store, const char *path, uint64_t size,
     if (target_bytes == 0 || size <= target_bytes) return true;
     sqe_arena *a = sqe_arena_new(0);
     sqe_pq_file_meta m;
-    bool ok = pq_read_footer(store, path, size, a, &m, NULL, err);
+    bool ok = pq_read_footer(store, path, size, a, &m, NULL, NULL, err);
     if (ok && m.n_row_groups > 1) {
         size_t first = out->len;
         uint64_t start = 0, acc = 0;
@@ -2063,7 +2269,7 @@ bool sqe_parquet_infer_schema(sqe_store *store, const char *path, uint64_t size,
                               sqe_inferred_schema *out, sqe_error *err) {
     sqe_arena *a = sqe_arena_new(0);
     sqe_pq_file_meta m;
-    bool ok = pq_read_footer(store, path, size, a, &m, NULL, err);
+    bool ok = pq_read_footer(store, path, size, a, &m, NULL, NULL, err);
     int n_top = ok && m.n_schema > 0 ? m.schema[0].num_children : 0;
     out->n_cols = 0;
     out->names = sqe_arena_alloc(arena, (size_t)(n_top + 1) * sizeof *out->names);

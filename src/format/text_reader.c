@@ -61,7 +61,12 @@
  * Such files are never split; `size` then bounds the compressed bytes. A
  * .xz or .lzo file is refused by the stream (NOT_SUPPORTED), never read as
  * text.
- * Uncompressed files keep calling get_range directly (no extra copy).
+ * Uncompressed files keep calling get_range directly (no extra copy) on
+ * local disk; on a remote store (readplan options with max_in_flight > 0)
+ * they go through an sqe_seqread, which fetches the next chunks while this
+ * one is decoded (one memcpy per chunk). The read that reaches the listed
+ * size asks for one byte more, which replaces a separate 1-byte request to
+ * see that the file did not grow.
  *
  * Listed size. A non-zero `size` is what the listing saw: a file that ends
  * before it, or still has bytes at it when it is reached, changed during
@@ -104,10 +109,12 @@ typedef struct text_slot {
 
 typedef struct text_reader {
     sqe_reader base;
-    sqe_store *store;    /* borrowed: outlives the reader */
-    char *path;          /* owned copy, as the caller spelled it */
-    uint64_t size;       /* bytes to read; 0 = until a short read */
-    sqe_byte_stream *bs; /* compressed file: decompressed bytes come from here */
+    sqe_store *store;     /* borrowed: outlives the reader */
+    char *path;           /* owned copy, as the caller spelled it */
+    uint64_t size;        /* bytes to read; 0 = until a short read */
+    sqe_byte_stream *bs;  /* compressed file: decompressed bytes come from here */
+    sqe_readplan_opts io; /* read-ahead (a remote store: io.max_in_flight > 0) */
+    sqe_seqread *seq;     /* plain file on a remote store: chunks read ahead */
 
     bool csv;
     char delim, escape, quote;
@@ -660,16 +667,23 @@ static bool refill_stream(text_reader *r, size_t want, size_t *got, sqe_error *e
  * read that ends before it (truncated or replaced while being read) or a
  * byte still there at `size` (it grew) fails naming the file, instead of
  * returning the rows read so far as the whole answer. Called after a
- * get_range of `want` bytes returned `n` (r->file_off not yet advanced). */
-static bool check_listed_size(text_reader *r, size_t n, size_t want, sqe_error *err) {
+ * get_range of `want` bytes (plus one when `probed`: the read reaching
+ * `size` asks for one byte more, so no separate request is needed to see
+ * that nothing follows) returned `n` (r->file_off not yet advanced). */
+static bool check_listed_size(text_reader *r, size_t n, size_t want, bool probed, sqe_error *err) {
     uint64_t end = r->file_off + n;
+    if (n > want || (probed && end > r->size))
+        return sqe_error_set(err, SQE_ERR_INVALID_DATA,
+                             "file '%s' is longer than its listed size of %llu bytes (did it grow "
+                             "or was it overwritten while being read?); run the query again",
+                             r->path, (unsigned long long)r->size);
     if (n < want)
         return sqe_error_set(err, SQE_ERR_INVALID_DATA,
                              "file '%s' is shorter than its listed size of %llu bytes: it ends at "
                              "byte %llu (was it truncated or overwritten while being read?); run "
                              "the query again",
                              r->path, (unsigned long long)r->size, (unsigned long long)end);
-    if (end < r->size) return true;
+    if (end < r->size || probed) return true;
     char extra;
     size_t m = 0;
     if (!r->store->vt->get_range(r->store, r->path, r->size, 1, &extra, &m, err)) return false;
@@ -679,6 +693,19 @@ static bool check_listed_size(text_reader *r, size_t n, size_t want, sqe_error *
                              "or was it overwritten while being read?); run the query again",
                              r->path, (unsigned long long)r->size);
     return true;
+}
+
+/* get_range of `want` bytes at file_off into buf + len; on a remote store
+ * through a sequential read-ahead (the next chunks are fetched while this
+ * one is decoded), bounded by the file's size or the range's end + 64 KiB. */
+static bool text_get(text_reader *r, size_t want, size_t *n, sqe_error *err) {
+    if (r->io.max_in_flight > 0 && !r->seq) {
+        uint64_t end = r->size > 0 ? r->size + 1 : UINT64_MAX; /* + the probe byte */
+        if (r->split && r->range_end < UINT64_MAX - 65536) end = SQE_MIN(end, r->range_end + 65536);
+        r->seq = sqe_seqread_new(r->store, r->path, end, &r->io);
+    }
+    if (r->seq) return sqe_seqread_read(r->seq, r->file_off, want, r->buf + r->len, n, err);
+    return r->store->vt->get_range(r->store, r->path, r->file_off, want, r->buf + r->len, n, err);
 }
 
 /* Moves the unconsumed bytes to the front and appends the next chunk. */
@@ -696,27 +723,29 @@ static bool refill(text_reader *r, sqe_error *err) {
         uint64_t to_end = r->range_end > r->file_off ? r->range_end - r->file_off : 0;
         want = SQE_MAX((size_t)SQE_MIN((uint64_t)want, to_end + 65536), keep);
     }
+    bool probe = false; /* this read reaches the listed size: ask for one byte more */
     if (r->size > 0 && !r->bs) {
         uint64_t left = r->file_off < r->size ? r->size - r->file_off : 0;
-        if (left < want) want = (size_t)left;
+        if (left <= want) {
+            want = (size_t)left;
+            probe = want > 0;
+        }
     }
     if (want == 0) {
         r->file_eof = true;
     } else {
-        if (r->len + want > r->cap) {
-            r->cap = r->len + want;
+        if (r->len + want + probe > r->cap) {
+            r->cap = r->len + want + probe;
             r->buf = sqe_realloc(r->buf, r->cap + BUF_PAD);
         }
         size_t n = 0;
         if (r->bs) {
             if (!refill_stream(r, want, &n, err)) return false;
         } else {
-            if (!r->store->vt->get_range(r->store, r->path, r->file_off, want, r->buf + r->len, &n,
-                                         err))
-                return false;
+            if (!text_get(r, want + probe, &n, err)) return false;
             r->base.stats.bytes_read += n;
             if (n < want || (r->size > 0 && r->file_off + n >= r->size)) r->file_eof = true;
-            if (r->size > 0 && !check_listed_size(r, n, want, err)) return false;
+            if (r->size > 0 && !check_listed_size(r, n, want, probe, err)) return false;
         }
         /* one pass over the new bytes: LF-only files keep the memchr('\n')
          * line loop; the first '\r' switches this reader to LF/CR/CRLF */
@@ -842,6 +871,7 @@ static void text_close(sqe_reader *rd) {
     }
     sqe_free(r->slots);
     sqe_free(r->field_slot);
+    sqe_seqread_free(r->seq); /* waits for reads in flight */
     sqe_free(r->null_format);
     sqe_free(r->scratch);
     sqe_free(r->buf);
@@ -886,6 +916,11 @@ static sqe_reader *text_open(sqe_store *store, const char *path, uint64_t size,
     r->base.vt = &sqe_text_reader_vtable;
     r->bs = bs;
     r->store = store;
+    if (spec->io) {
+        r->io = *spec->io;
+    } else {
+        sqe_readplan_defaults(store, &r->io);
+    }
     r->path = sqe_strdup(path);
     r->size = size;
     r->csv = o->serde == SQE_SERDE_OPEN_CSV;

@@ -92,6 +92,13 @@ typedef struct sqe_store_vtable {
      * so the caller re-reads and retries. */
     bool (*put_if_match)(sqe_store *s, const char *path, const void *data, size_t len,
                          const char *token, sqe_error *err);
+    /* Reads the last min(len, size) bytes of the object into buf (a suffix
+     * range, S3 `Range: bytes=-N`: no HEAD needed when the size is unknown);
+     * *n_read gets the count, *object_size the object's size. An empty
+     * object is 0 bytes of size 0. Missing etc. as get_range. May be NULL
+     * (a store without it): callers then use the size and get_range. */
+    bool (*get_tail)(sqe_store *s, const char *path, size_t len, void *buf, size_t *n_read,
+                     uint64_t *object_size, sqe_error *err);
 } sqe_store_vtable;
 
 #define SQE_IO_VERSION_MAX 96
@@ -205,5 +212,61 @@ char *sqe_io_local_path(const char *url);
  * is larger than max_bytes. */
 bool sqe_io_read_all(sqe_store *s, const char *path, size_t max_bytes, char **data, size_t *len,
                      sqe_error *err);
+
+/* ------------------------------------------------ read planner (readplan.c)
+ *
+ * Reads of several byte ranges of one object, coalesced and fetched ahead
+ * of use (Parquet column chunks; text/JSON chunks on S3). The caller adds
+ * the ranges it will need, submits them as a batch (batches are fetched in
+ * submit order), then gets each range's bytes, which stay valid until it
+ * releases the range. Thread-safe; one consumer per plan is the intended use. */
+typedef struct sqe_readplan_opts {
+    uint64_t gap_bytes;    /* ranges closer than this merge into one request */
+    uint64_t part_bytes;   /* a longer request is fetched in parts of this size */
+    int max_in_flight;     /* background fetches at once; 0: fetched by get, at use */
+    uint64_t max_buffered; /* fetched-but-unreleased bytes read ahead at most */
+} sqe_readplan_opts;
+/* Defaults by backend: S3 (vtable name "s3") gap 1 MiB, parts 8 MiB, 4 in
+ * flight, 64 MiB; any other (local disk, memory) gap 64 KiB, parts 8 MiB,
+ * no background fetch. */
+void sqe_readplan_defaults(const sqe_store *s, sqe_readplan_opts *o);
+typedef struct sqe_readplan sqe_readplan;
+/* o NULL: sqe_readplan_defaults(s). The store is borrowed. */
+sqe_readplan *sqe_readplan_new(sqe_store *s, const char *path, const sqe_readplan_opts *o);
+/* Adds [off, off+len) to the pending batch; returns the range's id. */
+int sqe_readplan_add(sqe_readplan *p, uint64_t off, size_t len);
+/* Bytes [off, off+len) the caller already has (copied): ranges added
+ * later that lie inside them are served from them, with no request
+ * (Parquet: chunks inside the footer's tail read). Not counted in the
+ * read-ahead budget; kept until the plan is freed. */
+void sqe_readplan_seed(sqe_readplan *p, uint64_t off, const void *data, size_t len);
+/* Plans the pending batch into requests and lets workers fetch it. */
+void sqe_readplan_submit(sqe_readplan *p);
+/* Waits for range `id` (fetching it here if nobody started it): *data
+ * points at its bytes, *n is how many exist (< len only when the object
+ * ended). A failed fetch returns its error (naming the object). */
+bool sqe_readplan_get(sqe_readplan *p, int id, const uint8_t **data, size_t *n, sqe_error *err);
+/* The caller is done with range id (its data pointer becomes invalid). */
+void sqe_readplan_release(sqe_readplan *p, int id);
+typedef struct sqe_readplan_stats {
+    uint64_t n_requests, n_gets; /* coalesced requests started; get_range calls (parts) done */
+    uint64_t bytes_fetched, buffered, peak_buffered;
+} sqe_readplan_stats;
+void sqe_readplan_get_stats(sqe_readplan *p, sqe_readplan_stats *out);
+uint64_t sqe_readplan_bytes_fetched(sqe_readplan *p);
+/* Stops the workers (waiting for fetches in flight) and frees everything. */
+void sqe_readplan_free(sqe_readplan *p);
+
+/* Sequential reads with read-ahead (text/JSON on S3): the same contract as
+ * get_range (short only at end of object); after each read at off it
+ * fetches the following bytes in the background (up to `depth` reads of
+ * the same length), stopping at `end` (UINT64_MAX: unknown). A read at any
+ * other offset drops what was read ahead and reads directly. */
+typedef struct sqe_seqread sqe_seqread;
+sqe_seqread *sqe_seqread_new(sqe_store *s, const char *path, uint64_t end,
+                             const sqe_readplan_opts *o);
+bool sqe_seqread_read(sqe_seqread *q, uint64_t off, size_t len, void *buf, size_t *n_read,
+                      sqe_error *err);
+void sqe_seqread_free(sqe_seqread *q);
 
 #endif

@@ -373,10 +373,9 @@ static bool local_head(sqe_store *s, const char *path, sqe_io_entry *out, sqe_er
     return true;
 }
 
-static bool local_get_range(sqe_store *s, const char *path, uint64_t offset, size_t len, void *buf,
-                            size_t *n_read, sqe_error *err) {
-    *n_read = 0;
-    COUNT(s, n_get, 1);
+/* Opens `path` for reading and checks it is a regular file (*st filled);
+ * -1 with *err set otherwise. */
+static int local_open_read(const char *path, struct stat *st, sqe_error *err) {
     char *local = sqe_io_local_path(path);
     /* O_NONBLOCK: opening a FIFO without a writer must not wait for one. It
      * does nothing for regular files, the only thing read below. */
@@ -385,38 +384,76 @@ static bool local_get_range(sqe_store *s, const char *path, uint64_t offset, siz
     sqe_free(local);
     if (fd < 0) {
         if (e == ENOENT || e == ENOTDIR)
-            return sqe_error_set(err, SQE_ERR_NOT_FOUND, "file '%s' not found", path);
-        return os_error(err, "open", path, e);
+            sqe_error_set(err, SQE_ERR_NOT_FOUND, "file '%s' not found", path);
+        else
+            os_error(err, "open", path, e);
+        return -1;
     }
-    struct stat fst;
-    if (fstat(fd, &fst) != 0) {
+    if (fstat(fd, st) != 0) {
         e = errno;
         close(fd);
-        return os_error(err, "stat", path, e);
+        os_error(err, "stat", path, e);
+        return -1;
     }
-    if (!S_ISREG(fst.st_mode)) {
+    if (!S_ISREG(st->st_mode)) {
         close(fd);
-        if (S_ISDIR(fst.st_mode))
-            return sqe_error_set(err, SQE_ERR_NOT_FOUND, "file '%s' not found (it is a folder)",
-                                 path);
-        return not_regular(err, path, &fst);
+        if (S_ISDIR(st->st_mode))
+            sqe_error_set(err, SQE_ERR_NOT_FOUND, "file '%s' not found (it is a folder)", path);
+        else
+            not_regular(err, path, st);
+        return -1;
     }
+    return fd;
+}
+
+/* pread loop: up to len bytes at offset (short only at end of file). */
+static bool local_pread(int fd, const char *path, uint64_t offset, size_t len, void *buf,
+                        size_t *n_read, sqe_error *err) {
     size_t got = 0;
     while (got < len) {
         ssize_t n = pread(fd, (char *)buf + got, len - got, (off_t)(offset + got));
         if (n < 0) {
             if (errno == EINTR) continue;
-            e = errno;
-            close(fd);
-            return os_error(err, "read", path, e);
+            return os_error(err, "read", path, errno);
         }
         if (n == 0) break;
         got += (size_t)n;
     }
-    close(fd);
     *n_read = got;
-    COUNT(s, bytes_read, got);
     return true;
+}
+
+static bool local_get_range(sqe_store *s, const char *path, uint64_t offset, size_t len, void *buf,
+                            size_t *n_read, sqe_error *err) {
+    *n_read = 0;
+    COUNT(s, n_get, 1);
+    struct stat fst;
+    int fd = local_open_read(path, &fst, err);
+    if (fd < 0) return false;
+    bool ok = local_pread(fd, path, offset, len, buf, n_read, err);
+    close(fd);
+    if (ok) COUNT(s, bytes_read, *n_read);
+    return ok;
+}
+
+/* The suffix read: one open + fstat + pread, the size from fstat. */
+static bool local_get_tail(sqe_store *s, const char *path, size_t len, void *buf, size_t *n_read,
+                           uint64_t *object_size, sqe_error *err) {
+    *n_read = 0;
+    *object_size = 0;
+    COUNT(s, n_get, 1);
+    struct stat fst;
+    int fd = local_open_read(path, &fst, err);
+    if (fd < 0) return false;
+    uint64_t size = (uint64_t)fst.st_size;
+    uint64_t off = size > len ? size - len : 0;
+    bool ok = local_pread(fd, path, off, (size_t)(size - off), buf, n_read, err);
+    close(fd);
+    if (ok) {
+        *object_size = size;
+        COUNT(s, bytes_read, *n_read);
+    }
+    return ok;
 }
 
 /* ------------------------------------------------------------ put/delete */
@@ -718,6 +755,7 @@ static const sqe_store_vtable local_vtable = {
     .list = local_list,
     .head = local_head,
     .get_range = local_get_range,
+    .get_tail = local_get_tail,
     .put = local_put,
     .put_if_absent = local_put_if_absent,
     .del = local_del,

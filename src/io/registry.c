@@ -181,12 +181,41 @@ static bool rh_put_if_match(sqe_store *s, const char *path, const void *data, si
     return sqe_io_put_if_match(rh_inner(s), path, data, len, token, err);
 }
 
-static const sqe_store_vtable reg_local_vt = {
-    "local", rh_list, rh_head,  rh_get_range, rh_put,         rh_put_if_absent,
-    rh_del,  rh_free, rh_stats, rh_version,   rh_put_if_match};
-static const sqe_store_vtable reg_s3_vt = {"s3",     rh_list,          rh_head,        rh_get_range,
-                                           rh_put,   rh_put_if_absent, rh_del,         rh_free,
-                                           rh_stats, rh_version,       rh_put_if_match};
+static bool rh_get_tail(sqe_store *s, const char *path, size_t len, void *buf, size_t *n_read,
+                        uint64_t *object_size, sqe_error *err) {
+    sqe_store *in = rh_inner(s);
+    if (in->vt->get_tail) return in->vt->get_tail(in, path, len, buf, n_read, object_size, err);
+    sqe_io_entry e;
+    if (!in->vt->head(in, path, &e, err)) return false;
+    uint64_t off = e.size > len ? e.size - len : 0;
+    *object_size = e.size;
+    return in->vt->get_range(in, path, off, (size_t)(e.size - off), buf, n_read, err);
+}
+
+static const sqe_store_vtable reg_local_vt = {.name = "local",
+                                              .list = rh_list,
+                                              .head = rh_head,
+                                              .get_range = rh_get_range,
+                                              .put = rh_put,
+                                              .put_if_absent = rh_put_if_absent,
+                                              .del = rh_del,
+                                              .free = rh_free,
+                                              .stats = rh_stats,
+                                              .version = rh_version,
+                                              .put_if_match = rh_put_if_match,
+                                              .get_tail = rh_get_tail};
+static const sqe_store_vtable reg_s3_vt = {.name = "s3",
+                                           .list = rh_list,
+                                           .head = rh_head,
+                                           .get_range = rh_get_range,
+                                           .put = rh_put,
+                                           .put_if_absent = rh_put_if_absent,
+                                           .del = rh_del,
+                                           .free = rh_free,
+                                           .stats = rh_stats,
+                                           .version = rh_version,
+                                           .put_if_match = rh_put_if_match,
+                                           .get_tail = rh_get_tail};
 
 sqe_store *sqe_io_store_backend(sqe_store *s) {
     if (s && (s->vt == &reg_local_vt || s->vt == &reg_s3_vt)) return rh_inner(s);

@@ -796,6 +796,66 @@ static bool s3_get_range(sqe_store *st, const char *path, uint64_t offset, size_
     return ok;
 }
 
+/* GetObject with a suffix range (`Range: bytes=-N`): the object's last
+ * min(N, size) bytes and its size (Content-Range's total) in one request,
+ * no HEAD. 416 (an empty object) is 0 bytes of size 0. A server that
+ * ignores Range answers 200 with the whole object: its last bytes are then
+ * fetched with an ordinary range when the object is longer than N. */
+static bool s3_get_tail(sqe_store *st, const char *path, size_t len, void *buf, size_t *n_read,
+                        uint64_t *object_size, sqe_error *err) {
+    s3_store *s = (s3_store *)st;
+    const char *key;
+    *n_read = 0;
+    *object_size = 0;
+    if (!object_key(s, path, &key, err)) return false;
+    s3_obj known;
+    bool have = obj_lookup(s, key, &known);
+    if (len == 0)
+        return sqe_error_set(err, SQE_ERR_INTERNAL, "suffix read of 0 bytes of '%s'", path);
+    char range[64];
+    snprintf(range, sizeof range, "bytes=-%llu", (unsigned long long)len);
+    s3_call c;
+    call_init(&c, "GET", OP_GET, key);
+    call_header(&c, "Range", range);
+    if (have) call_header(&c, "If-Match", known.etag);
+    c.buf = buf;
+    c.cap = len;
+    atomic_fetch_add(&s->n_get, 1);
+    bool ok = s3_perform(s, &c, err);
+    bool refetch = false;
+    if (ok) {
+        if (c.status == 206 || c.status == 200) {
+            uint64_t total = c.status == 206 && c.has_range_total ? c.range_total
+                             : c.has_length                       ? c.content_length
+                                                                  : c.got;
+            if (have && total != known.size) {
+                char what[128];
+                snprintf(what, sizeof what, "its size was %llu bytes, now %llu",
+                         (unsigned long long)known.size, (unsigned long long)total);
+                ok = changed_error(s, key, what, err);
+            } else if (c.status == 200 && total > len) {
+                refetch = true; /* Range ignored: we kept the first bytes */
+                *object_size = total;
+            } else {
+                *n_read = c.got;
+                *object_size = total;
+                atomic_fetch_add(&s->bytes_read, c.got);
+            }
+        } else if (c.status == 416) {
+            if (have && known.size > 0) ok = changed_error(s, key, "it became empty", err);
+        } else if (c.status == 412 && have) {
+            char what[128];
+            snprintf(what, sizeof what, "its ETag is no longer %s", known.etag);
+            ok = changed_error(s, key, what, err);
+        } else {
+            ok = http_error(s, &c, err);
+        }
+    }
+    call_free(&c);
+    if (ok && refetch) return s3_get_range(st, path, *object_size - len, len, buf, n_read, err);
+    return ok;
+}
+
 /* ------------------------------------------------------------ list */
 
 typedef struct list_ctx {
@@ -1351,6 +1411,7 @@ static const sqe_store_vtable s3_vtable = {
     .stats = s3_stats,
     .version = s3_version,
     .put_if_match = s3_put_if_match_vt,
+    .get_tail = s3_get_tail,
 };
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;

@@ -294,6 +294,20 @@ static void conformance(sqe_store *st, const char *root, const char *fs_root) {
     CHECK(err.cls == SQE_ERR_NOT_FOUND);
     CHECK_CONTAINS(err.msg, p_missing);
 
+    /* get_tail (suffix range): the last bytes and the size in one request;
+     * a suffix longer than the object, an empty object, a missing one */
+    uint64_t osize = 99;
+    CHECK(st->vt->get_tail != NULL);
+    CHECK(st->vt->get_tail(st, p_a, 6, buf, &n, &osize, &err));
+    CHECK(n == 6 && osize == 12 && memcmp(buf, "world\n", 6) == 0);
+    CHECK(st->vt->get_tail(st, p_a, 64, buf, &n, &osize, &err));
+    CHECK(n == 12 && osize == 12 && memcmp(buf, "hello world\n", 12) == 0);
+    CHECK(st->vt->get_tail(st, p_c, 64, buf, &n, &osize, &err));
+    CHECK(n == 0 && osize == 0);
+    CHECK(!st->vt->get_tail(st, p_missing, 8, buf, &n, &osize, &err));
+    CHECK(err.cls == SQE_ERR_NOT_FOUND);
+    CHECK_CONTAINS(err.msg, p_missing);
+
     /* overwrite replaces, leaves no temp file behind */
     CHECK(put_str(st, p_a, "new"));
     CHECK(st->vt->get_range(st, p_a, 0, 64, buf, &n, &err));

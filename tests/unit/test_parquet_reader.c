@@ -751,6 +751,60 @@ static void test_corruption(void) {
     for (size_t i = 0; i < SQE_ARRAY_LEN(k_files); i++) corrupt_one(k_files[i], 60);
 }
 
+/* Chunk I/O through the read plan (io/readplan.c): the three projected
+ * chunks of a row group are one request, the last row group sits in the
+ * footer's tail read, and reading with worker threads, tiny parts and a
+ * tiny memory bound gives the same rows; closing with read-ahead in flight
+ * is clean. data/topn/part-0.parquet: 3 row groups of 2048 rows. */
+static void test_read_plan(void) {
+    char path[PATH_MAX];
+    CHECK(realpath("tests/sql/parquet/data/topn/part-0.parquet", path) != NULL);
+    static const table_def t = {
+        3,
+        {"id", "v", "s"},
+        {{SQE_T_BIGINT, 0, 0, 0, 0}, {SQE_T_INTEGER, 0, 0, 0, 0}, {SQE_T_VARCHAR, 0, 0, 0, 0}}};
+    int proj[3] = {0, 1, 2};
+    sqe_reader_spec spec = make_spec(&t, proj, 3, NULL);
+    sqe_error err;
+    sqe_io_stats s0, s1;
+    g_store->vt->stats(g_store, &s0);
+    sqe_reader *r = pq_vt()->open(g_store, path, file_size(path), &spec, &err);
+    char *want = r ? drain(r, &spec, NULL, &err) : NULL;
+    g_store->vt->stats(g_store, &s1);
+    CHECK(want && strlen(want) > 6144 * 10);
+    CHECK(s1.n_get - s0.n_get == 3); /* footer + 2 row groups (the third is in the tail) */
+    sqe_readplan_opts io = {0, 4096, 3, 20000};
+    spec.io = &io;
+    sqe_reader_stats st;
+    r = pq_vt()->open(g_store, path, file_size(path), &spec, &err);
+    char *got = r ? drain(r, &spec, &st, &err) : NULL;
+    CHECK(got && want && strcmp(got, want) == 0);
+    CHECK(st.rows_read == 6144 && st.bytes_read > 0);
+    sqe_free(got);
+    /* closed after one batch, with the next row group being read ahead */
+    r = pq_vt()->open(g_store, path, file_size(path), &spec, &err);
+    CHECK(r != NULL);
+    if (r) {
+        sqe_type types[3] = {t.types[0], t.types[1], t.types[2]};
+        sqe_batch *b = sqe_batch_new(3, types);
+        bool eof = false;
+        CHECK(r->vt->next(r, b, &eof, &err) && b->n_rows > 0);
+        r->vt->close(r);
+        sqe_batch_free(b);
+    }
+    sqe_free(want);
+    /* the footer's suffix read also returns the object's size: a file that
+     * is not its listed size fails naming both, before anything is decoded */
+    spec.io = NULL;
+    r = pq_vt()->open(g_store, path, file_size(path) + 10, &spec, &err);
+    CHECK(r == NULL && err.cls == SQE_ERR_INVALID_DATA);
+    char *msg =
+        sqe_asprintf("Parquet file '%s' is %llu bytes long, not its listed size of %llu", path,
+                     (unsigned long long)file_size(path), (unsigned long long)file_size(path) + 10);
+    CHECK_CONTAINS(err.msg, msg);
+    sqe_free(msg);
+}
+
 int main(void) {
     if (!find_shared()) {
         /* as test_parquet_meta: warn, or fail with SQE_REQUIRE_PARQUET_TESTING */
@@ -773,6 +827,7 @@ int main(void) {
     if (!mkdtemp(g_dir)) return 1;
     g_store = sqe_io_local_new();
     RUN(test_registry);
+    RUN(test_read_plan);
     RUN(test_read_all);
     RUN(test_pruning);
     RUN(test_morsels);
