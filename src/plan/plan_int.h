@@ -61,6 +61,8 @@ typedef struct bind_ctx {
     const scope *scope; /* columns visible (NULL: none) */
     agg_ctx *agg;       /* non-NULL: post-aggregation binding */
     bool collecting;    /* agg collection pass: aggregates allowed, bind args */
+    bool collect_trial; /* collecting inside a subquery's WHERE: keep the aggregates whose
+                           argument binds against this query's source, skip the others */
     const char *clause; /* "WHERE", "GROUP BY", ... for error messages */
     int64_t *clock;     /* the statement's instant for now()/current_* (planner.clock) or NULL */
     int lazy;           /* > 0 inside an operand that may never be evaluated (CASE

@@ -312,7 +312,9 @@ static void ast_conjuncts(sqe_arena *a, const sqe_ast_expr *e, ast_list *out) {
  * sqe_plan_add_filter (into scans, below joins). */
 static bool plan_where(planner *pl, const sqe_ast_query *q, bind_ctx *cx, sqe_plan **cur,
                        corr_ctx *cc, sqe_error *err) {
-    const sqe_ast_expr *wa = sqe_bind_first_aggregate(q->where);
+    /* (an aggregate of a grouped enclosing query may appear: binder.c) */
+    const sqe_ast_expr *wa =
+        cx->outer && cx->outer->agg ? NULL : sqe_bind_first_aggregate(q->where);
     if (wa)
         return sqe_bind_error(err, SQE_ERR_USAGE, wa->pos,
                               "aggregate functions are not allowed in WHERE");
