@@ -849,6 +849,10 @@ static sqe_expr *bind_post_agg(bind_ctx *cx, const sqe_ast_expr *e, bool *handle
         sub.win = NULL;
         sqe_error serr;
         sqe_expr *b = sqe_bind_expr(&sub, e, &serr);
+        if (b && b->kind == SQE_EXPR_OUTER_COL) {
+            *handled = true; /* the enclosing query's column: one value per group */
+            return b;
+        }
         if (b) {
             for (int g = 0; g < ag->n_groups; g++) {
                 if (sqe_expr_equal(b, ag->groups[g])) {

@@ -146,6 +146,10 @@ typedef struct corr_ctx {
     sqe_expr_list conds;   /* correlated conjuncts (COLUMN = subquery output, OUTER_COL = outer) */
     int n_visible;         /* the subquery's own select-list width (extra columns follow) */
     bool global_agg;       /* an aggregate without GROUP BY (before correlation keys) */
+    sqe_expr **deferred;   /* NULL, or per visible item: the item over the subquery's output
+                              when it reads the enclosing query (OUTER_COL), evaluated above
+                              the join; the item itself outputs NULL (planner.c) */
+    int marker;            /* output column that is non-NULL on every row, or -1 */
 } corr_ctx;
 
 /* Binds a subquery expression (scalar, EXISTS, IN) found in cx's clause. */

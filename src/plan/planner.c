@@ -133,6 +133,8 @@ typedef struct item {
     sqe_pos star_pos;  /* expanded '*': where the star is */
 } item;
 
+typedef SQE_ARRAY(item) item_list;
+
 /* Can ORDER BY refer to item `it` by its name? An alias, a column
  * reference or a '*' column: yes; an unnamed expression (_colN): no. */
 static bool item_is_named(const item *it) {
@@ -440,6 +442,103 @@ static sqe_plan *limit_per_group(bind_ctx *cx, sqe_plan *cur, int corr_first, in
     return p;
 }
 
+/* Outer references (OUTER_COL) of a subquery outside its WHERE and select
+ * list: in an aggregate's argument or filter, a GROUP BY key or a window
+ * (HAVING binds them to NOT_SUPPORTED errors in binder.c). */
+static bool check_outer_refs(const sqe_ast_query *q, const corr_ctx *cc, const agg_ctx *ag,
+                             sqe_error *err) {
+    if (!cc) return true;
+    for (int i = 0; i < ag->n_groups; i++)
+        if (sqe_expr_has_outer(ag->groups[i]))
+            return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, ag->group_asts[i]->pos,
+                                  "a GROUP BY key of a subquery that references the enclosing "
+                                  "query is not supported");
+    for (int i = 0; i < ag->n_aggs; i++)
+        if (sqe_expr_has_outer(ag->agg_args[i]))
+            return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->pos,
+                                  "an aggregate of a subquery whose argument references the "
+                                  "enclosing query is not supported (%s)",
+                                  ag->agg_keys[i]);
+    return true;
+}
+
+/* A copy of a deferred item's expression over the subquery's output:
+ * each inner column it reads becomes a carried output column (appended to
+ * items once per column); OUTER_COLs stay. */
+static sqe_expr *carry_copy(sqe_arena *A, const sqe_expr *e, item_list *items, int first) {
+    sqe_expr *c = sqe_arena_alloc(A, sizeof *c);
+    *c = *e;
+    if (e->n_args) {
+        c->args = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)e->n_args);
+        for (int i = 0; i < e->n_args; i++) c->args[i] = carry_copy(A, e->args[i], items, first);
+    }
+    if (e->kind != SQE_EXPR_COLUMN) return c;
+    for (size_t k = (size_t)first; k < items->len; k++) {
+        const sqe_expr *b = items->items[k].bound;
+        if (b->kind == SQE_EXPR_COLUMN && b->col == e->col) {
+            c->col = (int)k;
+            return c;
+        }
+    }
+    item it = {.star_col = -1,
+               .name = sqe_arena_sprintf(A, "_carry%d", e->col),
+               .bound = sqe_expr_column(A, e->col, e->type, e->name)};
+    SQE_ARRAY_PUSH(A, *items, it);
+    c->col = (int)items->len - 1;
+    return c;
+}
+
+/* Select items of a correlated subquery that read the enclosing query
+ * (`SELECT e.salary + d.budget FROM d WHERE d.id = e.dept`): such an item
+ * cannot be evaluated below the join, so subquery.c evaluates it above:
+ * the inner columns it reads are carried out as extra output columns, the
+ * item outputs a NULL placeholder, and cc->deferred[i] is the item over
+ * the subquery's output with its OUTER_COLs left for the join to rewrite.
+ * A constant marker column (cc->marker) tells a matched row from a LEFT
+ * join's padding; an aggregate without GROUP BY (global_agg) has a row
+ * for every outer row and needs none. */
+static bool defer_outer_items(sqe_arena *A, const sqe_ast_query *q, corr_ctx *cc, item_list *items,
+                              bool global_agg, sqe_error *err) {
+    cc->marker = -1;
+    int nv = cc->n_visible, first = (int)items->len;
+    bool any = false;
+    for (int i = 0; i < nv; i++) any |= sqe_expr_has_outer(items->items[i].bound);
+    if (!any) return true;
+    if (q->distinct)
+        return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->pos,
+                              "SELECT DISTINCT in a subquery whose select list references the "
+                              "enclosing query is not supported");
+    cc->deferred = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)nv);
+    for (int i = 0; i < nv; i++) {
+        sqe_expr *b = items->items[i].bound;
+        if (!sqe_expr_has_outer(b)) continue;
+        cc->deferred[i] = carry_copy(A, b, items, first);
+        sqe_value nul = sqe_value_null(b->type);
+        items->items[i].bound = sqe_expr_const(A, &nul);
+    }
+    if (!global_agg) {
+        sqe_value one = sqe_value_int(SQE_T_INTEGER, 1);
+        item it = {.star_col = -1, .name = "_match", .bound = sqe_expr_const(A, &one)};
+        SQE_ARRAY_PUSH(A, *items, it);
+        cc->marker = (int)items->len - 1;
+    }
+    return true;
+}
+
+/* ORDER BY over a deferred item (a NULL placeholder below the join) or an
+ * expression reading the enclosing query cannot order the subquery. */
+static bool check_deferred_order(const sqe_ast_query *q, const corr_ctx *cc,
+                                 const sqe_sort_key *keys, const item_list *items, sqe_error *err) {
+    for (int k = 0; k < q->n_order_by; k++) {
+        int c = keys[k].col;
+        if ((c < cc->n_visible && cc->deferred[c]) || sqe_expr_has_outer(items->items[c].bound))
+            return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->order_by[k].expr->pos,
+                                  "ORDER BY a value that references the enclosing query is not "
+                                  "supported in a subquery");
+    }
+    return true;
+}
+
 typedef struct corr_cols {
     SQE_ARRAY(int) cols;
     sqe_arena *a;
@@ -569,7 +668,7 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
     int n_corr = (int)ccols.cols.len;
 
     /* Expand the select list. */
-    SQE_ARRAY(item) items = {0};
+    item_list items = {0};
     for (int i = 0; i < q->n_items; i++) {
         const sqe_ast_select_item *si = &q->items[i];
         if (si->expr->kind == SQE_AST_STAR) {
@@ -760,6 +859,12 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
             cx.clause = "HAVING";
             sqe_expr *h = sqe_bind_expr(&cx, q->having, err);
             if (!h) return NULL;
+            if (sqe_expr_has_outer(h)) {
+                sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->having->pos,
+                               "HAVING of a subquery that references the enclosing query is not "
+                               "supported");
+                return NULL;
+            }
             if (h->type.id != SQE_T_BOOLEAN) {
                 char tb[64];
                 sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, q->having->pos,
@@ -817,13 +922,7 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
         }
         if (!(it->bound = sqe_bind_expr(&cx, it->ast, err))) return NULL;
     }
-    for (size_t i = 0; i < items.len; i++)
-        if (items.items[i].bound && sqe_expr_has_outer(items.items[i].bound)) {
-            sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->pos,
-                           "correlated references are only supported in the WHERE clause of a "
-                           "subquery");
-            return NULL;
-        }
+    if (!check_outer_refs(q, cc, &ag, err)) return NULL;
     if (cc) {
         /* Correlation columns follow the select list (kept by the final
          * projection); the conditions are rewritten over this output. */
@@ -844,6 +943,8 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
         for (size_t i = 0; i < cc->conds.len; i++)
             cc->conds.items[i] = sqe_plan_expr_remap(A, cc->conds.items[i], map);
     }
+    if (cc && !defer_outer_items(A, q, cc, (item_list *)&items, has_agg && q->n_group_by == 0, err))
+        return NULL;
     int n_visible = (int)items.len;
 
     /* ORDER BY keys: map to select items, adding hidden ones as needed. */
@@ -888,6 +989,8 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
         keys[k].nulls_first = oi->nulls == 1; /* Trino: NULLS LAST unless asked */
     }
 
+    if (cc && cc->deferred && !check_deferred_order(q, cc, keys, (item_list *)&items, err))
+        return NULL;
     sqe_plan *proj = new_node(A, SQE_PLAN_PROJECT, cur, (int)items.len);
     proj->u.project.exprs = sqe_arena_alloc(A, sizeof(sqe_expr *) * (items.len ? items.len : 1));
     for (size_t i = 0; i < items.len; i++) {

@@ -291,7 +291,8 @@ static sqe_expr *sq_scalar_regroup(bind_ctx *cx, const sqe_ast_expr *e, const sq
     sqe_plan **cur = cx->subq->cur;
     const sqe_plan *proj = s->p;
     const sqe_plan *agg = proj->kind == SQE_PLAN_PROJECT ? proj->children[0] : NULL;
-    if (!agg || agg->kind != SQE_PLAN_AGGREGATE || agg->u.aggregate.n_default_groups)
+    if (!agg || agg->kind != SQE_PLAN_AGGREGATE || agg->u.aggregate.n_default_groups ||
+        s->cc.deferred)
         goto unsupported;
     int nl = (*cur)->n_out, ni = agg->children[0]->n_out;
     int *in_col = sq_in_cols(A, proj, agg);
@@ -331,6 +332,23 @@ unsupported:
            NULL;
 }
 
+/* The value of a scalar subquery whose item reads the enclosing query
+ * (planner.c defers it): the item over the join's columns, NULL where
+ * the LEFT join found no row (the marker column is NULL there). val
+ * itself when the item was not deferred. */
+static sqe_expr *sq_deferred_value(sqe_arena *A, const sq_plan *s, sqe_expr *val, int nl) {
+    if (!s->cc.deferred || !s->cc.deferred[0]) return val;
+    sqe_expr *x = sq_rewrite(A, s->cc.deferred[0], nl);
+    if (s->cc.marker < 0) return x;
+    sqe_expr **na = sqe_arena_alloc(A, sizeof(sqe_expr *));
+    na[0] = sqe_expr_column(A, nl + s->cc.marker, s->p->out_types[s->cc.marker], "_match");
+    sqe_expr **args = sqe_arena_alloc(A, sizeof(sqe_expr *) * 2);
+    args[0] = sqe_expr_new(A, SQE_EXPR_IS_NULL, sqe_type_make(SQE_T_BOOLEAN), 1, na);
+    args[0]->negated = true;
+    args[1] = x;
+    return sqe_expr_new(A, SQE_EXPR_CASE, x->type, 2, args);
+}
+
 static sqe_expr *sq_scalar(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
     planner *pl = cx->subq->pl;
     sqe_arena *A = pl->arena;
@@ -349,7 +367,7 @@ static sqe_expr *sq_scalar(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
     if (!s.cc.conds.len) {
         sqe_plan *one = sqe_plan_same_schema(A, SQE_PLAN_SINGLE_ROW, s.p);
         *cur = sq_join(A, SQE_JT_LEFT, *cur, one);
-        return val;
+        return sq_deferred_value(A, &s, val, nl);
     }
     sqe_plan *j = sq_join(A, SQE_JT_LEFT, *cur, s.p);
     j->u.join.single_match = true;
@@ -372,7 +390,7 @@ static sqe_expr *sq_scalar(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
         }
     }
     *cur = j;
-    return val;
+    return sq_deferred_value(A, &s, val, nl);
 }
 
 /* EXISTS / IN as a join of the given type (MARK, SEMI or ANTI). */
@@ -393,6 +411,10 @@ static bool sq_exists_in(bind_ctx *cx, const sqe_ast_expr *e, sqe_join_type type
         if (s.n_visible != 1)
             return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos,
                                   "IN subquery must return one column, got %d", s.n_visible);
+        if (s.cc.deferred)
+            return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
+                                  "an IN subquery whose select list references the enclosing "
+                                  "query is not supported");
         sqe_expr *y = sqe_expr_column(A, 0, s.p->out_types[0], s.p->out_names[0]);
         if (!sqe_plan_join_append_key(pl, j, x, y)) {
             char a[64], b[64];
