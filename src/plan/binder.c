@@ -499,14 +499,19 @@ static sqe_expr *bind_outer_column(bind_ctx *cx, const sqe_ast_expr *e, const ch
         return NULL;
     }
     if (!c) return NULL;
-    if (c->kind != SQE_EXPR_COLUMN) {
-        sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
-                       "column '%s': correlation across more than one query level is not "
-                       "supported",
-                       full);
-        return NULL;
+    if (c->kind == SQE_EXPR_OUTER_COL) { /* the enclosing query's own outer reference */
+        if (SQE_OUTER_LEVEL(c) >= 1) {
+            sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
+                           "column '%s': correlation across more than two query levels is not "
+                           "supported",
+                           full);
+            return NULL;
+        }
+        SQE_OUTER_LEVEL(c) = 1; /* two levels up (subquery.c decorrelates it) */
+        return c;
     }
     c->kind = SQE_EXPR_OUTER_COL;
+    SQE_OUTER_LEVEL(c) = 0;
     return c;
 }
 
@@ -901,6 +906,7 @@ static sqe_expr *bind_outer_aggregate(bind_ctx *cx, const sqe_ast_expr *e) {
     sqe_expr *c =
         sqe_expr_column(cx->arena, o->agg->n_groups + i, o->agg->aggs[i].ret, o->agg->agg_keys[i]);
     c->kind = SQE_EXPR_OUTER_COL;
+    SQE_OUTER_LEVEL(c) = 0;
     return c;
 }
 
@@ -1307,8 +1313,9 @@ bool sqe_expr_equal(const sqe_expr *a, const sqe_expr *b) {
         return false;
     switch (a->kind) {
     case SQE_EXPR_COLUMN:
-    case SQE_EXPR_OUTER_COL:
         return a->col == b->col;
+    case SQE_EXPR_OUTER_COL:
+        return a->col == b->col && SQE_OUTER_LEVEL(a) == SQE_OUTER_LEVEL(b);
     case SQE_EXPR_CONST:
         if (a->value.is_null || b->value.is_null) return a->value.is_null == b->value.is_null;
         return a->value.type.id == b->value.type.id && sqe_value_cmp(&a->value, &b->value) == 0;

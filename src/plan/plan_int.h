@@ -155,8 +155,16 @@ typedef struct corr_ctx {
 /* Binds a subquery expression (scalar, EXISTS, IN) found in cx's clause. */
 sqe_expr *sqe_plan_subquery(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err);
 /* WHERE conjunct [NOT] EXISTS / [NOT] IN (subquery): a semi or anti join
- * on *cur. *handled = false when e is not of that form. */
-bool sqe_plan_subquery_filter(bind_ctx *cx, const sqe_ast_expr *e, bool *handled, sqe_error *err);
+ * on *cur. *handled = false when e is not of that form. *cond (NULL
+ * unless set) is left for the caller to treat as a bound WHERE conjunct
+ * over *cur that references the enclosing query: a subquery that read two
+ * levels up became a join whose outer part is that correlation. */
+bool sqe_plan_subquery_filter(bind_ctx *cx, const sqe_ast_expr *e, bool *handled, sqe_expr **cond,
+                              sqe_error *err);
+/* The level an OUTER_COL refers to, kept in its (otherwise unused) n_in:
+ * 0 the enclosing query, 1 the query enclosing that one (a subquery of a
+ * subquery; subquery.c hoists or pulls it up a level). */
+#define SQE_OUTER_LEVEL(e) ((e)->n_in)
 /* True when e contains an OUTER_COL. */
 bool sqe_expr_has_outer(const sqe_expr *e);
 

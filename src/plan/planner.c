@@ -326,10 +326,10 @@ static bool plan_where(planner *pl, const sqe_ast_query *q, bind_ctx *cx, sqe_pl
     for (size_t i = 0; i < conj.len; i++) {
         const sqe_ast_expr *c = conj.items[i];
         bool handled = false;
-        if (!sqe_plan_subquery_filter(cx, c, &handled, err)) return false;
-        if (handled) continue;
-        sqe_expr *w = sqe_bind_expr(cx, c, err);
-        if (!w) return false;
+        sqe_expr *w = NULL;
+        if (!sqe_plan_subquery_filter(cx, c, &handled, &w, err)) return false;
+        if (handled && !w) continue;
+        if (!w && !(w = sqe_bind_expr(cx, c, err))) return false;
         if (w->type.id == SQE_T_NULL) w = sqe_bind_coerce(cx, w, sqe_type_make(SQE_T_BOOLEAN), err);
         if (w->type.id != SQE_T_BOOLEAN) {
             char tb[64];

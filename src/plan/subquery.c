@@ -103,7 +103,14 @@ typedef struct sq_plan {
     sqe_plan *p;
     corr_ctx cc;
     int n_visible; /* the subquery's own columns */
+    int levels;    /* bit k: its correlation reads level k (SQE_OUTER_LEVEL) */
 } sq_plan;
+
+static void sq_note_levels(const sqe_expr *e, int *levels) {
+    if (!e) return;
+    if (e->kind == SQE_EXPR_OUTER_COL) *levels |= 1 << SQE_OUTER_LEVEL(e);
+    for (int i = 0; i < e->n_args; i++) sq_note_levels(e->args[i], levels);
+}
 
 /* Plans the subquery with cx as its enclosing scope. */
 static bool sq_plan_query(bind_ctx *cx, const sqe_ast_query *q, sq_plan *out, sqe_error *err) {
@@ -116,6 +123,10 @@ static bool sq_plan_query(bind_ctx *cx, const sqe_ast_query *q, sq_plan *out, sq
     pl->corr = NULL;
     if (!out->p) return false;
     out->n_visible = out->cc.n_visible >= 0 ? out->cc.n_visible : out->p->n_out;
+    for (size_t i = 0; i < out->cc.conds.len; i++)
+        sq_note_levels(out->cc.conds.items[i], &out->levels);
+    for (int i = 0; out->cc.deferred && i < out->n_visible; i++)
+        sq_note_levels(out->cc.deferred[i], &out->levels);
     return true;
 }
 
@@ -349,32 +360,76 @@ static sqe_expr *sq_deferred_value(sqe_arena *A, const sq_plan *s, sqe_expr *val
     return sqe_expr_new(A, SQE_EXPR_CASE, x->type, 2, args);
 }
 
-static sqe_expr *sq_scalar(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
+/* ------------------------------------------------ two query levels */
+
+/* Copy of e with OUTER_COLs of `from` level moved to level `from` - 1 (0
+ * becomes a plain COLUMN when to_column) and, with to_outer, COLUMNs
+ * shifted by delta turned into OUTER_COLs of level 0. */
+static sqe_expr *sq_relevel(sqe_arena *A, const sqe_expr *e, bool to_outer, int delta) {
+    sqe_expr *c = sqe_arena_alloc(A, sizeof *c);
+    *c = *e;
+    if (e->n_args) {
+        c->args = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)e->n_args);
+        for (int i = 0; i < e->n_args; i++) c->args[i] = sq_relevel(A, e->args[i], to_outer, delta);
+    }
+    if (e->kind == SQE_EXPR_OUTER_COL && SQE_OUTER_LEVEL(e) > 0) {
+        SQE_OUTER_LEVEL(c) = SQE_OUTER_LEVEL(e) - 1;
+    } else if (to_outer && e->kind == SQE_EXPR_COLUMN) {
+        c->kind = SQE_EXPR_OUTER_COL;
+        c->col += delta;
+        SQE_OUTER_LEVEL(c) = 0;
+    }
+    return c;
+}
+
+/* A subquery of a subquery (cx is the middle query's clause) that reads
+ * only the outermost query is independent of the middle query's rows: it
+ * is joined to the outermost query's input instead (hcx: that query's
+ * clause context, whose cur the join stacks on), its level-1 references
+ * become level 0, and the middle query sees its value as an outer
+ * reference (sq_relevel to_outer). false when it reads the middle query
+ * too, or the outermost clause cannot take joins. */
+static bool sq_hoist(bind_ctx *cx, sq_plan *s, bind_ctx *hcx) {
+    const bind_ctx *o = cx->outer;
+    if (s->levels != 2 || !o || !o->subq) return false;
+    *hcx = *o;
+    sqe_arena *A = cx->arena;
+    for (size_t i = 0; i < s->cc.conds.len; i++)
+        s->cc.conds.items[i] = sq_relevel(A, s->cc.conds.items[i], false, 0);
+    for (int i = 0; s->cc.deferred && i < s->n_visible; i++)
+        if (s->cc.deferred[i]) s->cc.deferred[i] = sq_relevel(A, s->cc.deferred[i], false, 0);
+    s->levels = 1;
+    return true;
+}
+
+static bool sq_two_levels_error(const sqe_ast_expr *e, sqe_error *err) {
+    return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
+                          "a subquery that references both its enclosing query and the query "
+                          "around that is only supported as an EXISTS or IN conjunct of the "
+                          "enclosing query's WHERE whose correlations are equalities of a "
+                          "column (not as NOT EXISTS / NOT IN, a scalar subquery, or a value)");
+}
+
+/* ------------------------------------------------ scalar subqueries */
+
+/* The join of a planned scalar subquery onto cx's input; the value. */
+static sqe_expr *sq_scalar_join(bind_ctx *cx, const sqe_ast_expr *e, sq_plan *s, sqe_error *err) {
     planner *pl = cx->subq->pl;
     sqe_arena *A = pl->arena;
     sqe_plan **cur = cx->subq->cur;
-    const sqe_ast_query *q = e->u.subquery.query;
-    sq_plan s;
-    if (!sq_plan_query(cx, q, &s, err)) return NULL;
-    if (s.n_visible != 1)
-        return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
-                              "Multiple columns returned by subquery are not yet supported. "
-                              "Found %d",
-                              s.n_visible),
-               NULL;
     int nl = (*cur)->n_out;
-    sqe_expr *val = sqe_expr_column(A, nl, s.p->out_types[0], s.p->out_names[0]);
-    if (!s.cc.conds.len) {
-        sqe_plan *one = sqe_plan_same_schema(A, SQE_PLAN_SINGLE_ROW, s.p);
+    sqe_expr *val = sqe_expr_column(A, nl, s->p->out_types[0], s->p->out_names[0]);
+    if (!s->cc.conds.len) {
+        sqe_plan *one = sqe_plan_same_schema(A, SQE_PLAN_SINGLE_ROW, s->p);
         *cur = sq_join(A, SQE_JT_LEFT, *cur, one);
-        return sq_deferred_value(A, &s, val, nl);
+        return sq_deferred_value(A, s, val, nl);
     }
-    sqe_plan *j = sq_join(A, SQE_JT_LEFT, *cur, s.p);
+    sqe_plan *j = sq_join(A, SQE_JT_LEFT, *cur, s->p);
     j->u.join.single_match = true;
-    sq_add_corr(pl, j, &s, nl);
-    if (s.cc.global_agg) {
-        if (j->u.join.residual) return sq_scalar_regroup(cx, e, &s, err);
-        const sqe_ast_expr *item = q->items[0].expr;
+    sq_add_corr(pl, j, s, nl);
+    if (s->cc.global_agg) {
+        if (j->u.join.residual) return sq_scalar_regroup(cx, e, s, err);
+        const sqe_ast_expr *item = e->u.subquery.query->items[0].expr;
         if (sq_is_count_like(item)) {
             sqe_value zero = sqe_value_int(SQE_T_BIGINT, 0);
             sqe_expr **args = sqe_arena_alloc(A, sizeof(sqe_expr *) * 2);
@@ -390,32 +445,39 @@ static sqe_expr *sq_scalar(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
         }
     }
     *cur = j;
-    return sq_deferred_value(A, &s, val, nl);
+    return sq_deferred_value(A, s, val, nl);
 }
 
-/* EXISTS / IN as a join of the given type (MARK, SEMI or ANTI). */
-static bool sq_exists_in(bind_ctx *cx, const sqe_ast_expr *e, sqe_join_type type, sqe_error *err) {
+static sqe_expr *sq_scalar(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
+    sq_plan s;
+    if (!sq_plan_query(cx, e->u.subquery.query, &s, err)) return NULL;
+    if (s.n_visible != 1)
+        return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
+                              "Multiple columns returned by subquery are not yet supported. "
+                              "Found %d",
+                              s.n_visible),
+               NULL;
+    if (!(s.levels & 2)) return sq_scalar_join(cx, e, &s, err);
+    bind_ctx hcx;
+    if (!sq_hoist(cx, &s, &hcx)) return sq_two_levels_error(e, err), NULL;
+    sqe_expr *v = sq_scalar_join(&hcx, e, &s, err);
+    return v ? sq_relevel(cx->arena, v, true, 0) : NULL;
+}
+
+/* ------------------------------------------------ EXISTS and IN */
+
+/* The join of a planned EXISTS / IN subquery onto cx's input (MARK, SEMI
+ * or ANTI); x: the IN value bound over that input. */
+static bool sq_exists_in_join(bind_ctx *cx, const sqe_ast_expr *e, sqe_join_type type, sqe_expr *x,
+                              const sq_plan *s, sqe_error *err) {
     planner *pl = cx->subq->pl;
     sqe_arena *A = pl->arena;
     sqe_plan **cur = cx->subq->cur;
-    bool is_in = e->kind == SQE_AST_IN_SUBQUERY;
-    sqe_expr *x = NULL;
-    if (is_in && !(x = sqe_bind_expr(cx, e->u.in_subquery.arg, err))) return false;
-    sq_plan s;
-    const sqe_ast_query *q = is_in ? e->u.in_subquery.query : e->u.subquery.query;
-    if (!sq_plan_query(cx, q, &s, err)) return false;
     int nl = (*cur)->n_out;
-    sqe_plan *j = sq_join(A, type, *cur, s.p);
-    sq_add_corr(pl, j, &s, nl);
-    if (is_in) {
-        if (s.n_visible != 1)
-            return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos,
-                                  "IN subquery must return one column, got %d", s.n_visible);
-        if (s.cc.deferred)
-            return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
-                                  "an IN subquery whose select list references the enclosing "
-                                  "query is not supported");
-        sqe_expr *y = sqe_expr_column(A, 0, s.p->out_types[0], s.p->out_names[0]);
+    sqe_plan *j = sq_join(A, type, *cur, s->p);
+    sq_add_corr(pl, j, s, nl);
+    if (x) {
+        sqe_expr *y = sqe_expr_column(A, 0, s->p->out_types[0], s->p->out_names[0]);
         if (!sqe_plan_join_append_key(pl, j, x, y)) {
             char a[64], b[64];
             return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos,
@@ -430,22 +492,161 @@ static bool sq_exists_in(bind_ctx *cx, const sqe_ast_expr *e, sqe_join_type type
     return true;
 }
 
-sqe_expr *sqe_plan_subquery(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
-    if (e->kind == SQE_AST_SUBQUERY) return sq_scalar(cx, e, err);
-    if (!sq_exists_in(cx, e, SQE_JT_MARK, err)) return NULL;
-    sqe_plan *j = *cx->subq->cur;
-    sqe_expr *mark =
-        sqe_expr_column(cx->arena, j->n_out - 1, sqe_type_make(SQE_T_BOOLEAN), "_mark");
-    if (e->kind == SQE_AST_IN_SUBQUERY && e->u.in_subquery.negated) {
-        sqe_expr **args = sqe_arena_alloc(cx->arena, sizeof(sqe_expr *));
-        args[0] = mark;
-        return sqe_expr_new(cx->arena, SQE_EXPR_NOT, mark->type, 1, args);
+/* Is c `inner column = outer expression` (either order), the outer side
+ * reading only OUTER_COLs of `level` (and constants)? *inner: the column. */
+static bool sq_col_equality(const sqe_expr *c, int level, const sqe_expr **inner) {
+    if (c->kind != SQE_EXPR_CALL || c->n_args != 2 || strcmp(c->fn.name, "=") != 0) return false;
+    for (int side = 0; side < 2; side++) {
+        const sqe_expr *in = c->args[side], *out = c->args[1 - side];
+        int lv = 0;
+        sq_note_levels(out, &lv);
+        sq_min_col mc = {INT32_MAX};
+        sqe_expr_visit_cols((sqe_expr *)out, sq_note_min_col, &mc);
+        if (in->kind == SQE_EXPR_COLUMN && lv == 1 << level && mc.min == INT32_MAX) {
+            *inner = in;
+            return true;
+        }
     }
-    return mark;
+    return false;
 }
 
-bool sqe_plan_subquery_filter(bind_ctx *cx, const sqe_ast_expr *e, bool *handled, sqe_error *err) {
+typedef struct sq_used {
+    bool *used;
+} sq_used;
+
+static void sq_note_used(int *col, void *ctx) {
+    ((sq_used *)ctx)->used[*col] = true;
+}
+
+/* The subquery's rows made distinct on the columns pulled-up rows are
+ * joined by: the IN value (column 0) and the columns its correlation
+ * reads. map: output column -> column of the result (-1: not kept). */
+static sqe_plan *sq_distinct_corr(sqe_arena *A, const sq_plan *s, bool is_in, int *map) {
+    const sqe_plan *p = s->p;
+    sq_used u = {sqe_arena_alloc(A, (size_t)p->n_out)};
+    u.used[0] = is_in;
+    for (size_t i = 0; i < s->cc.conds.len; i++)
+        sqe_expr_visit_cols(s->cc.conds.items[i], sq_note_used, &u);
+    int n = 0;
+    for (int c = 0; c < p->n_out; c++) n += u.used[c];
+    sqe_plan *d = sqe_plan_unary_new(A, SQE_PLAN_AGGREGATE, s->p, n);
+    d->u.aggregate.n_groups = n;
+    d->u.aggregate.groups = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)(n ? n : 1));
+    for (int k = 0, c = 0; c < p->n_out; c++) {
+        map[c] = -1;
+        if (!u.used[c]) continue;
+        d->u.aggregate.groups[k] = sqe_expr_column(A, c, p->out_types[c], p->out_names[c]);
+        d->out_types[k] = p->out_types[c];
+        d->out_names[k] = p->out_names[c];
+        map[c] = k++;
+    }
+    return d;
+}
+
+/* `[b.k IN | EXISTS] (SELECT ... FROM c WHERE c.z = b.z AND c.y = a.y)` as
+ * a WHERE conjunct of the middle query B, the subquery reading both B
+ * (level 0) and the outermost query A (level 1), every correlation an
+ * equality of a subquery column: B's input is INNER joined with the
+ * distinct (IN value, correlation columns) rows of the subquery on the
+ * level-0 equalities, and the level-1 ones become B's own correlation
+ * (*cond: c.y = a.y over the joined columns). For one A row each B row
+ * then appears once if some subquery row matches both, else not at all:
+ * the semi join's rows. */
+static bool sq_pull_up(bind_ctx *cx, const sqe_ast_expr *e, sqe_expr *x, const sq_plan *s,
+                       sqe_expr **cond, sqe_error *err) {
+    planner *pl = cx->subq->pl;
+    sqe_arena *A = pl->arena;
+    sqe_plan **cur = cx->subq->cur;
+    for (size_t i = 0; i < s->cc.conds.len; i++) {
+        const sqe_expr *c = s->cc.conds.items[i], *in;
+        if (!sq_col_equality(c, 0, &in) && !sq_col_equality(c, 1, &in))
+            return sq_two_levels_error(e, err);
+    }
+    if (x && sq_has_outer(x)) return sq_two_levels_error(e, err);
+    int nl = (*cur)->n_out;
+    int *map = sqe_arena_alloc(A, sizeof(int) * (size_t)s->p->n_out);
+    sqe_plan *d = sq_distinct_corr(A, s, x != NULL, map);
+    sqe_plan *j = sq_join(A, SQE_JT_INNER, *cur, d);
+    *cond = NULL;
+    for (size_t i = 0; i < s->cc.conds.len; i++) {
+        const sqe_expr *c = s->cc.conds.items[i], *in;
+        sqe_expr *r = sqe_plan_expr_remap(A, c, map);
+        if (sq_col_equality(c, 0, &in)) {
+            sqe_plan_join_add_cond(pl, j, sq_rewrite(A, r, nl));
+        } else {
+            r = sq_relevel(A, sqe_plan_expr_shift(A, r, nl), false, 0);
+            *cond = *cond ? sqe_bind_and(A, *cond, r) : r;
+        }
+    }
+    if (x && !sqe_plan_join_append_key(pl, j, x, sqe_expr_column(A, 0, d->out_types[0], "_in")))
+        return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos,
+                              "value and result of subquery must be of the same type for IN "
+                              "expression");
+    *cur = j;
+    return true;
+}
+
+/* [NOT] EXISTS / [NOT] IN (subquery) as a join of `type` on cx's input.
+ * MARK: *value is the mark (negated for NOT IN). SEMI / ANTI (a WHERE
+ * conjunct, cond != NULL): *cond is NULL, or a condition the caller adds
+ * to the WHERE when the subquery read two levels up (hoisted: the mark
+ * of the join on the outermost query's input; pulled up: sq_pull_up). */
+static bool sq_exists_in(bind_ctx *cx, const sqe_ast_expr *e, sqe_join_type type, sqe_expr **value,
+                         sqe_expr **cond, sqe_error *err) {
+    sqe_arena *A = cx->arena;
+    bool is_in = e->kind == SQE_AST_IN_SUBQUERY;
+    sqe_expr *x = NULL;
+    if (is_in && !(x = sqe_bind_expr(cx, e->u.in_subquery.arg, err))) return false;
+    sq_plan s;
+    const sqe_ast_query *q = is_in ? e->u.in_subquery.query : e->u.subquery.query;
+    if (!sq_plan_query(cx, q, &s, err)) return false;
+    if (is_in && s.n_visible != 1)
+        return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos,
+                              "IN subquery must return one column, got %d", s.n_visible);
+    if (is_in && s.cc.deferred)
+        return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
+                              "an IN subquery whose select list references the enclosing query "
+                              "is not supported");
+    bool neg = type == SQE_JT_ANTI || (type == SQE_JT_MARK && is_in && e->u.in_subquery.negated);
+    bind_ctx hcx, *jcx = cx;
+    if (s.levels & 2) {
+        sq_min_col mc = {INT32_MAX};
+        if (x) sqe_expr_visit_cols(x, sq_note_min_col, &mc);
+        if (mc.min != INT32_MAX || !sq_hoist(cx, &s, &hcx)) { /* reads the middle query */
+            if (type == SQE_JT_SEMI && cond) return sq_pull_up(cx, e, x, &s, cond, err);
+            return sq_two_levels_error(e, err);
+        }
+        jcx = &hcx;
+        if (x) x = sq_rewrite(A, x, 0);
+        type = SQE_JT_MARK;
+    }
+    if (!sq_exists_in_join(jcx, e, type, x, &s, err)) return false;
+    if (type != SQE_JT_MARK) return true;
+    sqe_plan *j = *jcx->subq->cur;
+    sqe_expr *mark = sqe_expr_column(A, j->n_out - 1, sqe_type_make(SQE_T_BOOLEAN), "_mark");
+    if (jcx != cx) mark = sq_relevel(A, mark, true, 0);
+    if (neg) {
+        sqe_expr **args = sqe_arena_alloc(A, sizeof(sqe_expr *));
+        args[0] = mark;
+        mark = sqe_expr_new(A, SQE_EXPR_NOT, mark->type, 1, args);
+    }
+    if (cond)
+        *cond = mark;
+    else
+        *value = mark;
+    return true;
+}
+
+sqe_expr *sqe_plan_subquery(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
+    if (e->kind == SQE_AST_SUBQUERY) return sq_scalar(cx, e, err);
+    sqe_expr *v = NULL;
+    return sq_exists_in(cx, e, SQE_JT_MARK, &v, NULL, err) ? v : NULL;
+}
+
+bool sqe_plan_subquery_filter(bind_ctx *cx, const sqe_ast_expr *e, bool *handled, sqe_expr **cond,
+                              sqe_error *err) {
     *handled = false;
+    *cond = NULL;
     if (!cx->subq) return true;
     bool neg = false;
     while (e->kind == SQE_AST_UNARY && e->u.unary.op == SQE_OP_NOT) {
@@ -455,5 +656,5 @@ bool sqe_plan_subquery_filter(bind_ctx *cx, const sqe_ast_expr *e, bool *handled
     if (e->kind != SQE_AST_EXISTS && e->kind != SQE_AST_IN_SUBQUERY) return true;
     if (e->kind == SQE_AST_IN_SUBQUERY && e->u.in_subquery.negated) neg = !neg;
     *handled = true;
-    return sq_exists_in(cx, e, neg ? SQE_JT_ANTI : SQE_JT_SEMI, err);
+    return sq_exists_in(cx, e, neg ? SQE_JT_ANTI : SQE_JT_SEMI, NULL, cond, err);
 }
