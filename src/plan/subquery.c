@@ -492,6 +492,15 @@ static bool sq_exists_in_join(bind_ctx *cx, const sqe_ast_expr *e, sqe_join_type
     return true;
 }
 
+/* A subquery column, or one cast between integer types (the binder's
+ * coercion to a common type): one value of it fixes the column's value. */
+static bool sq_is_col(const sqe_expr *e) {
+    if (e->kind == SQE_EXPR_CAST && !e->try_ && sqe_type_is_integer(e->type) &&
+        sqe_type_is_integer(e->args[0]->type))
+        e = e->args[0];
+    return e->kind == SQE_EXPR_COLUMN;
+}
+
 /* Is c `inner column = outer expression` (either order), the outer side
  * reading only OUTER_COLs of `level` (and constants)? *inner: the column. */
 static bool sq_col_equality(const sqe_expr *c, int level, const sqe_expr **inner) {
@@ -502,7 +511,7 @@ static bool sq_col_equality(const sqe_expr *c, int level, const sqe_expr **inner
         sq_note_levels(out, &lv);
         sq_min_col mc = {INT32_MAX};
         sqe_expr_visit_cols((sqe_expr *)out, sq_note_min_col, &mc);
-        if (in->kind == SQE_EXPR_COLUMN && lv == 1 << level && mc.min == INT32_MAX) {
+        if (sq_is_col(in) && lv == 1 << level && mc.min == INT32_MAX) {
             *inner = in;
             return true;
         }
