@@ -413,7 +413,8 @@ static bool sq_two_levels_error(const sqe_ast_expr *e, sqe_error *err) {
 /* ------------------------------------------------ scalar subqueries */
 
 /* The join of a planned scalar subquery onto cx's input; the value. */
-static sqe_expr *sq_scalar_join(bind_ctx *cx, const sqe_ast_expr *e, sq_plan *s, sqe_error *err) {
+static sqe_expr *sq_scalar_join(bind_ctx *cx, const sqe_ast_expr *e, const sqe_ast_query *q,
+                                sq_plan *s, sqe_error *err) {
     planner *pl = cx->subq->pl;
     sqe_arena *A = pl->arena;
     sqe_plan **cur = cx->subq->cur;
@@ -429,7 +430,7 @@ static sqe_expr *sq_scalar_join(bind_ctx *cx, const sqe_ast_expr *e, sq_plan *s,
     sq_add_corr(pl, j, s, nl);
     if (s->cc.global_agg) {
         if (j->u.join.residual) return sq_scalar_regroup(cx, e, s, err);
-        const sqe_ast_expr *item = e->u.subquery.query->items[0].expr;
+        const sqe_ast_expr *item = q->items[0].expr;
         if (sq_is_count_like(item)) {
             sqe_value zero = sqe_value_int(SQE_T_BIGINT, 0);
             sqe_expr **args = sqe_arena_alloc(A, sizeof(sqe_expr *) * 2);
@@ -457,10 +458,11 @@ static sqe_expr *sq_scalar(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
                               "Found %d",
                               s.n_visible),
                NULL;
-    if (!(s.levels & 2)) return sq_scalar_join(cx, e, &s, err);
+    const sqe_ast_query *q = e->u.subquery.query;
+    if (!(s.levels & 2)) return sq_scalar_join(cx, e, q, &s, err);
     bind_ctx hcx;
     if (!sq_hoist(cx, &s, &hcx)) return sq_two_levels_error(e, err), NULL;
-    sqe_expr *v = sq_scalar_join(&hcx, e, &s, err);
+    sqe_expr *v = sq_scalar_join(&hcx, e, q, &s, err);
     return v ? sq_relevel(cx->arena, v, true, 0) : NULL;
 }
 
@@ -595,6 +597,38 @@ static bool sq_pull_up(bind_ctx *cx, const sqe_ast_expr *e, sqe_expr *x, const s
     return true;
 }
 
+/* EXISTS / IN over an aggregate without GROUP BY correlated to cx's
+ * query: the subquery has exactly one row for every outer row (count() of
+ * no rows is 0), so EXISTS is TRUE and x IN (...) is x = the value of
+ * that row (the scalar subquery's join). The result goes where
+ * sq_exists_in's would (*value for MARK, else *cond); neg: NOT of it.
+ * With HAVING the row may be missing: not supported. */
+static bool sq_exists_in_agg(bind_ctx *cx, const sqe_ast_expr *e, const sqe_ast_query *q,
+                             sqe_expr *x, sq_plan *s, bool neg, sqe_expr **out, sqe_error *err) {
+    if (q->kind != SQE_QUERY_SELECT || q->having)
+        return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
+                              "EXISTS or IN over a correlated aggregate subquery with HAVING is "
+                              "not supported");
+    sqe_expr *r;
+    if (x) {
+        sqe_expr *v = sq_scalar_join(cx, e, q, s, err);
+        sqe_expr **args = sqe_arena_alloc(cx->arena, sizeof(sqe_expr *) * 2);
+        args[0] = x;
+        args[1] = v;
+        if (!v || !(r = sqe_bind_call(cx, "=", 2, args, e->pos, err))) return false;
+    } else {
+        sqe_value t = sqe_value_bool(true);
+        r = sqe_expr_const(cx->arena, &t);
+    }
+    if (neg) {
+        sqe_expr **args = sqe_arena_alloc(cx->arena, sizeof(sqe_expr *));
+        args[0] = r;
+        r = sqe_expr_new(cx->arena, SQE_EXPR_NOT, r->type, 1, args);
+    }
+    *out = r;
+    return true;
+}
+
 /* [NOT] EXISTS / [NOT] IN (subquery) as a join of `type` on cx's input.
  * MARK: *value is the mark (negated for NOT IN). SEMI / ANTI (a WHERE
  * conjunct, cond != NULL): *cond is NULL, or a condition the caller adds
@@ -617,6 +651,8 @@ static bool sq_exists_in(bind_ctx *cx, const sqe_ast_expr *e, sqe_join_type type
                               "an IN subquery whose select list references the enclosing query "
                               "is not supported");
     bool neg = type == SQE_JT_ANTI || (type == SQE_JT_MARK && is_in && e->u.in_subquery.negated);
+    if (s.cc.global_agg && s.cc.conds.len && !(s.levels & 2))
+        return sq_exists_in_agg(cx, e, q, x, &s, neg, cond ? cond : value, err);
     bind_ctx hcx, *jcx = cx;
     if (s.levels & 2) {
         sq_min_col mc = {INT32_MAX};

@@ -2165,3 +2165,12 @@ SELECT p.product_id, (SELECT count(*) FROM orders o WHERE o.product_id = p.produ
 
 query two_level_not_exists_both_levels subquery_two_levels
 SELECT c.customer_key FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND NOT EXISTS (SELECT 1 FROM events e WHERE e.customer_id = c.customer_id AND e.note = o.note))
+
+query corr_exists_global_agg subquery_corr_agg
+SELECT p.product_id, EXISTS (SELECT max(o.qty) FROM orders o WHERE o.product_id = p.product_id) FROM products p
+
+query corr_in_count_empty subquery_corr_agg
+SELECT p.product_id, 0 IN (SELECT count(*) FROM orders o WHERE o.product_id = p.product_id) FROM products p
+
+query corr_not_in_global_agg_where subquery_corr_agg
+SELECT p.product_id FROM products p WHERE p.stock NOT IN (SELECT sum(o.qty) FROM orders o WHERE o.product_id = p.product_id)
