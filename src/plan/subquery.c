@@ -597,6 +597,22 @@ static bool sq_pull_up(bind_ctx *cx, const sqe_ast_expr *e, sqe_expr *x, const s
     return true;
 }
 
+/* The tables of a scan in a planned subquery that is dropped (its value
+ * is known without it): released now, as the final plan will not own
+ * them, and taken out of pl->tables so a later failure does not free them
+ * twice. */
+static void sq_release_scan(sqe_plan *p, void *ctx) {
+    planner *pl = ctx;
+    if (p->kind != SQE_PLAN_SCAN || !p->u.scan.table) return;
+    for (size_t i = 0; i < pl->tables.len; i++)
+        if (pl->tables.items[i] == p->u.scan.table) {
+            pl->tables.items[i] = pl->tables.items[--pl->tables.len];
+            break;
+        }
+    sqe_hive_table_free(p->u.scan.table);
+    p->u.scan.table = NULL;
+}
+
 /* EXISTS / IN over an aggregate without GROUP BY correlated to cx's
  * query: the subquery has exactly one row for every outer row (count() of
  * no rows is 0), so EXISTS is TRUE and x IN (...) is x = the value of
@@ -617,6 +633,7 @@ static bool sq_exists_in_agg(bind_ctx *cx, const sqe_ast_expr *e, const sqe_ast_
         args[1] = v;
         if (!v || !(r = sqe_bind_call(cx, "=", 2, args, e->pos, err))) return false;
     } else {
+        sqe_plan_walk(s->p, sq_release_scan, cx->subq->pl);
         sqe_value t = sqe_value_bool(true);
         r = sqe_expr_const(cx->arena, &t);
     }
