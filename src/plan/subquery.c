@@ -23,6 +23,10 @@
  *   x IN (SELECT y ...)      MARK join, null-aware on its last key (x = y),
  *                            correlation keys first; a WHERE conjunct:
  *                            SEMI / null-aware ANTI (NOT IN)
+ *   EXISTS / IN over a correlated aggregate without GROUP BY: one row per
+ *                            outer row, so EXISTS is TRUE (the plan is
+ *                            dropped) and x IN (...) is x = the scalar
+ *                            subquery's value
  *
  * Correlation (planner.c): the subquery's own SELECT binds names it does
  * not have against the enclosing scope as OUTER_COL; its WHERE conjuncts
@@ -30,16 +34,34 @@
  * read are appended to its output. Here those conjuncts are rewritten over
  * the join's columns (OUTER_COL i -> column i of the left input, column j
  * of the subquery -> left width + j) and become hash keys when they are
- * equalities between the two sides, or the join's residual.
+ * equalities between the two sides, or the join's residual. A grouped
+ * enclosing query's clause input is its aggregate's output: there an outer
+ * name is a GROUP BY key's column and an aggregate call whose argument
+ * reads only the enclosing query is that query's aggregate (binder.c).
+ * Select items reading the enclosing query are deferred (corr_ctx
+ * .deferred: evaluated above the join over carried inner columns, NULL
+ * where no row matched).
+ *
+ * Two query levels (A > B > C, C reading A: SQE_OUTER_LEVEL 1). C reading
+ * only A is independent of B's rows: it is hoisted, joined to A's clause
+ * input as a subquery of A, and B sees its value as an outer reference.
+ * C reading A and B as a [NOT-less] EXISTS / IN conjunct of B's WHERE,
+ * every correlation `C column = outer expression`, is pulled up: B's
+ * input is INNER joined with C's distinct (IN value, correlation columns)
+ * rows on the equalities to B, and the equalities to A become B's own
+ * correlation (sq_pull_up).
  *
  * LIMIT/OFFSET under an equality correlation applies per outer row
  * (planner.c: row_number over the correlation columns, then a filter).
  *
- * Not supported (clear errors): correlation outside WHERE, through more
- * than one query level, under LIMIT when not only equalities, in set
- * operations; a non-equality
+ * Not supported (clear errors): correlation in set operations, under
+ * LIMIT when not only equalities, in HAVING, GROUP BY or an aggregate's
+ * argument of the subquery; more than two query levels; C reading A and B
+ * as NOT EXISTS / NOT IN, a scalar, a value or through a non-equality;
+ * an IN subquery whose item reads the enclosing query; a non-equality
  * correlation of an aggregate subquery with HAVING or whose item reads an
- * inner column outside an aggregate.
+ * inner column outside an aggregate or the enclosing query; EXISTS / IN
+ * over a correlated aggregate with HAVING.
  */
 #include "plan_int.h"
 
