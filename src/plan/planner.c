@@ -462,30 +462,54 @@ static bool check_outer_refs(const sqe_ast_query *q, const corr_ctx *cc, const a
     return true;
 }
 
+/* Is column col of the aggregate's output a count-like aggregate (0, not
+ * NULL, over no rows)? */
+static bool is_count_col(const agg_ctx *ag, int col) {
+    if (!ag || col < ag->n_groups || col >= ag->n_groups + ag->n_aggs) return false;
+    const char *n = ag->aggs[col - ag->n_groups].name;
+    return n && (!strcmp(n, "count") || !strcmp(n, "count_if") || !strcmp(n, "approx_distinct"));
+}
+
+static bool reads_count(const agg_ctx *ag, const sqe_expr *e) {
+    if (e->kind == SQE_EXPR_COLUMN) return is_count_col(ag, e->col);
+    for (int i = 0; i < e->n_args; i++)
+        if (reads_count(ag, e->args[i])) return true;
+    return false;
+}
+
 /* A copy of a deferred item's expression over the subquery's output:
  * each inner column it reads becomes a carried output column (appended to
- * items once per column); OUTER_COLs stay. */
-static sqe_expr *carry_copy(sqe_arena *A, const sqe_expr *e, item_list *items, int first) {
+ * items once per column); OUTER_COLs stay. With counts (an aggregate
+ * without GROUP BY whose group may be missing for an outer row), a
+ * count-like aggregate's column is read as COALESCE(column, 0). */
+static sqe_expr *carry_copy(sqe_arena *A, const sqe_expr *e, item_list *items, int first,
+                            const agg_ctx *counts) {
     sqe_expr *c = sqe_arena_alloc(A, sizeof *c);
     *c = *e;
     if (e->n_args) {
         c->args = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)e->n_args);
-        for (int i = 0; i < e->n_args; i++) c->args[i] = carry_copy(A, e->args[i], items, first);
+        for (int i = 0; i < e->n_args; i++)
+            c->args[i] = carry_copy(A, e->args[i], items, first, counts);
     }
     if (e->kind != SQE_EXPR_COLUMN) return c;
-    for (size_t k = (size_t)first; k < items->len; k++) {
+    c->col = -1;
+    for (size_t k = (size_t)first; k < items->len && c->col < 0; k++) {
         const sqe_expr *b = items->items[k].bound;
-        if (b->kind == SQE_EXPR_COLUMN && b->col == e->col) {
-            c->col = (int)k;
-            return c;
-        }
+        if (b->kind == SQE_EXPR_COLUMN && b->col == e->col) c->col = (int)k;
     }
-    item it = {.star_col = -1,
-               .name = sqe_arena_sprintf(A, "_carry%d", e->col),
-               .bound = sqe_expr_column(A, e->col, e->type, e->name)};
-    SQE_ARRAY_PUSH(A, *items, it);
-    c->col = (int)items->len - 1;
-    return c;
+    if (c->col < 0) {
+        item it = {.star_col = -1,
+                   .name = sqe_arena_sprintf(A, "_carry%d", e->col),
+                   .bound = sqe_expr_column(A, e->col, e->type, e->name)};
+        SQE_ARRAY_PUSH(A, *items, it);
+        c->col = (int)items->len - 1;
+    }
+    if (!is_count_col(counts, e->col) || !sqe_type_is_integer(e->type)) return c;
+    sqe_value zero = sqe_value_int(e->type.id, 0);
+    sqe_expr **args = sqe_arena_alloc(A, sizeof(sqe_expr *) * 2);
+    args[0] = c;
+    args[1] = sqe_expr_const(A, &zero);
+    return sqe_expr_new(A, SQE_EXPR_COALESCE, e->type, 2, args);
 }
 
 /* Select items of a correlated subquery that read the enclosing query
@@ -496,13 +520,19 @@ static sqe_expr *carry_copy(sqe_arena *A, const sqe_expr *e, item_list *items, i
  * the subquery's output with its OUTER_COLs left for the join to rewrite.
  * A constant marker column (cc->marker) tells a matched row from a LEFT
  * join's padding; an aggregate without GROUP BY (global_agg) has a row
- * for every outer row and needs none. */
+ * for every outer row and needs none. Items reading a count-like aggregate
+ * of such a subquery are deferred too (counts: see carry_copy). */
 static bool defer_outer_items(sqe_arena *A, const sqe_ast_query *q, corr_ctx *cc, item_list *items,
-                              bool global_agg, sqe_error *err) {
+                              bool global_agg, const agg_ctx *counts, sqe_error *err) {
     cc->marker = -1;
     int nv = cc->n_visible, first = (int)items->len;
     bool any = false;
-    for (int i = 0; i < nv; i++) any |= sqe_expr_has_outer(items->items[i].bound);
+    bool *need = sqe_arena_alloc(A, (size_t)(nv ? nv : 1));
+    for (int i = 0; i < nv; i++) {
+        const sqe_expr *b = items->items[i].bound;
+        need[i] = sqe_expr_has_outer(b) || (counts && reads_count(counts, b));
+        any |= need[i];
+    }
     if (!any) return true;
     if (q->distinct)
         return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->pos,
@@ -511,8 +541,8 @@ static bool defer_outer_items(sqe_arena *A, const sqe_ast_query *q, corr_ctx *cc
     cc->deferred = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)nv);
     for (int i = 0; i < nv; i++) {
         sqe_expr *b = items->items[i].bound;
-        if (!sqe_expr_has_outer(b)) continue;
-        cc->deferred[i] = carry_copy(A, b, items, first);
+        if (!need[i]) continue;
+        cc->deferred[i] = carry_copy(A, b, items, first, counts);
         sqe_value nul = sqe_value_null(b->type);
         items->items[i].bound = sqe_expr_const(A, &nul);
     }
@@ -943,7 +973,11 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
         for (size_t i = 0; i < cc->conds.len; i++)
             cc->conds.items[i] = sqe_plan_expr_remap(A, cc->conds.items[i], map);
     }
-    if (cc && !defer_outer_items(A, q, cc, (item_list *)&items, has_agg && q->n_group_by == 0, err))
+    /* an aggregate without GROUP BY correlated by equalities: its group is
+     * missing for an outer row without inner rows, where count() is 0 */
+    bool global_agg = has_agg && q->n_group_by == 0 && !q->n_grouping_sets;
+    bool counts = cc && global_agg && n_corr && corr_all_equalities(cc);
+    if (cc && !defer_outer_items(A, q, cc, &items, global_agg, counts ? &ag : NULL, err))
         return NULL;
     int n_visible = (int)items.len;
 

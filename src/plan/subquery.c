@@ -453,7 +453,9 @@ static sqe_expr *sq_scalar_join(bind_ctx *cx, const sqe_ast_expr *e, const sqe_a
     if (s->cc.global_agg) {
         if (j->u.join.residual) return sq_scalar_regroup(cx, e, s, err);
         const sqe_ast_expr *item = q->items[0].expr;
-        if (sq_is_count_like(item)) {
+        if (s->cc.deferred && s->cc.deferred[0]) {
+            /* counts read as COALESCE(count, 0) by the deferred item */
+        } else if (sq_is_count_like(item)) {
             sqe_value zero = sqe_value_int(SQE_T_BIGINT, 0);
             sqe_expr **args = sqe_arena_alloc(A, sizeof(sqe_expr *) * 2);
             args[0] = val;
@@ -685,13 +687,13 @@ static bool sq_exists_in(bind_ctx *cx, const sqe_ast_expr *e, sqe_join_type type
     if (is_in && s.n_visible != 1)
         return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos,
                               "IN subquery must return one column, got %d", s.n_visible);
+    bool neg = type == SQE_JT_ANTI || (type == SQE_JT_MARK && is_in && e->u.in_subquery.negated);
+    if (s.cc.global_agg && s.cc.conds.len && !(s.levels & 2))
+        return sq_exists_in_agg(cx, e, q, x, &s, neg, cond ? cond : value, err);
     if (is_in && s.cc.deferred)
         return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
                               "an IN subquery whose select list references the enclosing query "
                               "is not supported");
-    bool neg = type == SQE_JT_ANTI || (type == SQE_JT_MARK && is_in && e->u.in_subquery.negated);
-    if (s.cc.global_agg && s.cc.conds.len && !(s.levels & 2))
-        return sq_exists_in_agg(cx, e, q, x, &s, neg, cond ? cond : value, err);
     bind_ctx hcx, *jcx = cx;
     if (s.levels & 2) {
         sq_min_col mc = {INT32_MAX};

@@ -2174,3 +2174,12 @@ SELECT p.product_id, 0 IN (SELECT count(*) FROM orders o WHERE o.product_id = p.
 
 query corr_not_in_global_agg_where subquery_corr_agg
 SELECT p.product_id FROM products p WHERE p.stock NOT IN (SELECT sum(o.qty) FROM orders o WHERE o.product_id = p.product_id)
+
+query corr_count_expression subquery_corr_agg
+SELECT p.product_id, (SELECT count(*) * 2 + 1 FROM orders o WHERE o.product_id = p.product_id) FROM products p
+
+query corr_count_difference subquery_corr_agg
+SELECT c.customer_key, (SELECT count(o.qty) - count(*) FROM orders o WHERE o.customer_id = c.customer_id) FROM customers c
+
+query corr_count_plus_outer subquery_corr_agg
+SELECT p.product_id, (SELECT count(*) + p.stock FROM orders o WHERE o.product_id = p.product_id) FROM products p
