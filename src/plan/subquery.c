@@ -12,7 +12,9 @@
  *                            (single_match: a second match is that error);
  *                            an aggregate without GROUP BY is grouped by
  *                            the correlation columns, and count-like
- *                            results of empty groups become 0; when the
+ *                            results of empty groups become 0 (an item
+ *                            over them is deferred and reads
+ *                            COALESCE(count, 0), planner.c); when the
  *                            correlation is not only equalities, the outer
  *                            rows are numbered (row_number), LEFT joined
  *                            with the aggregate's input on the
