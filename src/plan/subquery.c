@@ -90,7 +90,9 @@ static sqe_expr *sq_rewrite(sqe_arena *a, const sqe_expr *e, int n_left) {
         c->args = sqe_arena_alloc(a, sizeof(sqe_expr *) * (size_t)e->n_args);
         for (int i = 0; i < e->n_args; i++) c->args[i] = sq_rewrite(a, e->args[i], n_left);
     }
-    if (e->kind == SQE_EXPR_OUTER_COL)
+    if (e->kind == SQE_EXPR_OUTER_COL && SQE_OUTER_LEVEL(e) > 0)
+        SQE_OUTER_LEVEL(c) = SQE_OUTER_LEVEL(e) - 1; /* still outer, one level closer */
+    else if (e->kind == SQE_EXPR_OUTER_COL)
         c->kind = SQE_EXPR_COLUMN;
     else if (e->kind == SQE_EXPR_COLUMN)
         c->col += n_left;
@@ -126,8 +128,9 @@ static sqe_plan *sq_join(sqe_arena *a, sqe_join_type type, sqe_plan *left, sqe_p
 typedef struct sq_plan {
     sqe_plan *p;
     corr_ctx cc;
-    int n_visible; /* the subquery's own columns */
-    int levels;    /* bit k: its correlation reads level k (SQE_OUTER_LEVEL) */
+    int n_visible;   /* the subquery's own columns */
+    int levels;      /* bit k: its correlation or a deferred item reads level k */
+    int cond_levels; /* the same for the correlation alone */
 } sq_plan;
 
 static void sq_note_levels(const sqe_expr *e, int *levels) {
@@ -148,7 +151,8 @@ static bool sq_plan_query(bind_ctx *cx, const sqe_ast_query *q, sq_plan *out, sq
     if (!out->p) return false;
     out->n_visible = out->cc.n_visible >= 0 ? out->cc.n_visible : out->p->n_out;
     for (size_t i = 0; i < out->cc.conds.len; i++)
-        sq_note_levels(out->cc.conds.items[i], &out->levels);
+        sq_note_levels(out->cc.conds.items[i], &out->cond_levels);
+    out->levels = out->cond_levels;
     for (int i = 0; out->cc.deferred && i < out->n_visible; i++)
         sq_note_levels(out->cc.deferred[i], &out->levels);
     return true;
@@ -422,7 +426,7 @@ static bool sq_hoist(bind_ctx *cx, sq_plan *s, bind_ctx *hcx) {
         s->cc.conds.items[i] = sq_relevel(A, s->cc.conds.items[i], false, 0);
     for (int i = 0; s->cc.deferred && i < s->n_visible; i++)
         if (s->cc.deferred[i]) s->cc.deferred[i] = sq_relevel(A, s->cc.deferred[i], false, 0);
-    s->levels = 1;
+    s->levels = s->cond_levels = 1;
     return true;
 }
 
@@ -485,11 +489,15 @@ static sqe_expr *sq_scalar(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
                               s.n_visible),
                NULL;
     const sqe_ast_query *q = e->u.subquery.query;
-    if (!(s.levels & 2)) return sq_scalar_join(cx, e, q, &s, err);
     bind_ctx hcx;
-    if (!sq_hoist(cx, &s, &hcx)) return sq_two_levels_error(e, err), NULL;
-    sqe_expr *v = sq_scalar_join(&hcx, e, q, &s, err);
-    return v ? sq_relevel(cx->arena, v, true, 0) : NULL;
+    if (sq_hoist(cx, &s, &hcx)) { /* reads only the query around cx's */
+        sqe_expr *v = sq_scalar_join(&hcx, e, q, &s, err);
+        return v ? sq_relevel(cx->arena, v, true, 0) : NULL;
+    }
+    if (s.cond_levels & 2) return sq_two_levels_error(e, err), NULL;
+    /* level-1 references in the item only: the value, evaluated in cx's
+     * query, reads them as its own outer references (sq_rewrite) */
+    return sq_scalar_join(cx, e, q, &s, err);
 }
 
 /* ------------------------------------------------ EXISTS and IN */
@@ -697,6 +705,7 @@ static bool sq_exists_in(bind_ctx *cx, const sqe_ast_expr *e, sqe_join_type type
                               "an IN subquery whose select list references the enclosing query "
                               "is not supported");
     bind_ctx hcx, *jcx = cx;
+    s.levels = s.cond_levels; /* EXISTS ignores its items; IN's is not deferred */
     if (s.levels & 2) {
         sq_min_col mc = {INT32_MAX};
         if (x) sqe_expr_visit_cols(x, sq_note_min_col, &mc);

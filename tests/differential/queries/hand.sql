@@ -2183,3 +2183,9 @@ SELECT c.customer_key, (SELECT count(o.qty) - count(*) FROM orders o WHERE o.cus
 
 query corr_count_plus_outer subquery_corr_agg
 SELECT p.product_id, (SELECT count(*) + p.stock FROM orders o WHERE o.product_id = p.product_id) FROM products p
+
+query two_level_item_reads_outermost subquery_two_levels
+SELECT c.customer_key, (SELECT count(*) FROM orders o WHERE o.customer_id = c.customer_id AND (SELECT o.qty - c.tier) > 0) FROM customers c
+
+query two_level_item_scalar_both subquery_two_levels
+SELECT o.order_id, (SELECT (SELECT p.price * o.qty FROM products p WHERE p.product_id = o2.product_id) FROM orders o2 WHERE o2.order_id = o.order_id) FROM orders o WHERE o.dt = '2024-03-04'
