@@ -51,7 +51,9 @@
  * every correlation `C column = outer expression`, is pulled up: B's
  * input is INNER joined with C's distinct (IN value, correlation columns)
  * rows on the equalities to B, and the equalities to A become B's own
- * correlation (sq_pull_up).
+ * correlation (sq_pull_up). C whose correlation reads only B but whose
+ * item reads A is joined to B as usual; its value, evaluated in B, reads
+ * A through B's own outer references (sq_rewrite lowers the level).
  *
  * LIMIT/OFFSET under an equality correlation applies per outer row
  * (planner.c: row_number over the correlation columns, then a filter).
