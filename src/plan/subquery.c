@@ -504,6 +504,16 @@ static sqe_expr *sq_scalar(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
 
 /* ------------------------------------------------ EXISTS and IN */
 
+static bool sq_in_type_error(const sqe_ast_expr *e, const sqe_expr *x, const sqe_expr *y,
+                             sqe_error *err) {
+    char a[64], b[64];
+    return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos,
+                          "value and result of subquery must be of the same type for IN "
+                          "expression: %s vs %s",
+                          sqe_type_sql_name(x->type, a, sizeof a),
+                          sqe_type_sql_name(y->type, b, sizeof b));
+}
+
 /* The join of a planned EXISTS / IN subquery onto cx's input (MARK, SEMI
  * or ANTI); x: the IN value bound over that input. */
 static bool sq_exists_in_join(bind_ctx *cx, const sqe_ast_expr *e, sqe_join_type type, sqe_expr *x,
@@ -516,14 +526,7 @@ static bool sq_exists_in_join(bind_ctx *cx, const sqe_ast_expr *e, sqe_join_type
     sq_add_corr(pl, j, s, nl);
     if (x) {
         sqe_expr *y = sqe_expr_column(A, 0, s->p->out_types[0], s->p->out_names[0]);
-        if (!sqe_plan_join_append_key(pl, j, x, y)) {
-            char a[64], b[64];
-            return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos,
-                                  "value and result of subquery must be of the same type for IN "
-                                  "expression: %s vs %s",
-                                  sqe_type_sql_name(x->type, a, sizeof a),
-                                  sqe_type_sql_name(y->type, b, sizeof b));
-        }
+        if (!sqe_plan_join_append_key(pl, j, x, y)) return sq_in_type_error(e, x, y, err);
         j->u.join.null_aware = type != SQE_JT_SEMI;
     }
     *cur = j;
@@ -625,10 +628,8 @@ static bool sq_pull_up(bind_ctx *cx, const sqe_ast_expr *e, sqe_expr *x, const s
             *cond = *cond ? sqe_bind_and(A, *cond, r) : r;
         }
     }
-    if (x && !sqe_plan_join_append_key(pl, j, x, sqe_expr_column(A, 0, d->out_types[0], "_in")))
-        return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos,
-                              "value and result of subquery must be of the same type for IN "
-                              "expression");
+    sqe_expr *y = x ? sqe_expr_column(A, 0, d->out_types[0], "_in") : NULL;
+    if (x && !sqe_plan_join_append_key(pl, j, x, y)) return sq_in_type_error(e, x, y, err);
     *cur = j;
     return true;
 }
