@@ -555,6 +555,31 @@ static bool defer_outer_items(sqe_arena *A, const sqe_ast_query *q, corr_ctx *cc
     return true;
 }
 
+/* HAVING conjuncts of a subquery that read the enclosing query go to
+ * *corr: they join the subquery's groups like WHERE correlations join its
+ * rows (over carried aggregate outputs, after the select list). *h keeps
+ * the rest (NULL: none). An aggregate without GROUP BY (its group may be
+ * missing for an outer row, yet HAVING would see count() = 0) and
+ * LIMIT/OFFSET (applied before the join) are not supported with it. */
+static bool split_having_corr(sqe_arena *A, const sqe_ast_query *q, sqe_expr **h,
+                              sqe_expr_list *corr, sqe_error *err) {
+    if (q->n_group_by == 0 || q->n_grouping_sets || q->limit || q->offset)
+        return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->having->pos,
+                              "HAVING of a subquery that references the enclosing query is only "
+                              "supported with GROUP BY (no GROUPING SETS) and without "
+                              "LIMIT/OFFSET");
+    sqe_expr_list parts = {0};
+    sqe_plan_conjuncts(A, *h, &parts);
+    *h = NULL;
+    for (size_t i = 0; i < parts.len; i++) {
+        if (sqe_expr_has_outer(parts.items[i]))
+            SQE_ARRAY_PUSH(A, *corr, parts.items[i]);
+        else
+            *h = *h ? sqe_bind_and(A, *h, parts.items[i]) : parts.items[i];
+    }
+    return true;
+}
+
 /* ORDER BY over a deferred item (a NULL placeholder below the join) or an
  * expression reading the enclosing query cannot order the subquery. */
 static bool check_deferred_order(const sqe_ast_query *q, const corr_ctx *cc,
@@ -776,6 +801,7 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
         if (sqe_bind_contains_aggregate(order_exprs[i])) has_agg = true;
 
     agg_ctx ag = {.gid_col = -1};
+    sqe_expr_list having_corr = {0}; /* HAVING conjuncts reading the enclosing query */
     sqe_plan *consumer = NULL;
     if (has_agg) {
         ag.source = &sc;
@@ -889,12 +915,6 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
             cx.clause = "HAVING";
             sqe_expr *h = sqe_bind_expr(&cx, q->having, err);
             if (!h) return NULL;
-            if (sqe_expr_has_outer(h)) {
-                sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->having->pos,
-                               "HAVING of a subquery that references the enclosing query is not "
-                               "supported");
-                return NULL;
-            }
             if (h->type.id != SQE_T_BOOLEAN) {
                 char tb[64];
                 sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, q->having->pos,
@@ -902,11 +922,15 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
                                sqe_type_sql_name(h->type, tb, sizeof tb));
                 return NULL;
             }
-            sqe_plan *f = new_node(A, SQE_PLAN_FILTER, cur, cur->n_out);
-            memcpy(f->out_types, cur->out_types, sizeof(sqe_type) * (size_t)cur->n_out);
-            memcpy(f->out_names, cur->out_names, sizeof(char *) * (size_t)cur->n_out);
-            f->u.filter.pred = h;
-            cur = f;
+            if (sqe_expr_has_outer(h) && !split_having_corr(A, q, &h, &having_corr, err))
+                return NULL;
+            if (h) {
+                sqe_plan *f = new_node(A, SQE_PLAN_FILTER, cur, cur->n_out);
+                memcpy(f->out_types, cur->out_types, sizeof(sqe_type) * (size_t)cur->n_out);
+                memcpy(f->out_names, cur->out_names, sizeof(char *) * (size_t)cur->n_out);
+                f->u.filter.pred = h;
+                cur = f;
+            }
         }
     }
 
@@ -979,6 +1003,9 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
     bool counts = cc && global_agg && n_corr && corr_all_equalities(cc);
     if (cc && !defer_outer_items(A, q, cc, &items, global_agg, counts ? &ag : NULL, err))
         return NULL;
+    for (size_t i = 0; i < having_corr.len; i++) /* over carried aggregate outputs */
+        SQE_ARRAY_PUSH(A, cc->conds,
+                       carry_copy(A, having_corr.items[i], &items, cc->n_visible, NULL));
     int n_visible = (int)items.len;
 
     /* ORDER BY keys: map to select items, adding hidden ones as needed. */

@@ -58,14 +58,17 @@
  * LIMIT/OFFSET under an equality correlation applies per outer row
  * (planner.c: row_number over the correlation columns, then a filter).
  *
+ * HAVING conjuncts of a grouped subquery that read the enclosing query
+ * are correlation conditions too, over carried aggregate outputs
+ * (planner.c split_having_corr).
+ *
  * Not supported (clear errors): correlation in set operations, under
- * LIMIT when not only equalities, in HAVING, GROUP BY or an aggregate's
- * argument of the subquery; more than two query levels; C reading A and B
- * as NOT EXISTS / NOT IN, a scalar, a value or through a non-equality;
- * an IN subquery whose item reads the enclosing query; a non-equality
- * correlation of an aggregate subquery with HAVING or whose item reads an
- * inner column outside an aggregate or the enclosing query; EXISTS / IN
- * over a correlated aggregate with HAVING.
+ * LIMIT when not only equalities, in HAVING without GROUP BY or with
+ * LIMIT, in GROUP BY or an aggregate's argument of the subquery; more than two query levels; C
+ * reading A and B as NOT EXISTS / NOT IN, a scalar, a value or through a non-equality; an IN
+ * subquery whose item reads the enclosing query; a non-equality correlation of an aggregate
+ * subquery with HAVING or whose item reads an inner column outside an aggregate or the enclosing
+ * query; EXISTS / IN over a correlated aggregate with HAVING.
  */
 #include "plan_int.h"
 

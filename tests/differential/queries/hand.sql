@@ -2189,3 +2189,9 @@ SELECT c.customer_key, (SELECT count(*) FROM orders o WHERE o.customer_id = c.cu
 
 query two_level_item_scalar_both subquery_two_levels
 SELECT o.order_id, (SELECT (SELECT p.price * o.qty FROM products p WHERE p.product_id = o2.product_id) FROM orders o2 WHERE o2.order_id = o.order_id) FROM orders o WHERE o.dt = '2024-03-04'
+
+query corr_having_in_subquery_exists subquery_corr_having
+SELECT p.product_id FROM products p WHERE EXISTS (SELECT o.product_id FROM orders o GROUP BY o.product_id HAVING o.product_id = p.product_id AND sum(o.qty) > 300)
+
+query corr_having_in_subquery_scalar subquery_corr_having
+SELECT c.customer_key, (SELECT count(*) FROM orders o WHERE o.customer_id = c.customer_id GROUP BY o.customer_id HAVING max(o.qty) > c.tier * 10) FROM customers c
