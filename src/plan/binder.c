@@ -458,29 +458,61 @@ static const char *fold(bind_ctx *cx, const sqe_ident *id) {
 
 static sqe_expr *bind_column(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err);
 
+/* A correlated reference to a grouped query: a subquery in its HAVING,
+ * select list or ORDER BY sees the aggregate's output, so the name must
+ * be one of the GROUP BY keys and binds to that key's output column. */
+static sqe_expr *bind_outer_grouped(bind_ctx *o, const sqe_ast_expr *e, const char *full,
+                                    sqe_error *err) {
+    agg_ctx *ag = o->agg;
+    bind_ctx src = *o;
+    src.agg = NULL;
+    src.scope = ag->source;
+    src.subq = NULL;
+    src.win = NULL;
+    sqe_expr *b = bind_column(&src, e, err);
+    if (!b) return NULL;
+    int n_keys = ag->gid_col >= 0 ? ag->gid_col : ag->n_groups;
+    for (int g = 0; g < n_keys; g++)
+        if (sqe_expr_equal(b, ag->groups[g]))
+            return sqe_expr_column(o->arena, g, ag->groups[g]->type, b->name);
+    if (b->kind == SQE_EXPR_OUTER_COL) return b; /* the grouped query's own outer reference */
+    sqe_bind_error(err, SQE_ERR_USAGE, e->pos,
+                   "subquery uses '%s', which must be an aggregate expression or appear in GROUP "
+                   "BY clause of the enclosing query",
+                   full);
+    return NULL;
+}
+
 /* A name the subquery's own FROM does not have: a correlated reference to
  * the enclosing query's scope, as an OUTER_COL the planner rewrites into a
- * join condition. */
+ * join condition. In a grouped enclosing query it names a GROUP BY key
+ * (an output column of the aggregate the subquery's join is stacked on). */
 static sqe_expr *bind_outer_column(bind_ctx *cx, const sqe_ast_expr *e, const char *full,
                                    sqe_error *err) {
     bind_ctx *o = (bind_ctx *)cx->outer;
-    if (o->agg || !o->scope) {
-        sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
-                       "column '%s' cannot be resolved (a correlated reference to a grouped "
-                       "query is not supported)",
-                       full);
+    sqe_expr *c;
+    if (o->agg) {
+        c = bind_outer_grouped(o, e, full, err);
+    } else if (o->scope) {
+        c = bind_column(o, e, err);
+    } else {
+        sqe_bind_error(err, SQE_ERR_NOT_FOUND, e->pos, "column '%s' cannot be resolved", full);
         return NULL;
     }
-    sqe_expr *c = bind_column(o, e, err);
     if (!c) return NULL;
-    if (c->kind != SQE_EXPR_COLUMN) {
-        sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
-                       "column '%s': correlation across more than one query level is not "
-                       "supported",
-                       full);
-        return NULL;
+    if (c->kind == SQE_EXPR_OUTER_COL) { /* the enclosing query's own outer reference */
+        if (SQE_OUTER_LEVEL(c) >= 1) {
+            sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
+                           "column '%s': correlation across more than two query levels is not "
+                           "supported",
+                           full);
+            return NULL;
+        }
+        SQE_OUTER_LEVEL(c) = 1; /* two levels up (subquery.c decorrelates it) */
+        return c;
     }
     c->kind = SQE_EXPR_OUTER_COL;
+    SQE_OUTER_LEVEL(c) = 0;
     return c;
 }
 
@@ -650,8 +682,44 @@ static bool add_agg(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
     return true;
 }
 
+/* An aggregate call in a subquery's WHERE that may belong to this grouped
+ * query (its argument reads only this query's columns): collected too, so
+ * the subquery can read its output (bind_outer_aggregate). Never fails:
+ * one that does not bind here is the subquery's own (and an error there). */
+static void collect_trial(bind_ctx *cx, const sqe_ast_expr *e) {
+    if (e->u.func.star || e->u.func.n_args != 1) return;
+    bind_ctx sub = *cx;
+    sub.agg = NULL;
+    sub.collecting = sub.collect_trial = false;
+    sub.scope = cx->agg->source;
+    sub.outer = NULL;
+    sub.subq = NULL;
+    sub.win = NULL;
+    sqe_error terr;
+    if (sqe_bind_expr(&sub, e->u.func.args[0], &terr)) add_agg(cx, e, &terr);
+}
+
+static bool collect(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err);
+
+/* The WHERE of a subquery met while collecting (one level deep). */
+static bool collect_subquery(bind_ctx *cx, const sqe_ast_query *q, sqe_error *err) {
+    if (cx->collect_trial || q->kind != SQE_QUERY_SELECT || !q->where) return true;
+    bind_ctx sub = *cx;
+    sub.collect_trial = true;
+    return collect(&sub, q->where, err);
+}
+
 static bool collect(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
     if (!e) return true;
+    if (e->kind == SQE_AST_SUBQUERY || e->kind == SQE_AST_EXISTS)
+        return collect_subquery(cx, e->u.subquery.query, err);
+    if (e->kind == SQE_AST_IN_SUBQUERY)
+        return collect(cx, e->u.in_subquery.arg, err) &&
+               collect_subquery(cx, e->u.in_subquery.query, err);
+    if (cx->collect_trial && sqe_bind_is_aggregate_call(e)) {
+        collect_trial(cx, e);
+        return true;
+    }
     if (e->kind == SQE_AST_FUNCTION && e->u.func.over) {
         const sqe_ast_window *w = e->u.func.over;
         for (int i = 0; i < e->u.func.n_args; i++)
@@ -787,6 +855,10 @@ static sqe_expr *bind_post_agg(bind_ctx *cx, const sqe_ast_expr *e, bool *handle
         sub.win = NULL;
         sqe_error serr;
         sqe_expr *b = sqe_bind_expr(&sub, e, &serr);
+        if (b && b->kind == SQE_EXPR_OUTER_COL) {
+            *handled = true; /* the enclosing query's column: one value per group */
+            return b;
+        }
         if (b) {
             for (int g = 0; g < ag->n_groups; g++) {
                 if (sqe_expr_equal(b, ag->groups[g])) {
@@ -816,6 +888,29 @@ static sqe_expr *bind_post_agg(bind_ctx *cx, const sqe_ast_expr *e, bool *handle
 
 static sqe_expr *bind(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err);
 
+/* An aggregate call in a subquery (where the subquery does not aggregate)
+ * whose argument reads none of the subquery's own columns belongs to the
+ * enclosing grouped query (SQL: an aggregate is of the innermost query
+ * whose columns it reads): an OUTER_COL of that query's aggregate output,
+ * collected there by collect_trial. NULL when it is not one. */
+static sqe_expr *bind_outer_aggregate(bind_ctx *cx, const sqe_ast_expr *e) {
+    const bind_ctx *o = cx->outer;
+    if (!o || !o->agg || cx->collecting || e->u.func.star || e->u.func.n_args != 1) return NULL;
+    bind_ctx in = *cx;
+    in.outer = NULL;
+    in.subq = NULL;
+    in.win = NULL;
+    sqe_error terr;
+    if (bind(&in, e->u.func.args[0], &terr)) return NULL; /* reads the subquery's columns */
+    int i = find_agg(o->agg, agg_key(cx, e));
+    if (i < 0) return NULL;
+    sqe_expr *c =
+        sqe_expr_column(cx->arena, o->agg->n_groups + i, o->agg->aggs[i].ret, o->agg->agg_keys[i]);
+    c->kind = SQE_EXPR_OUTER_COL;
+    SQE_OUTER_LEVEL(c) = 0;
+    return c;
+}
+
 static sqe_expr *bind_function(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
     const sqe_qname *qn = &e->u.func.name;
     if (qn->n_parts != 1) {
@@ -825,6 +920,8 @@ static sqe_expr *bind_function(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *e
     }
     char *name = sqe_str_lower(sqe_arena_strdup(cx->arena, qn->parts[0].name));
     if (sqe_bind_is_aggregate_call(e)) {
+        sqe_expr *oa = bind_outer_aggregate(cx, e);
+        if (oa) return oa;
         if (cx->collecting) {
             sqe_bind_error(err, SQE_ERR_INTERNAL, e->pos, "unexpected aggregate");
             return NULL;
@@ -1218,8 +1315,9 @@ bool sqe_expr_equal(const sqe_expr *a, const sqe_expr *b) {
         return false;
     switch (a->kind) {
     case SQE_EXPR_COLUMN:
-    case SQE_EXPR_OUTER_COL:
         return a->col == b->col;
+    case SQE_EXPR_OUTER_COL:
+        return a->col == b->col && SQE_OUTER_LEVEL(a) == SQE_OUTER_LEVEL(b);
     case SQE_EXPR_CONST:
         if (a->value.is_null || b->value.is_null) return a->value.is_null == b->value.is_null;
         return a->value.type.id == b->value.type.id && sqe_value_cmp(&a->value, &b->value) == 0;

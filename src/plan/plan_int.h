@@ -61,6 +61,8 @@ typedef struct bind_ctx {
     const scope *scope;  /* columns visible (NULL: none) */
     agg_ctx *agg;        /* non-NULL: post-aggregation binding */
     bool collecting;     /* agg collection pass: aggregates allowed, bind args */
+    bool collect_trial;  /* collecting inside a subquery's WHERE: keep the aggregates whose
+                            argument binds against this query's source, skip the others */
     const char *clause;  /* "WHERE", "GROUP BY", ... for error messages */
     sqe_func_stmt *stmt; /* the statement's instant and session zone (planner.stmt) or NULL */
     int lazy;            /* > 0 inside an operand that may never be evaluated (CASE
@@ -148,13 +150,25 @@ typedef struct corr_ctx {
     sqe_expr_list conds;   /* correlated conjuncts (COLUMN = subquery output, OUTER_COL = outer) */
     int n_visible;         /* the subquery's own select-list width (extra columns follow) */
     bool global_agg;       /* an aggregate without GROUP BY (before correlation keys) */
+    sqe_expr **deferred;   /* NULL, or per visible item: the item over the subquery's output
+                              when it reads the enclosing query (OUTER_COL), evaluated above
+                              the join; the item itself outputs NULL (planner.c) */
+    int marker;            /* output column that is non-NULL on every row, or -1 */
 } corr_ctx;
 
 /* Binds a subquery expression (scalar, EXISTS, IN) found in cx's clause. */
 sqe_expr *sqe_plan_subquery(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err);
 /* WHERE conjunct [NOT] EXISTS / [NOT] IN (subquery): a semi or anti join
- * on *cur. *handled = false when e is not of that form. */
-bool sqe_plan_subquery_filter(bind_ctx *cx, const sqe_ast_expr *e, bool *handled, sqe_error *err);
+ * on *cur. *handled = false when e is not of that form. *cond (NULL
+ * unless set) is left for the caller to treat as a bound WHERE conjunct
+ * over *cur that references the enclosing query: a subquery that read two
+ * levels up became a join whose outer part is that correlation. */
+bool sqe_plan_subquery_filter(bind_ctx *cx, const sqe_ast_expr *e, bool *handled, sqe_expr **cond,
+                              sqe_error *err);
+/* The level an OUTER_COL refers to, kept in its (otherwise unused) n_in:
+ * 0 the enclosing query, 1 the query enclosing that one (a subquery of a
+ * subquery; subquery.c hoists or pulls it up a level). */
+#define SQE_OUTER_LEVEL(e) ((e)->n_in)
 /* True when e contains an OUTER_COL. */
 bool sqe_expr_has_outer(const sqe_expr *e);
 

@@ -147,6 +147,8 @@ typedef struct item {
     sqe_pos star_pos;  /* expanded '*': where the star is */
 } item;
 
+typedef SQE_ARRAY(item) item_list;
+
 /* Can ORDER BY refer to item `it` by its name? An alias, a column
  * reference or a '*' column: yes; an unnamed expression (_colN): no. */
 static bool item_is_named(const item *it) {
@@ -326,7 +328,9 @@ static void ast_conjuncts(sqe_arena *a, const sqe_ast_expr *e, ast_list *out) {
  * sqe_plan_add_filter (into scans, below joins). */
 static bool plan_where(planner *pl, const sqe_ast_query *q, bind_ctx *cx, sqe_plan **cur,
                        corr_ctx *cc, sqe_error *err) {
-    const sqe_ast_expr *wa = sqe_bind_first_aggregate(q->where);
+    /* (an aggregate of a grouped enclosing query may appear: binder.c) */
+    const sqe_ast_expr *wa =
+        cx->outer && cx->outer->agg ? NULL : sqe_bind_first_aggregate(q->where);
     if (wa)
         return sqe_bind_error(err, SQE_ERR_USAGE, wa->pos,
                               "aggregate functions are not allowed in WHERE");
@@ -336,10 +340,10 @@ static bool plan_where(planner *pl, const sqe_ast_query *q, bind_ctx *cx, sqe_pl
     for (size_t i = 0; i < conj.len; i++) {
         const sqe_ast_expr *c = conj.items[i];
         bool handled = false;
-        if (!sqe_plan_subquery_filter(cx, c, &handled, err)) return false;
-        if (handled) continue;
-        sqe_expr *w = sqe_bind_expr(cx, c, err);
-        if (!w) return false;
+        sqe_expr *w = NULL;
+        if (!sqe_plan_subquery_filter(cx, c, &handled, &w, err)) return false;
+        if (handled && !w) continue;
+        if (!w && !(w = sqe_bind_expr(cx, c, err))) return false;
         if (w->type.id == SQE_T_NULL) w = sqe_bind_coerce(cx, w, sqe_type_make(SQE_T_BOOLEAN), err);
         if (w->type.id != SQE_T_BOOLEAN) {
             char tb[64];
@@ -450,6 +454,158 @@ static sqe_plan *limit_per_group(bind_ctx *cx, sqe_plan *cur, int corr_first, in
         p->out_names[i] = cur->out_names[i];
     }
     return p;
+}
+
+/* Outer references (OUTER_COL) of a subquery outside its WHERE and select
+ * list: in an aggregate's argument or filter, a GROUP BY key or a window
+ * (HAVING binds them to NOT_SUPPORTED errors in binder.c). */
+static bool check_outer_refs(const sqe_ast_query *q, const corr_ctx *cc, const agg_ctx *ag,
+                             sqe_error *err) {
+    if (!cc) return true;
+    for (int i = 0; i < ag->n_groups; i++)
+        if (sqe_expr_has_outer(ag->groups[i]))
+            return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, ag->group_asts[i]->pos,
+                                  "a GROUP BY key of a subquery that references the enclosing "
+                                  "query is not supported");
+    for (int i = 0; i < ag->n_aggs; i++)
+        if (sqe_expr_has_outer(ag->agg_args[i]))
+            return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->pos,
+                                  "an aggregate of a subquery whose argument references the "
+                                  "enclosing query is not supported (%s)",
+                                  ag->agg_keys[i]);
+    return true;
+}
+
+/* Is column col of the aggregate's output a count-like aggregate (0, not
+ * NULL, over no rows)? */
+static bool is_count_col(const agg_ctx *ag, int col) {
+    if (!ag || col < ag->n_groups || col >= ag->n_groups + ag->n_aggs) return false;
+    const char *n = ag->aggs[col - ag->n_groups].name;
+    return n && (!strcmp(n, "count") || !strcmp(n, "count_if") || !strcmp(n, "approx_distinct"));
+}
+
+static bool reads_count(const agg_ctx *ag, const sqe_expr *e) {
+    if (e->kind == SQE_EXPR_COLUMN) return is_count_col(ag, e->col);
+    for (int i = 0; i < e->n_args; i++)
+        if (reads_count(ag, e->args[i])) return true;
+    return false;
+}
+
+/* A copy of a deferred item's expression over the subquery's output:
+ * each inner column it reads becomes a carried output column (appended to
+ * items once per column); OUTER_COLs stay. With counts (an aggregate
+ * without GROUP BY whose group may be missing for an outer row), a
+ * count-like aggregate's column is read as COALESCE(column, 0). */
+static sqe_expr *carry_copy(sqe_arena *A, const sqe_expr *e, item_list *items, int first,
+                            const agg_ctx *counts) {
+    sqe_expr *c = sqe_arena_alloc(A, sizeof *c);
+    *c = *e;
+    if (e->n_args) {
+        c->args = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)e->n_args);
+        for (int i = 0; i < e->n_args; i++)
+            c->args[i] = carry_copy(A, e->args[i], items, first, counts);
+    }
+    if (e->kind != SQE_EXPR_COLUMN) return c;
+    c->col = -1;
+    for (size_t k = (size_t)first; k < items->len && c->col < 0; k++) {
+        const sqe_expr *b = items->items[k].bound;
+        if (b->kind == SQE_EXPR_COLUMN && b->col == e->col) c->col = (int)k;
+    }
+    if (c->col < 0) {
+        item it = {.star_col = -1,
+                   .name = sqe_arena_sprintf(A, "_carry%d", e->col),
+                   .bound = sqe_expr_column(A, e->col, e->type, e->name)};
+        SQE_ARRAY_PUSH(A, *items, it);
+        c->col = (int)items->len - 1;
+    }
+    if (!is_count_col(counts, e->col) || !sqe_type_is_integer(e->type)) return c;
+    sqe_value zero = sqe_value_int(e->type.id, 0);
+    sqe_expr **args = sqe_arena_alloc(A, sizeof(sqe_expr *) * 2);
+    args[0] = c;
+    args[1] = sqe_expr_const(A, &zero);
+    return sqe_expr_new(A, SQE_EXPR_COALESCE, e->type, 2, args);
+}
+
+/* Select items of a correlated subquery that read the enclosing query
+ * (`SELECT e.salary + d.budget FROM d WHERE d.id = e.dept`): such an item
+ * cannot be evaluated below the join, so subquery.c evaluates it above:
+ * the inner columns it reads are carried out as extra output columns, the
+ * item outputs a NULL placeholder, and cc->deferred[i] is the item over
+ * the subquery's output with its OUTER_COLs left for the join to rewrite.
+ * A constant marker column (cc->marker) tells a matched row from a LEFT
+ * join's padding; an aggregate without GROUP BY (global_agg) has a row
+ * for every outer row and needs none. Items reading a count-like aggregate
+ * of such a subquery are deferred too (counts: see carry_copy). */
+static bool defer_outer_items(sqe_arena *A, const sqe_ast_query *q, corr_ctx *cc, item_list *items,
+                              bool global_agg, const agg_ctx *counts, sqe_error *err) {
+    cc->marker = -1;
+    int nv = cc->n_visible, first = (int)items->len;
+    bool any = false;
+    bool *need = sqe_arena_alloc(A, (size_t)(nv ? nv : 1));
+    for (int i = 0; i < nv; i++) {
+        const sqe_expr *b = items->items[i].bound;
+        need[i] = sqe_expr_has_outer(b) || (counts && reads_count(counts, b));
+        any |= need[i];
+    }
+    if (!any) return true;
+    if (q->distinct)
+        return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->pos,
+                              "SELECT DISTINCT in a subquery whose select list references the "
+                              "enclosing query is not supported");
+    cc->deferred = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)nv);
+    for (int i = 0; i < nv; i++) {
+        sqe_expr *b = items->items[i].bound;
+        if (!need[i]) continue;
+        cc->deferred[i] = carry_copy(A, b, items, first, counts);
+        sqe_value nul = sqe_value_null(b->type);
+        items->items[i].bound = sqe_expr_const(A, &nul);
+    }
+    if (!global_agg) {
+        sqe_value one = sqe_value_int(SQE_T_INTEGER, 1);
+        item it = {.star_col = -1, .name = "_match", .bound = sqe_expr_const(A, &one)};
+        SQE_ARRAY_PUSH(A, *items, it);
+        cc->marker = (int)items->len - 1;
+    }
+    return true;
+}
+
+/* HAVING conjuncts of a subquery that read the enclosing query go to
+ * *corr: they join the subquery's groups like WHERE correlations join its
+ * rows (over carried aggregate outputs, after the select list). *h keeps
+ * the rest (NULL: none). An aggregate without GROUP BY (its group may be
+ * missing for an outer row, yet HAVING would see count() = 0) and
+ * LIMIT/OFFSET (applied before the join) are not supported with it. */
+static bool split_having_corr(sqe_arena *A, const sqe_ast_query *q, sqe_expr **h,
+                              sqe_expr_list *corr, sqe_error *err) {
+    if (q->n_group_by == 0 || q->n_grouping_sets || q->limit || q->offset)
+        return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->having->pos,
+                              "HAVING of a subquery that references the enclosing query is only "
+                              "supported with GROUP BY (no GROUPING SETS) and without "
+                              "LIMIT/OFFSET");
+    sqe_expr_list parts = {0};
+    sqe_plan_conjuncts(A, *h, &parts);
+    *h = NULL;
+    for (size_t i = 0; i < parts.len; i++) {
+        if (sqe_expr_has_outer(parts.items[i]))
+            SQE_ARRAY_PUSH(A, *corr, parts.items[i]);
+        else
+            *h = *h ? sqe_bind_and(A, *h, parts.items[i]) : parts.items[i];
+    }
+    return true;
+}
+
+/* ORDER BY over a deferred item (a NULL placeholder below the join) or an
+ * expression reading the enclosing query cannot order the subquery. */
+static bool check_deferred_order(const sqe_ast_query *q, const corr_ctx *cc,
+                                 const sqe_sort_key *keys, const item_list *items, sqe_error *err) {
+    for (int k = 0; k < q->n_order_by; k++) {
+        int c = keys[k].col;
+        if ((c < cc->n_visible && cc->deferred[c]) || sqe_expr_has_outer(items->items[c].bound))
+            return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->order_by[k].expr->pos,
+                                  "ORDER BY a value that references the enclosing query is not "
+                                  "supported in a subquery");
+    }
+    return true;
 }
 
 typedef struct corr_cols {
@@ -581,7 +737,7 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
     int n_corr = (int)ccols.cols.len;
 
     /* Expand the select list. */
-    SQE_ARRAY(item) items = {0};
+    item_list items = {0};
     for (int i = 0; i < q->n_items; i++) {
         const sqe_ast_select_item *si = &q->items[i];
         if (si->expr->kind == SQE_AST_STAR) {
@@ -659,6 +815,7 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
         if (sqe_bind_contains_aggregate(order_exprs[i])) has_agg = true;
 
     agg_ctx ag = {.gid_col = -1};
+    sqe_expr_list having_corr = {0}; /* HAVING conjuncts reading the enclosing query */
     sqe_plan *consumer = NULL;
     if (has_agg) {
         ag.source = &sc;
@@ -779,11 +936,15 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
                                sqe_type_sql_name(h->type, tb, sizeof tb));
                 return NULL;
             }
-            sqe_plan *f = new_node(A, SQE_PLAN_FILTER, cur, cur->n_out);
-            memcpy(f->out_types, cur->out_types, sizeof(sqe_type) * (size_t)cur->n_out);
-            memcpy(f->out_names, cur->out_names, sizeof(char *) * (size_t)cur->n_out);
-            f->u.filter.pred = h;
-            cur = f;
+            if (sqe_expr_has_outer(h) && !split_having_corr(A, q, &h, &having_corr, err))
+                return NULL;
+            if (h) {
+                sqe_plan *f = new_node(A, SQE_PLAN_FILTER, cur, cur->n_out);
+                memcpy(f->out_types, cur->out_types, sizeof(sqe_type) * (size_t)cur->n_out);
+                memcpy(f->out_names, cur->out_names, sizeof(char *) * (size_t)cur->n_out);
+                f->u.filter.pred = h;
+                cur = f;
+            }
         }
     }
 
@@ -829,13 +990,7 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
         }
         if (!(it->bound = sqe_bind_expr(&cx, it->ast, err))) return NULL;
     }
-    for (size_t i = 0; i < items.len; i++)
-        if (items.items[i].bound && sqe_expr_has_outer(items.items[i].bound)) {
-            sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, q->pos,
-                           "correlated references are only supported in the WHERE clause of a "
-                           "subquery");
-            return NULL;
-        }
+    if (!check_outer_refs(q, cc, &ag, err)) return NULL;
     if (cc) {
         /* Correlation columns follow the select list (kept by the final
          * projection); the conditions are rewritten over this output. */
@@ -856,6 +1011,15 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
         for (size_t i = 0; i < cc->conds.len; i++)
             cc->conds.items[i] = sqe_plan_expr_remap(A, cc->conds.items[i], map);
     }
+    /* an aggregate without GROUP BY correlated by equalities: its group is
+     * missing for an outer row without inner rows, where count() is 0 */
+    bool global_agg = has_agg && q->n_group_by == 0 && !q->n_grouping_sets;
+    bool counts = cc && global_agg && n_corr && corr_all_equalities(cc);
+    if (cc && !defer_outer_items(A, q, cc, &items, global_agg, counts ? &ag : NULL, err))
+        return NULL;
+    for (size_t i = 0; i < having_corr.len; i++) /* over carried aggregate outputs */
+        SQE_ARRAY_PUSH(A, cc->conds,
+                       carry_copy(A, having_corr.items[i], &items, cc->n_visible, NULL));
     int n_visible = (int)items.len;
 
     /* ORDER BY keys: map to select items, adding hidden ones as needed. */
@@ -900,6 +1064,8 @@ sqe_plan *sqe_plan_select(planner *pl, const sqe_ast_query *q, sqe_error *err) {
         keys[k].nulls_first = oi->nulls == 1; /* Trino: NULLS LAST unless asked */
     }
 
+    if (cc && cc->deferred && !check_deferred_order(q, cc, keys, (item_list *)&items, err))
+        return NULL;
     sqe_plan *proj = new_node(A, SQE_PLAN_PROJECT, cur, (int)items.len);
     proj->u.project.exprs = sqe_arena_alloc(A, sizeof(sqe_expr *) * (items.len ? items.len : 1));
     for (size_t i = 0; i < items.len; i++) {

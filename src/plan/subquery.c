@@ -12,7 +12,9 @@
  *                            (single_match: a second match is that error);
  *                            an aggregate without GROUP BY is grouped by
  *                            the correlation columns, and count-like
- *                            results of empty groups become 0; when the
+ *                            results of empty groups become 0 (an item
+ *                            over them is deferred and reads
+ *                            COALESCE(count, 0), planner.c); when the
  *                            correlation is not only equalities, the outer
  *                            rows are numbered (row_number), LEFT joined
  *                            with the aggregate's input on the
@@ -23,6 +25,10 @@
  *   x IN (SELECT y ...)      MARK join, null-aware on its last key (x = y),
  *                            correlation keys first; a WHERE conjunct:
  *                            SEMI / null-aware ANTI (NOT IN)
+ *   EXISTS / IN over a correlated aggregate without GROUP BY: one row per
+ *                            outer row, so EXISTS is TRUE (the plan is
+ *                            dropped) and x IN (...) is x = the scalar
+ *                            subquery's value
  *
  * Correlation (planner.c): the subquery's own SELECT binds names it does
  * not have against the enclosing scope as OUTER_COL; its WHERE conjuncts
@@ -30,16 +36,39 @@
  * read are appended to its output. Here those conjuncts are rewritten over
  * the join's columns (OUTER_COL i -> column i of the left input, column j
  * of the subquery -> left width + j) and become hash keys when they are
- * equalities between the two sides, or the join's residual.
+ * equalities between the two sides, or the join's residual. A grouped
+ * enclosing query's clause input is its aggregate's output: there an outer
+ * name is a GROUP BY key's column and an aggregate call whose argument
+ * reads only the enclosing query is that query's aggregate (binder.c).
+ * Select items reading the enclosing query are deferred (corr_ctx
+ * .deferred: evaluated above the join over carried inner columns, NULL
+ * where no row matched).
+ *
+ * Two query levels (A > B > C, C reading A: SQE_OUTER_LEVEL 1). C reading
+ * only A is independent of B's rows: it is hoisted, joined to A's clause
+ * input as a subquery of A, and B sees its value as an outer reference.
+ * C reading A and B as a [NOT-less] EXISTS / IN conjunct of B's WHERE,
+ * every correlation `C column = outer expression`, is pulled up: B's
+ * input is INNER joined with C's distinct (IN value, correlation columns)
+ * rows on the equalities to B, and the equalities to A become B's own
+ * correlation (sq_pull_up). C whose correlation reads only B but whose
+ * item reads A is joined to B as usual; its value, evaluated in B, reads
+ * A through B's own outer references (sq_rewrite lowers the level).
  *
  * LIMIT/OFFSET under an equality correlation applies per outer row
  * (planner.c: row_number over the correlation columns, then a filter).
  *
- * Not supported (clear errors): correlation outside WHERE, through more
- * than one query level, under LIMIT when not only equalities, in set
- * operations; a non-equality
- * correlation of an aggregate subquery with HAVING or whose item reads an
- * inner column outside an aggregate.
+ * HAVING conjuncts of a grouped subquery that read the enclosing query
+ * are correlation conditions too, over carried aggregate outputs
+ * (planner.c split_having_corr).
+ *
+ * Not supported (clear errors): correlation in set operations, under
+ * LIMIT when not only equalities, in HAVING without GROUP BY or with
+ * LIMIT, in GROUP BY or an aggregate's argument of the subquery; more than two query levels; C
+ * reading A and B as NOT EXISTS / NOT IN, a scalar, a value or through a non-equality; an IN
+ * subquery whose item reads the enclosing query; a non-equality correlation of an aggregate
+ * subquery with HAVING or whose item reads an inner column outside an aggregate or the enclosing
+ * query; EXISTS / IN over a correlated aggregate with HAVING.
  */
 #include "plan_int.h"
 
@@ -66,7 +95,9 @@ static sqe_expr *sq_rewrite(sqe_arena *a, const sqe_expr *e, int n_left) {
         c->args = sqe_arena_alloc(a, sizeof(sqe_expr *) * (size_t)e->n_args);
         for (int i = 0; i < e->n_args; i++) c->args[i] = sq_rewrite(a, e->args[i], n_left);
     }
-    if (e->kind == SQE_EXPR_OUTER_COL)
+    if (e->kind == SQE_EXPR_OUTER_COL && SQE_OUTER_LEVEL(e) > 0)
+        SQE_OUTER_LEVEL(c) = SQE_OUTER_LEVEL(e) - 1; /* still outer, one level closer */
+    else if (e->kind == SQE_EXPR_OUTER_COL)
         c->kind = SQE_EXPR_COLUMN;
     else if (e->kind == SQE_EXPR_COLUMN)
         c->col += n_left;
@@ -102,8 +133,16 @@ static sqe_plan *sq_join(sqe_arena *a, sqe_join_type type, sqe_plan *left, sqe_p
 typedef struct sq_plan {
     sqe_plan *p;
     corr_ctx cc;
-    int n_visible; /* the subquery's own columns */
+    int n_visible;   /* the subquery's own columns */
+    int levels;      /* bit k: its correlation or a deferred item reads level k */
+    int cond_levels; /* the same for the correlation alone */
 } sq_plan;
+
+static void sq_note_levels(const sqe_expr *e, int *levels) {
+    if (!e) return;
+    if (e->kind == SQE_EXPR_OUTER_COL) *levels |= 1 << SQE_OUTER_LEVEL(e);
+    for (int i = 0; i < e->n_args; i++) sq_note_levels(e->args[i], levels);
+}
 
 /* Plans the subquery with cx as its enclosing scope. */
 static bool sq_plan_query(bind_ctx *cx, const sqe_ast_query *q, sq_plan *out, sqe_error *err) {
@@ -116,6 +155,11 @@ static bool sq_plan_query(bind_ctx *cx, const sqe_ast_query *q, sq_plan *out, sq
     pl->corr = NULL;
     if (!out->p) return false;
     out->n_visible = out->cc.n_visible >= 0 ? out->cc.n_visible : out->p->n_out;
+    for (size_t i = 0; i < out->cc.conds.len; i++)
+        sq_note_levels(out->cc.conds.items[i], &out->cond_levels);
+    out->levels = out->cond_levels;
+    for (int i = 0; out->cc.deferred && i < out->n_visible; i++)
+        sq_note_levels(out->cc.deferred[i], &out->levels);
     return true;
 }
 
@@ -291,7 +335,8 @@ static sqe_expr *sq_scalar_regroup(bind_ctx *cx, const sqe_ast_expr *e, const sq
     sqe_plan **cur = cx->subq->cur;
     const sqe_plan *proj = s->p;
     const sqe_plan *agg = proj->kind == SQE_PLAN_PROJECT ? proj->children[0] : NULL;
-    if (!agg || agg->kind != SQE_PLAN_AGGREGATE || agg->u.aggregate.n_default_groups)
+    if (!agg || agg->kind != SQE_PLAN_AGGREGATE || agg->u.aggregate.n_default_groups ||
+        s->cc.deferred)
         goto unsupported;
     int nl = (*cur)->n_out, ni = agg->children[0]->n_out;
     int *in_col = sq_in_cols(A, proj, agg);
@@ -331,33 +376,97 @@ unsupported:
            NULL;
 }
 
-static sqe_expr *sq_scalar(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
+/* The value of a scalar subquery whose item reads the enclosing query
+ * (planner.c defers it): the item over the join's columns, NULL where
+ * the LEFT join found no row (the marker column is NULL there). val
+ * itself when the item was not deferred. */
+static sqe_expr *sq_deferred_value(sqe_arena *A, const sq_plan *s, sqe_expr *val, int nl) {
+    if (!s->cc.deferred || !s->cc.deferred[0]) return val;
+    sqe_expr *x = sq_rewrite(A, s->cc.deferred[0], nl);
+    if (s->cc.marker < 0) return x;
+    sqe_expr **na = sqe_arena_alloc(A, sizeof(sqe_expr *));
+    na[0] = sqe_expr_column(A, nl + s->cc.marker, s->p->out_types[s->cc.marker], "_match");
+    sqe_expr **args = sqe_arena_alloc(A, sizeof(sqe_expr *) * 2);
+    args[0] = sqe_expr_new(A, SQE_EXPR_IS_NULL, sqe_type_make(SQE_T_BOOLEAN), 1, na);
+    args[0]->negated = true;
+    args[1] = x;
+    return sqe_expr_new(A, SQE_EXPR_CASE, x->type, 2, args);
+}
+
+/* ------------------------------------------------ two query levels */
+
+/* Copy of e with OUTER_COLs of `from` level moved to level `from` - 1 (0
+ * becomes a plain COLUMN when to_column) and, with to_outer, COLUMNs
+ * shifted by delta turned into OUTER_COLs of level 0. */
+static sqe_expr *sq_relevel(sqe_arena *A, const sqe_expr *e, bool to_outer, int delta) {
+    sqe_expr *c = sqe_arena_alloc(A, sizeof *c);
+    *c = *e;
+    if (e->n_args) {
+        c->args = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)e->n_args);
+        for (int i = 0; i < e->n_args; i++) c->args[i] = sq_relevel(A, e->args[i], to_outer, delta);
+    }
+    if (e->kind == SQE_EXPR_OUTER_COL && SQE_OUTER_LEVEL(e) > 0) {
+        SQE_OUTER_LEVEL(c) = SQE_OUTER_LEVEL(e) - 1;
+    } else if (to_outer && e->kind == SQE_EXPR_COLUMN) {
+        c->kind = SQE_EXPR_OUTER_COL;
+        c->col += delta;
+        SQE_OUTER_LEVEL(c) = 0;
+    }
+    return c;
+}
+
+/* A subquery of a subquery (cx is the middle query's clause) that reads
+ * only the outermost query is independent of the middle query's rows: it
+ * is joined to the outermost query's input instead (hcx: that query's
+ * clause context, whose cur the join stacks on), its level-1 references
+ * become level 0, and the middle query sees its value as an outer
+ * reference (sq_relevel to_outer). false when it reads the middle query
+ * too, or the outermost clause cannot take joins. */
+static bool sq_hoist(bind_ctx *cx, sq_plan *s, bind_ctx *hcx) {
+    const bind_ctx *o = cx->outer;
+    if (s->levels != 2 || !o || !o->subq) return false;
+    *hcx = *o;
+    sqe_arena *A = cx->arena;
+    for (size_t i = 0; i < s->cc.conds.len; i++)
+        s->cc.conds.items[i] = sq_relevel(A, s->cc.conds.items[i], false, 0);
+    for (int i = 0; s->cc.deferred && i < s->n_visible; i++)
+        if (s->cc.deferred[i]) s->cc.deferred[i] = sq_relevel(A, s->cc.deferred[i], false, 0);
+    s->levels = s->cond_levels = 1;
+    return true;
+}
+
+static bool sq_two_levels_error(const sqe_ast_expr *e, sqe_error *err) {
+    return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
+                          "a subquery that references both its enclosing query and the query "
+                          "around that is only supported as an EXISTS or IN conjunct of the "
+                          "enclosing query's WHERE whose correlations are equalities of a "
+                          "column (not as NOT EXISTS / NOT IN, a scalar subquery, or a value)");
+}
+
+/* ------------------------------------------------ scalar subqueries */
+
+/* The join of a planned scalar subquery onto cx's input; the value. */
+static sqe_expr *sq_scalar_join(bind_ctx *cx, const sqe_ast_expr *e, const sqe_ast_query *q,
+                                sq_plan *s, sqe_error *err) {
     planner *pl = cx->subq->pl;
     sqe_arena *A = pl->arena;
     sqe_plan **cur = cx->subq->cur;
-    const sqe_ast_query *q = e->u.subquery.query;
-    sq_plan s;
-    if (!sq_plan_query(cx, q, &s, err)) return NULL;
-    if (s.n_visible != 1)
-        return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
-                              "Multiple columns returned by subquery are not yet supported. "
-                              "Found %d",
-                              s.n_visible),
-               NULL;
     int nl = (*cur)->n_out;
-    sqe_expr *val = sqe_expr_column(A, nl, s.p->out_types[0], s.p->out_names[0]);
-    if (!s.cc.conds.len) {
-        sqe_plan *one = sqe_plan_same_schema(A, SQE_PLAN_SINGLE_ROW, s.p);
+    sqe_expr *val = sqe_expr_column(A, nl, s->p->out_types[0], s->p->out_names[0]);
+    if (!s->cc.conds.len) {
+        sqe_plan *one = sqe_plan_same_schema(A, SQE_PLAN_SINGLE_ROW, s->p);
         *cur = sq_join(A, SQE_JT_LEFT, *cur, one);
-        return val;
+        return sq_deferred_value(A, s, val, nl);
     }
-    sqe_plan *j = sq_join(A, SQE_JT_LEFT, *cur, s.p);
+    sqe_plan *j = sq_join(A, SQE_JT_LEFT, *cur, s->p);
     j->u.join.single_match = true;
-    sq_add_corr(pl, j, &s, nl);
-    if (s.cc.global_agg) {
-        if (j->u.join.residual) return sq_scalar_regroup(cx, e, &s, err);
+    sq_add_corr(pl, j, s, nl);
+    if (s->cc.global_agg) {
+        if (j->u.join.residual) return sq_scalar_regroup(cx, e, s, err);
         const sqe_ast_expr *item = q->items[0].expr;
-        if (sq_is_count_like(item)) {
+        if (s->cc.deferred && s->cc.deferred[0]) {
+            /* counts read as COALESCE(count, 0) by the deferred item */
+        } else if (sq_is_count_like(item)) {
             sqe_value zero = sqe_value_int(SQE_T_BIGINT, 0);
             sqe_expr **args = sqe_arena_alloc(A, sizeof(sqe_expr *) * 2);
             args[0] = val;
@@ -372,58 +481,275 @@ static sqe_expr *sq_scalar(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) 
         }
     }
     *cur = j;
-    return val;
+    return sq_deferred_value(A, s, val, nl);
 }
 
-/* EXISTS / IN as a join of the given type (MARK, SEMI or ANTI). */
-static bool sq_exists_in(bind_ctx *cx, const sqe_ast_expr *e, sqe_join_type type, sqe_error *err) {
+static sqe_expr *sq_scalar(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
+    sq_plan s;
+    if (!sq_plan_query(cx, e->u.subquery.query, &s, err)) return NULL;
+    if (s.n_visible != 1)
+        return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
+                              "Multiple columns returned by subquery are not yet supported. "
+                              "Found %d",
+                              s.n_visible),
+               NULL;
+    const sqe_ast_query *q = e->u.subquery.query;
+    bind_ctx hcx;
+    if (sq_hoist(cx, &s, &hcx)) { /* reads only the query around cx's */
+        sqe_expr *v = sq_scalar_join(&hcx, e, q, &s, err);
+        return v ? sq_relevel(cx->arena, v, true, 0) : NULL;
+    }
+    if (s.cond_levels & 2) return sq_two_levels_error(e, err), NULL;
+    /* level-1 references in the item only: the value, evaluated in cx's
+     * query, reads them as its own outer references (sq_rewrite) */
+    return sq_scalar_join(cx, e, q, &s, err);
+}
+
+/* ------------------------------------------------ EXISTS and IN */
+
+static bool sq_in_type_error(const sqe_ast_expr *e, const sqe_expr *x, const sqe_expr *y,
+                             sqe_error *err) {
+    char a[64], b[64];
+    return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos,
+                          "value and result of subquery must be of the same type for IN "
+                          "expression: %s vs %s",
+                          sqe_type_sql_name(x->type, a, sizeof a),
+                          sqe_type_sql_name(y->type, b, sizeof b));
+}
+
+/* The join of a planned EXISTS / IN subquery onto cx's input (MARK, SEMI
+ * or ANTI); x: the IN value bound over that input. */
+static bool sq_exists_in_join(bind_ctx *cx, const sqe_ast_expr *e, sqe_join_type type, sqe_expr *x,
+                              const sq_plan *s, sqe_error *err) {
     planner *pl = cx->subq->pl;
     sqe_arena *A = pl->arena;
     sqe_plan **cur = cx->subq->cur;
-    bool is_in = e->kind == SQE_AST_IN_SUBQUERY;
-    sqe_expr *x = NULL;
-    if (is_in && !(x = sqe_bind_expr(cx, e->u.in_subquery.arg, err))) return false;
-    sq_plan s;
-    const sqe_ast_query *q = is_in ? e->u.in_subquery.query : e->u.subquery.query;
-    if (!sq_plan_query(cx, q, &s, err)) return false;
     int nl = (*cur)->n_out;
-    sqe_plan *j = sq_join(A, type, *cur, s.p);
-    sq_add_corr(pl, j, &s, nl);
-    if (is_in) {
-        if (s.n_visible != 1)
-            return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos,
-                                  "IN subquery must return one column, got %d", s.n_visible);
-        sqe_expr *y = sqe_expr_column(A, 0, s.p->out_types[0], s.p->out_names[0]);
-        if (!sqe_plan_join_append_key(pl, j, x, y)) {
-            char a[64], b[64];
-            return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos,
-                                  "value and result of subquery must be of the same type for IN "
-                                  "expression: %s vs %s",
-                                  sqe_type_sql_name(x->type, a, sizeof a),
-                                  sqe_type_sql_name(y->type, b, sizeof b));
-        }
+    sqe_plan *j = sq_join(A, type, *cur, s->p);
+    sq_add_corr(pl, j, s, nl);
+    if (x) {
+        sqe_expr *y = sqe_expr_column(A, 0, s->p->out_types[0], s->p->out_names[0]);
+        if (!sqe_plan_join_append_key(pl, j, x, y)) return sq_in_type_error(e, x, y, err);
         j->u.join.null_aware = type != SQE_JT_SEMI;
     }
     *cur = j;
     return true;
 }
 
-sqe_expr *sqe_plan_subquery(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
-    if (e->kind == SQE_AST_SUBQUERY) return sq_scalar(cx, e, err);
-    if (!sq_exists_in(cx, e, SQE_JT_MARK, err)) return NULL;
-    sqe_plan *j = *cx->subq->cur;
-    sqe_expr *mark =
-        sqe_expr_column(cx->arena, j->n_out - 1, sqe_type_make(SQE_T_BOOLEAN), "_mark");
-    if (e->kind == SQE_AST_IN_SUBQUERY && e->u.in_subquery.negated) {
-        sqe_expr **args = sqe_arena_alloc(cx->arena, sizeof(sqe_expr *));
-        args[0] = mark;
-        return sqe_expr_new(cx->arena, SQE_EXPR_NOT, mark->type, 1, args);
-    }
-    return mark;
+/* A subquery column, or one cast between integer types (the binder's
+ * coercion to a common type): one value of it fixes the column's value. */
+static bool sq_is_col(const sqe_expr *e) {
+    if (e->kind == SQE_EXPR_CAST && !e->try_ && sqe_type_is_integer(e->type) &&
+        sqe_type_is_integer(e->args[0]->type))
+        e = e->args[0];
+    return e->kind == SQE_EXPR_COLUMN;
 }
 
-bool sqe_plan_subquery_filter(bind_ctx *cx, const sqe_ast_expr *e, bool *handled, sqe_error *err) {
+/* Is c `inner column = outer expression` (either order), the outer side
+ * reading only OUTER_COLs of `level` (and constants)? *inner: the column. */
+static bool sq_col_equality(const sqe_expr *c, int level, const sqe_expr **inner) {
+    if (c->kind != SQE_EXPR_CALL || c->n_args != 2 || strcmp(c->fn.name, "=") != 0) return false;
+    for (int side = 0; side < 2; side++) {
+        const sqe_expr *in = c->args[side], *out = c->args[1 - side];
+        int lv = 0;
+        sq_note_levels(out, &lv);
+        sq_min_col mc = {INT32_MAX};
+        sqe_expr_visit_cols((sqe_expr *)out, sq_note_min_col, &mc);
+        if (sq_is_col(in) && lv == 1 << level && mc.min == INT32_MAX) {
+            *inner = in;
+            return true;
+        }
+    }
+    return false;
+}
+
+typedef struct sq_used {
+    bool *used;
+} sq_used;
+
+static void sq_note_used(int *col, void *ctx) {
+    ((sq_used *)ctx)->used[*col] = true;
+}
+
+/* The subquery's rows made distinct on the columns pulled-up rows are
+ * joined by: the IN value (column 0) and the columns its correlation
+ * reads. map: output column -> column of the result (-1: not kept). */
+static sqe_plan *sq_distinct_corr(sqe_arena *A, const sq_plan *s, bool is_in, int *map) {
+    const sqe_plan *p = s->p;
+    sq_used u = {sqe_arena_alloc(A, (size_t)p->n_out)};
+    u.used[0] = is_in;
+    for (size_t i = 0; i < s->cc.conds.len; i++)
+        sqe_expr_visit_cols(s->cc.conds.items[i], sq_note_used, &u);
+    int n = 0;
+    for (int c = 0; c < p->n_out; c++) n += u.used[c];
+    sqe_plan *d = sqe_plan_unary_new(A, SQE_PLAN_AGGREGATE, s->p, n);
+    d->u.aggregate.n_groups = n;
+    d->u.aggregate.groups = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)(n ? n : 1));
+    for (int k = 0, c = 0; c < p->n_out; c++) {
+        map[c] = -1;
+        if (!u.used[c]) continue;
+        d->u.aggregate.groups[k] = sqe_expr_column(A, c, p->out_types[c], p->out_names[c]);
+        d->out_types[k] = p->out_types[c];
+        d->out_names[k] = p->out_names[c];
+        map[c] = k++;
+    }
+    return d;
+}
+
+/* `[b.k IN | EXISTS] (SELECT ... FROM c WHERE c.z = b.z AND c.y = a.y)` as
+ * a WHERE conjunct of the middle query B, the subquery reading both B
+ * (level 0) and the outermost query A (level 1), every correlation an
+ * equality of a subquery column: B's input is INNER joined with the
+ * distinct (IN value, correlation columns) rows of the subquery on the
+ * level-0 equalities, and the level-1 ones become B's own correlation
+ * (*cond: c.y = a.y over the joined columns). For one A row each B row
+ * then appears once if some subquery row matches both, else not at all:
+ * the semi join's rows. */
+static bool sq_pull_up(bind_ctx *cx, const sqe_ast_expr *e, sqe_expr *x, const sq_plan *s,
+                       sqe_expr **cond, sqe_error *err) {
+    planner *pl = cx->subq->pl;
+    sqe_arena *A = pl->arena;
+    sqe_plan **cur = cx->subq->cur;
+    for (size_t i = 0; i < s->cc.conds.len; i++) {
+        const sqe_expr *c = s->cc.conds.items[i], *in;
+        if (!sq_col_equality(c, 0, &in) && !sq_col_equality(c, 1, &in))
+            return sq_two_levels_error(e, err);
+    }
+    if (x && sq_has_outer(x)) return sq_two_levels_error(e, err);
+    int nl = (*cur)->n_out;
+    int *map = sqe_arena_alloc(A, sizeof(int) * (size_t)s->p->n_out);
+    sqe_plan *d = sq_distinct_corr(A, s, x != NULL, map);
+    sqe_plan *j = sq_join(A, SQE_JT_INNER, *cur, d);
+    *cond = NULL;
+    for (size_t i = 0; i < s->cc.conds.len; i++) {
+        const sqe_expr *c = s->cc.conds.items[i], *in;
+        sqe_expr *r = sqe_plan_expr_remap(A, c, map);
+        if (sq_col_equality(c, 0, &in)) {
+            sqe_plan_join_add_cond(pl, j, sq_rewrite(A, r, nl));
+        } else {
+            r = sq_relevel(A, sqe_plan_expr_shift(A, r, nl), false, 0);
+            *cond = *cond ? sqe_bind_and(A, *cond, r) : r;
+        }
+    }
+    sqe_expr *y = x ? sqe_expr_column(A, 0, d->out_types[0], "_in") : NULL;
+    if (x && !sqe_plan_join_append_key(pl, j, x, y)) return sq_in_type_error(e, x, y, err);
+    *cur = j;
+    return true;
+}
+
+/* The tables of a scan in a planned subquery that is dropped (its value
+ * is known without it): released now, as the final plan will not own
+ * them, and taken out of pl->tables so a later failure does not free them
+ * twice. */
+static void sq_release_scan(sqe_plan *p, void *ctx) {
+    planner *pl = ctx;
+    if (p->kind != SQE_PLAN_SCAN || !p->u.scan.table) return;
+    for (size_t i = 0; i < pl->tables.len; i++)
+        if (pl->tables.items[i] == p->u.scan.table) {
+            pl->tables.items[i] = pl->tables.items[--pl->tables.len];
+            break;
+        }
+    sqe_hive_table_free(p->u.scan.table);
+    p->u.scan.table = NULL;
+}
+
+/* EXISTS / IN over an aggregate without GROUP BY correlated to cx's
+ * query: the subquery has exactly one row for every outer row (count() of
+ * no rows is 0), so EXISTS is TRUE and x IN (...) is x = the value of
+ * that row (the scalar subquery's join). The result goes where
+ * sq_exists_in's would (*value for MARK, else *cond); neg: NOT of it.
+ * With HAVING the row may be missing: not supported. */
+static bool sq_exists_in_agg(bind_ctx *cx, const sqe_ast_expr *e, const sqe_ast_query *q,
+                             sqe_expr *x, sq_plan *s, bool neg, sqe_expr **out, sqe_error *err) {
+    if (q->kind != SQE_QUERY_SELECT || q->having)
+        return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
+                              "EXISTS or IN over a correlated aggregate subquery with HAVING is "
+                              "not supported");
+    sqe_expr *r;
+    if (x) {
+        sqe_expr *v = sq_scalar_join(cx, e, q, s, err);
+        sqe_expr **args = sqe_arena_alloc(cx->arena, sizeof(sqe_expr *) * 2);
+        args[0] = x;
+        args[1] = v;
+        if (!v || !(r = sqe_bind_call(cx, "=", 2, args, e->pos, err))) return false;
+    } else {
+        sqe_plan_walk(s->p, sq_release_scan, cx->subq->pl);
+        sqe_value t = sqe_value_bool(true);
+        r = sqe_expr_const(cx->arena, &t);
+    }
+    if (neg) {
+        sqe_expr **args = sqe_arena_alloc(cx->arena, sizeof(sqe_expr *));
+        args[0] = r;
+        r = sqe_expr_new(cx->arena, SQE_EXPR_NOT, r->type, 1, args);
+    }
+    *out = r;
+    return true;
+}
+
+/* [NOT] EXISTS / [NOT] IN (subquery) as a join of `type` on cx's input.
+ * MARK: *value is the mark (negated for NOT IN). SEMI / ANTI (a WHERE
+ * conjunct, cond != NULL): *cond is NULL, or a condition the caller adds
+ * to the WHERE when the subquery read two levels up (hoisted: the mark
+ * of the join on the outermost query's input; pulled up: sq_pull_up). */
+static bool sq_exists_in(bind_ctx *cx, const sqe_ast_expr *e, sqe_join_type type, sqe_expr **value,
+                         sqe_expr **cond, sqe_error *err) {
+    sqe_arena *A = cx->arena;
+    bool is_in = e->kind == SQE_AST_IN_SUBQUERY;
+    sqe_expr *x = NULL;
+    if (is_in && !(x = sqe_bind_expr(cx, e->u.in_subquery.arg, err))) return false;
+    sq_plan s;
+    const sqe_ast_query *q = is_in ? e->u.in_subquery.query : e->u.subquery.query;
+    if (!sq_plan_query(cx, q, &s, err)) return false;
+    if (is_in && s.n_visible != 1)
+        return sqe_bind_error(err, SQE_ERR_TYPE_MISMATCH, e->pos,
+                              "IN subquery must return one column, got %d", s.n_visible);
+    bool neg = type == SQE_JT_ANTI || (type == SQE_JT_MARK && is_in && e->u.in_subquery.negated);
+    if (s.cc.global_agg && s.cc.conds.len && !(s.levels & 2))
+        return sq_exists_in_agg(cx, e, q, x, &s, neg, cond ? cond : value, err);
+    if (is_in && s.cc.deferred)
+        return sqe_bind_error(err, SQE_ERR_NOT_SUPPORTED, e->pos,
+                              "an IN subquery whose select list references the enclosing query "
+                              "is not supported");
+    bind_ctx hcx, *jcx = cx;
+    s.levels = s.cond_levels; /* EXISTS ignores its items; IN's is not deferred */
+    if (s.levels & 2) {
+        sq_min_col mc = {INT32_MAX};
+        if (x) sqe_expr_visit_cols(x, sq_note_min_col, &mc);
+        if (mc.min != INT32_MAX || !sq_hoist(cx, &s, &hcx)) { /* reads the middle query */
+            if (type == SQE_JT_SEMI && cond) return sq_pull_up(cx, e, x, &s, cond, err);
+            return sq_two_levels_error(e, err);
+        }
+        jcx = &hcx;
+        if (x) x = sq_rewrite(A, x, 0);
+        type = SQE_JT_MARK;
+    }
+    if (!sq_exists_in_join(jcx, e, type, x, &s, err)) return false;
+    if (type != SQE_JT_MARK) return true;
+    sqe_plan *j = *jcx->subq->cur;
+    sqe_expr *mark = sqe_expr_column(A, j->n_out - 1, sqe_type_make(SQE_T_BOOLEAN), "_mark");
+    if (jcx != cx) mark = sq_relevel(A, mark, true, 0);
+    if (neg) {
+        sqe_expr **args = sqe_arena_alloc(A, sizeof(sqe_expr *));
+        args[0] = mark;
+        mark = sqe_expr_new(A, SQE_EXPR_NOT, mark->type, 1, args);
+    }
+    if (cond)
+        *cond = mark;
+    else
+        *value = mark;
+    return true;
+}
+
+sqe_expr *sqe_plan_subquery(bind_ctx *cx, const sqe_ast_expr *e, sqe_error *err) {
+    if (e->kind == SQE_AST_SUBQUERY) return sq_scalar(cx, e, err);
+    sqe_expr *v = NULL;
+    return sq_exists_in(cx, e, SQE_JT_MARK, &v, NULL, err) ? v : NULL;
+}
+
+bool sqe_plan_subquery_filter(bind_ctx *cx, const sqe_ast_expr *e, bool *handled, sqe_expr **cond,
+                              sqe_error *err) {
     *handled = false;
+    *cond = NULL;
     if (!cx->subq) return true;
     bool neg = false;
     while (e->kind == SQE_AST_UNARY && e->u.unary.op == SQE_OP_NOT) {
@@ -433,5 +759,5 @@ bool sqe_plan_subquery_filter(bind_ctx *cx, const sqe_ast_expr *e, bool *handled
     if (e->kind != SQE_AST_EXISTS && e->kind != SQE_AST_IN_SUBQUERY) return true;
     if (e->kind == SQE_AST_IN_SUBQUERY && e->u.in_subquery.negated) neg = !neg;
     *handled = true;
-    return sq_exists_in(cx, e, neg ? SQE_JT_ANTI : SQE_JT_SEMI, err);
+    return sq_exists_in(cx, e, neg ? SQE_JT_ANTI : SQE_JT_SEMI, NULL, cond, err);
 }

@@ -271,7 +271,14 @@ static sqe_plan *win_node(bind_ctx *cx, sqe_plan *cur, const sqe_ast_expr **call
     sqe_arena *A = cx->arena;
     const sqe_ast_window *w = calls[first]->u.func.over;
     char *key = win_spec_key(A, w);
-    sqe_plan *p = sqe_plan_unary_new(A, SQE_PLAN_WINDOW, cur, 0);
+    /* A subquery in the spec or an argument stacks a join on the input
+     * (cx->subq->cur): the node goes over whatever that input ends up as. */
+    sqe_plan *in = cur;
+    subq_ctx sq = {cx->subq ? cx->subq->pl : NULL, &in};
+    bind_ctx wcx = *cx;
+    if (cx->subq) wcx.subq = &sq;
+    cx = &wcx;
+    sqe_plan *p = sqe_plan_unary_new(A, SQE_PLAN_WINDOW, NULL, 0);
     p->u.window.n_partition = w->n_partition;
     p->u.window.partition = sqe_arena_alloc(A, sizeof(sqe_expr *) * (size_t)(w->n_partition + 1));
     for (int i = 0; i < w->n_partition; i++)
@@ -301,6 +308,13 @@ static sqe_plan *win_node(bind_ctx *cx, sqe_plan *cur, const sqe_ast_expr **call
     }
     p->u.window.n_funcs = (int)funcs.len;
     p->u.window.funcs = funcs.items;
+    if (in != cur) /* joins added columns after cur's: the calls' columns move right */
+        for (int i = map->n - (int)funcs.len; i < map->n; i++)
+            map->cols[i] += in->n_out - cur->n_out;
+    cur = in;
+    p->n_children = 1;
+    p->children = sqe_arena_alloc(A, sizeof(sqe_plan *));
+    p->children[0] = cur;
     int nout = cur->n_out + (int)funcs.len;
     p->n_out = nout;
     p->out_types = sqe_arena_alloc(A, sizeof(sqe_type) * (size_t)nout);

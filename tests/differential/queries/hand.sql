@@ -2053,3 +2053,145 @@ SELECT product_id, stddev_pop(weight) OVER (PARTITION BY category) FROM products
 
 query win_range_current_row window_agg
 SELECT order_id, count(*) OVER (PARTITION BY dt ORDER BY qty RANGE CURRENT ROW) FROM orders
+
+# ============================================================ correlated subqueries: grouped queries, select lists, two levels
+
+query corr_grouped_having_count subquery_corr_grouped
+SELECT o.customer_id, count(*) FROM orders o GROUP BY o.customer_id HAVING count(*) > (SELECT count(*) FROM customers c WHERE c.customer_id = o.customer_id) * 12
+
+query corr_grouped_select_scalar subquery_corr_grouped
+SELECT o.product_id, sum(o.qty), (SELECT max(p.price) FROM products p WHERE p.product_id = o.product_id) FROM orders o GROUP BY o.product_id
+
+query corr_grouped_select_count_empty subquery_corr_grouped
+SELECT o.customer_id, (SELECT count(*) FROM events e WHERE e.customer_id = o.customer_id) FROM orders o WHERE o.dt = '2024-03-02' GROUP BY o.customer_id
+
+query corr_grouped_having_exists subquery_corr_grouped
+SELECT o.customer_id, count(*) FROM orders o GROUP BY o.customer_id HAVING EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id AND c.tier = 1)
+
+query corr_grouped_having_not_exists subquery_corr_grouped
+SELECT o.customer_id FROM orders o GROUP BY o.customer_id HAVING NOT EXISTS (SELECT 1 FROM customers c WHERE c.customer_id = o.customer_id)
+
+query corr_grouped_having_in subquery_corr_grouped
+SELECT o.product_id, count(*) FROM orders o GROUP BY o.product_id HAVING o.product_id IN (SELECT p.product_id FROM products p WHERE p.category = 'toys')
+
+query corr_grouped_not_in_value subquery_corr_grouped
+SELECT o.customer_id, o.customer_id NOT IN (SELECT c.customer_id FROM customers c WHERE c.city = 'Paris') FROM orders o GROUP BY o.customer_id
+
+query corr_grouped_in_value_correlated subquery_corr_grouped
+SELECT o.dt, o.customer_id, o.customer_id IN (SELECT e.customer_id FROM events e WHERE e.note = min(o.note)) FROM orders o GROUP BY o.dt, o.customer_id
+
+query corr_grouped_non_equi subquery_corr_grouped
+SELECT o.dt, (SELECT count(*) FROM products p WHERE p.product_id > o.dt_num) FROM (SELECT dt, length(dt) + customer_id AS dt_num FROM orders) o GROUP BY o.dt, o.dt_num
+
+query corr_grouped_two_keys subquery_corr_grouped
+SELECT o.customer_id, o.product_id, count(*) FROM orders o WHERE o.dt = '2024-03-01' GROUP BY o.customer_id, o.product_id HAVING EXISTS (SELECT 1 FROM orders o2 WHERE o2.customer_id = o.customer_id AND o2.product_id = o.product_id AND o2.dt <> '2024-03-01')
+
+query corr_grouped_outer_agg_having subquery_corr_grouped
+SELECT o.customer_id, sum(o.qty) FROM orders o GROUP BY o.customer_id HAVING (SELECT count(*) FROM products p WHERE p.price < sum(o.qty)) > 30
+
+query corr_grouped_outer_agg_select subquery_corr_grouped
+SELECT o.product_id, max(o.unit_price), (SELECT count(*) FROM products p WHERE p.price > max(o.unit_price)) FROM orders o GROUP BY o.product_id
+
+query corr_grouped_outer_agg_and_key subquery_corr_grouped
+SELECT p.category, (SELECT count(*) FROM orders o WHERE o.product_id <> min(p.product_id) AND o.status = p.category) FROM products p GROUP BY p.category
+
+query corr_grouped_order_by subquery_corr_grouped
+SELECT p.category, count(*) FROM products p GROUP BY p.category ORDER BY (SELECT count(*) FROM products p2 WHERE p2.category = p.category AND p2.discontinued) DESC, p.category NULLS LAST
+
+query corr_grouped_rollup subquery_corr_grouped
+SELECT p.category, count(*), (SELECT count(*) FROM products p2 WHERE p2.category = p.category) FROM products p GROUP BY ROLLUP (p.category)
+
+query corr_grouped_window subquery_corr_grouped
+SELECT p.category, rank() OVER (ORDER BY (SELECT sum(o.qty) FROM orders o JOIN products p2 ON o.product_id = p2.product_id WHERE p2.category = p.category) DESC NULLS LAST) FROM products p GROUP BY p.category
+
+query corr_grouped_multiple_rows subquery_corr_grouped
+SELECT o.customer_id FROM orders o GROUP BY o.customer_id HAVING (SELECT c.customer_key FROM customers c WHERE c.customer_id = o.customer_id) > 0
+---- error multiple rows
+
+query corr_grouped_not_grouped_column subquery_corr_grouped
+SELECT o.customer_id FROM orders o GROUP BY o.customer_id HAVING EXISTS (SELECT 1 FROM products p WHERE p.product_id = o.product_id)
+---- error must be an aggregate expression or appear in GROUP BY
+
+query corr_select_outer_expression subquery_corr_select
+SELECT o.order_id, (SELECT o.qty * p.price FROM products p WHERE p.product_id = o.product_id) FROM orders o WHERE o.dt = '2024-03-01'
+
+query corr_select_outer_coalesce subquery_corr_select
+SELECT c.customer_key, (SELECT coalesce(p.name, c.name) FROM products p WHERE p.product_id = c.customer_id) FROM customers c
+
+query corr_select_outer_aggregate subquery_corr_select
+SELECT p.product_id, (SELECT max(o.qty) + p.stock FROM orders o WHERE o.product_id = p.product_id) FROM products p
+
+query corr_select_outer_no_from subquery_corr_select
+SELECT p.product_id, (SELECT p.price * 2), (SELECT p.name || '!') FROM products p
+
+query corr_select_outer_uncorrelated_where subquery_corr_select
+SELECT c.customer_key, (SELECT c.name || p.name FROM products p WHERE p.product_id = 1) FROM customers c
+
+query corr_select_outer_limit subquery_corr_select
+SELECT c.customer_key, (SELECT o.order_id + c.customer_key FROM orders o WHERE o.customer_id = c.customer_id ORDER BY o.order_id LIMIT 1) FROM customers c
+
+query corr_select_outer_non_equi subquery_corr_select
+SELECT p.product_id, (SELECT p.price - p2.price FROM products p2 WHERE p2.product_id = p.product_id + 1 AND p2.price > p.price) FROM products p
+
+query corr_select_outer_exists_items subquery_corr_select
+SELECT c.customer_key, EXISTS (SELECT c.name, o.qty FROM orders o WHERE o.customer_id = c.customer_id AND o.qty > 45) FROM customers c
+
+query two_level_pullup_exists subquery_two_levels
+SELECT c.customer_key FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND EXISTS (SELECT 1 FROM events e WHERE e.customer_id = c.customer_id AND e.note = o.note))
+
+query two_level_pullup_count subquery_two_levels
+SELECT c.customer_key, (SELECT count(*) FROM orders o WHERE o.customer_id = c.customer_id AND EXISTS (SELECT 1 FROM events e WHERE e.customer_id = c.customer_id AND e.note = o.note)) FROM customers c
+
+query two_level_pullup_in subquery_two_levels
+SELECT c.customer_key, (SELECT count(*) FROM orders o WHERE o.dt = '2024-03-03' AND o.note IN (SELECT e.note FROM events e WHERE e.customer_id = c.customer_id)) FROM customers c
+
+query two_level_pullup_in_two_keys subquery_two_levels
+SELECT p.product_id, (SELECT count(*) FROM orders o WHERE o.product_id = p.product_id AND o.customer_id IN (SELECT e.customer_id FROM events e WHERE e.note = o.note AND e.code = p.product_id)) FROM products p
+
+query two_level_hoist_not_exists subquery_two_levels
+SELECT p.product_id FROM products p WHERE EXISTS (SELECT 1 FROM orders o WHERE o.product_id = p.product_id AND o.qty > 45 AND NOT EXISTS (SELECT 1 FROM orders o2 WHERE o2.product_id = p.product_id AND o2.is_gift))
+
+query two_level_hoist_scalar subquery_two_levels
+SELECT p.product_id, (SELECT max(o.qty) - (SELECT min(o2.qty) FROM orders o2 WHERE o2.product_id = p.product_id) FROM orders o WHERE o.product_id = p.product_id AND o.dt = '2024-03-01') FROM products p
+
+query two_level_hoist_in_select subquery_two_levels
+SELECT c.customer_key, (SELECT (SELECT count(*) FROM orders o WHERE o.customer_id = c.customer_id)) FROM customers c
+
+query two_level_hoist_non_equi subquery_two_levels
+SELECT p.product_id, (SELECT count(*) FROM orders o WHERE o.product_id = p.product_id AND EXISTS (SELECT 1 FROM products p2 WHERE p2.category = p.category AND p2.price > p.price)) FROM products p
+
+query two_level_hoist_in_value subquery_two_levels
+SELECT p.product_id, (SELECT count(*) FROM orders o WHERE o.product_id = p.product_id AND p.product_id NOT IN (SELECT o2.product_id FROM orders o2 WHERE o2.customer_id = p.product_id)) FROM products p
+
+query two_level_not_exists_both_levels subquery_two_levels
+SELECT c.customer_key FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id AND NOT EXISTS (SELECT 1 FROM events e WHERE e.customer_id = c.customer_id AND e.note = o.note))
+
+query corr_exists_global_agg subquery_corr_agg
+SELECT p.product_id, EXISTS (SELECT max(o.qty) FROM orders o WHERE o.product_id = p.product_id) FROM products p
+
+query corr_in_count_empty subquery_corr_agg
+SELECT p.product_id, 0 IN (SELECT count(*) FROM orders o WHERE o.product_id = p.product_id) FROM products p
+
+query corr_not_in_global_agg_where subquery_corr_agg
+SELECT p.product_id FROM products p WHERE p.stock NOT IN (SELECT sum(o.qty) FROM orders o WHERE o.product_id = p.product_id)
+
+query corr_count_expression subquery_corr_agg
+SELECT p.product_id, (SELECT count(*) * 2 + 1 FROM orders o WHERE o.product_id = p.product_id) FROM products p
+
+query corr_count_difference subquery_corr_agg
+SELECT c.customer_key, (SELECT count(o.qty) - count(*) FROM orders o WHERE o.customer_id = c.customer_id) FROM customers c
+
+query corr_count_plus_outer subquery_corr_agg
+SELECT p.product_id, (SELECT count(*) + p.stock FROM orders o WHERE o.product_id = p.product_id) FROM products p
+
+query two_level_item_reads_outermost subquery_two_levels
+SELECT c.customer_key, (SELECT count(*) FROM orders o WHERE o.customer_id = c.customer_id AND (SELECT o.qty - c.tier) > 0) FROM customers c
+
+query two_level_item_scalar_both subquery_two_levels
+SELECT o.order_id, (SELECT (SELECT p.price * o.qty FROM products p WHERE p.product_id = o2.product_id) FROM orders o2 WHERE o2.order_id = o.order_id) FROM orders o WHERE o.dt = '2024-03-04'
+
+query corr_having_in_subquery_exists subquery_corr_having
+SELECT p.product_id FROM products p WHERE EXISTS (SELECT o.product_id FROM orders o GROUP BY o.product_id HAVING o.product_id = p.product_id AND sum(o.qty) > 300)
+
+query corr_having_in_subquery_scalar subquery_corr_having
+SELECT c.customer_key, (SELECT count(*) FROM orders o WHERE o.customer_id = c.customer_id GROUP BY o.customer_id HAVING max(o.qty) > c.tier * 10) FROM customers c
