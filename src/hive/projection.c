@@ -19,7 +19,8 @@
  *             `interval` (default 1) and `interval.unit` (default the
  *             format's finest field when that is YEARS, MONTHS or DAYS;
  *             required for a finer format).
- *   injected  values only from an equality or IN on the key in the query
+ *   injected  values only from an equality or IN on the key in the query;
+ *             without one, the key's NULL partition (SPEC §7.2)
  *             (hive_projection_partitions fails without one, as Athena
  *             does: CONSTRAINT_VIOLATION there, USAGE here).
  * `storage.location.template` ('${key}' placeholders, each key once or
@@ -671,6 +672,10 @@ static bool pj_candidate(pj_walk *w, int L, uint64_t i, sqe_value *val, const ch
         break;
     case PJ_INJECTED:
         *val = lv->inj[i];
+        if (val->is_null) {
+            *text = "__HIVE_DEFAULT_PARTITION__";
+            return true;
+        }
         *text = pj_value_text(w->arena, val);
         if (val->type.id == SQE_T_VARCHAR) val->v.s.ptr = *text; /* the arena's copy */
         return true;
@@ -802,13 +807,12 @@ static bool pj_injected(pj_walk *w, int L) {
     const pj_key *k = &w->p->keys[L];
     pj_level *lv = &w->lv[L];
     pj_vals v = {0};
-    if (!w->prune || !w->prune->pred || !pj_collect(w->prune->pred, L, w->arena, &v))
-        return sqe_error_set(
-            w->err, SQE_ERR_USAGE,
-            "partition key '%s' of table '%s' is projected as injected: the query must "
-            "constrain it with = or IN on constant values (as Athena requires), e.g. WHERE %s = "
-            "'...'",
-            k->name, w->t->name, k->name);
+    if (!w->prune || !w->prune->pred || !pj_collect(w->prune->pred, L, w->arena, &v)) {
+        /* SPEC §7.2: no constant for the key -> its NULL partition
+         * (__HIVE_DEFAULT_PARTITION__); the predicate still prunes it */
+        v.len = 0;
+        SQE_ARRAY_PUSH(w->arena, v, sqe_value_null(k->ktype));
+    }
     if (v.len > 1) qsort(v.items, v.len, sizeof *v.items, pj_value_qcmp);
     size_t n = 0;
     for (size_t i = 0; i < v.len; i++)
@@ -894,11 +898,13 @@ static bool pj_level_bounds(pj_walk *w, int L) {
     const pj_key *k = &w->p->keys[L];
     pj_level *lv = &w->lv[L];
     sqe_hive_key_bounds b;
+    if (k->type == PJ_INJECTED)
+        return true; /* its candidates (maybe NULL) are checked one by one */
     if (!sqe_hive_prune_key_bounds(w->prune, L, &b) || b.empty) {
         lv->empty = true; /* projected values are never NULL */
         return true;
     }
-    if (lv->empty || k->type == PJ_ENUM || k->type == PJ_INJECTED) return true;
+    if (lv->empty || k->type == PJ_ENUM) return true;
     return k->monotone ? pj_narrow(w, L, &b) : pj_date_equality(w, L, &b);
 }
 
