@@ -283,35 +283,11 @@ static void pj_pattern_shape(const char *f, pj_unit *res, bool *monotone) {
 
 /* ------------------------------------------------------------ typing */
 
-static size_t pj_utf8_chars(const char *p, size_t n) {
-    size_t chars = 0;
-    for (size_t i = 0; i < n; i++)
-        if (((unsigned char)p[i] & 0xC0) != 0x80) chars++;
-    return chars;
-}
-
-/* Text as a value of the key type (VARCHAR points into s). */
+/* Text as a value of the key type (VARCHAR points into s), by the rules
+ * of listed partition folders (hive_part_value, partitions.c). */
 static bool pj_typed(sqe_type t, const char *s, size_t n, sqe_value *out) {
-    memset(out, 0, sizeof *out);
-    out->type = t;
-    switch (t.id) {
-    case SQE_T_VARCHAR:
-        out->v.s.ptr = s;
-        out->v.s.len = (uint32_t)n;
-        return t.str_kind == SQE_STRKIND_STRING || pj_utf8_chars(s, n) <= t.length;
-    case SQE_T_INTEGER:
-    case SQE_T_BIGINT:
-        if (!sqe_parse_int64(s, n, &out->v.i)) return false;
-        return t.id == SQE_T_BIGINT || (out->v.i >= INT32_MIN && out->v.i <= INT32_MAX);
-    case SQE_T_DATE: {
-        int32_t d;
-        if (!sqe_parse_date(s, n, &d)) return false;
-        out->v.i = d;
-        return true;
-    }
-    default:
-        return false;
-    }
+    sqe_hive_column key = {.name = "", .type = t};
+    return hive_part_value(&key, s, n, out);
 }
 
 static const char *pj_type_name(sqe_type t) {

@@ -745,6 +745,13 @@ static bool changed_error(s3_store *s, const char *key, const char *what, sqe_er
     return false;
 }
 
+/* A ranged GET sent with If-Match the ETag first seen answered 412. */
+static bool etag_changed_error(s3_store *s, const char *key, const char *etag, sqe_error *err) {
+    char what[128];
+    snprintf(what, sizeof what, "its ETag is no longer %s", etag);
+    return changed_error(s, key, what, err);
+}
+
 static bool s3_get_range(sqe_store *st, const char *path, uint64_t offset, size_t len, void *buf,
                          size_t *n_read, sqe_error *err) {
     s3_store *s = (s3_store *)st;
@@ -785,9 +792,7 @@ static bool s3_get_range(sqe_store *st, const char *path, uint64_t offset, size_
                 ok = changed_error(s, key, "it became shorter", err);
             }
         } else if (c.status == 412 && have) {
-            char what[128];
-            snprintf(what, sizeof what, "its ETag is no longer %s", known.etag);
-            ok = changed_error(s, key, what, err);
+            ok = etag_changed_error(s, key, known.etag, err);
         } else {
             ok = http_error(s, &c, err);
         }
@@ -844,9 +849,7 @@ static bool s3_get_tail(sqe_store *st, const char *path, size_t len, void *buf, 
         } else if (c.status == 416) {
             if (have && known.size > 0) ok = changed_error(s, key, "it became empty", err);
         } else if (c.status == 412 && have) {
-            char what[128];
-            snprintf(what, sizeof what, "its ETag is no longer %s", known.etag);
-            ok = changed_error(s, key, what, err);
+            ok = etag_changed_error(s, key, known.etag, err);
         } else {
             ok = http_error(s, &c, err);
         }
