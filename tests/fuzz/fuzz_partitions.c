@@ -56,8 +56,48 @@ static bool same_value(const sqe_value *a, const sqe_value *b) {
 }
 
 /* Partitions of `all` admitted by the prune, as a list of paths. */
+/* What the pruning asks, kept apart from the predicate tree so that the
+ * oracle (filtered_paths) does not share code with sqe_hive_prune_admits:
+ * per key, NULL (unconstrained) or n_eq values, allow_null admitting the
+ * NULL partition. */
+typedef struct prune_spec {
+    const sqe_value *const *eq;
+    const int *n_eq;
+    const bool *allow_null;
+} prune_spec;
+
+/* The spec as the planner would hand it over: an AND over the constrained
+ * keys of (key IN (values)) OR (key IS NULL). */
+static sqe_hive_prune spec_prune(sqe_arena *a, int n_keys, const prune_spec *pr) {
+    sqe_hive_ppred *and_p = sqe_arena_alloc(a, sizeof *and_p);
+    const sqe_hive_ppred **kids = sqe_arena_alloc(a, sizeof *kids * (size_t)n_keys);
+    memset(and_p, 0, sizeof *and_p);
+    and_p->kind = SQE_HIVE_PP_AND;
+    and_p->kids = kids;
+    for (int k = 0; k < n_keys; k++) {
+        if (!pr->eq[k]) continue;
+        sqe_hive_ppred *t = sqe_arena_alloc(a, sizeof *t * 3);
+        memset(t, 0, sizeof *t * 3);
+        t[0].term.col = t[1].term.col = k;
+        t[0].term.op = SQE_FPRED_IN;
+        t[0].term.n_vals = pr->n_eq[k];
+        t[0].term.vals = pr->eq[k];
+        t[1].term.op = SQE_FPRED_IS_NULL;
+        const sqe_hive_ppred **or_kids = sqe_arena_alloc(a, sizeof *or_kids * 2);
+        int n_or = 0;
+        if (pr->n_eq[k] > 0) or_kids[n_or++] = &t[0];
+        if (pr->allow_null[k]) or_kids[n_or++] = &t[1];
+        t[2].kind = SQE_HIVE_PP_OR;
+        t[2].n_kids = n_or;
+        t[2].kids = or_kids;
+        kids[and_p->n_kids++] = &t[2];
+    }
+    sqe_hive_prune out = {and_p};
+    return out;
+}
+
 static char *filtered_paths(const sqe_hive_partition *all, size_t n, int n_keys,
-                            const sqe_hive_prune *pr) {
+                            const prune_spec *pr) {
     sqe_strbuf sb;
     sqe_strbuf_init(&sb);
     for (size_t i = 0; i < n; i++) {
@@ -85,13 +125,14 @@ static char *paths_of(const sqe_hive_partition *ps, size_t n) {
 }
 
 static void check_pruned(mem_store *ms, const sqe_hive_table *t, const sqe_hive_partition *all,
-                         size_t n, const sqe_hive_prune *pr) {
+                         size_t n, const prune_spec *pr) {
     sqe_arena *a = sqe_arena_new(0);
     sqe_error err;
     sqe_error_clear(&err);
     sqe_hive_partition *ps;
     size_t np;
-    if (!sqe_hive_list_partitions(&ms->base, t, pr, a, &ps, &np, &err))
+    sqe_hive_prune prune = spec_prune(a, t->n_part_keys, pr);
+    if (!sqe_hive_list_partitions(&ms->base, t, &prune, a, &ps, &np, &err))
         fuzz_fail("pruned listing fails where the full listing works", err.msg);
     char *want = filtered_paths(all, n, t->n_part_keys, pr);
     char *got = paths_of(ps, np);
@@ -167,13 +208,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 n_eq[k] = ps[0].values[k].is_null ? 0 : 1;
                 allow_null[k] = ps[0].values[k].is_null;
             }
-            sqe_hive_prune pr = {eq, n_eq, allow_null};
+            prune_spec pr = {eq, n_eq, allow_null};
             check_pruned(ms, t, ps, n, &pr);
             /* key 0 only: the last partition's value or NULL */
             const sqe_value *eq0[3] = {&ps[n - 1].values[0], NULL, NULL};
             int n_eq0[3] = {ps[n - 1].values[0].is_null ? 0 : 1, 0, 0};
             bool allow0[3] = {true, false, false};
-            sqe_hive_prune pr0 = {eq0, n_eq0, allow0};
+            prune_spec pr0 = {eq0, n_eq0, allow0};
             check_pruned(ms, t, ps, n, &pr0);
         }
     } else if (err.cls == SQE_OK || !err.msg[0]) {
