@@ -104,8 +104,8 @@ char *sqe_io_local_path(const char *url) {
     return sqe_strdup(url);
 }
 
-bool sqe_io_read_all(sqe_store *s, const char *path, size_t max_bytes, char **data, size_t *len,
-                     sqe_error *err) {
+static bool io_read_all_once(sqe_store *s, const char *path, size_t max_bytes, char **data,
+                             size_t *len, sqe_error *err) {
     *data = NULL;
     *len = 0;
     sqe_io_entry info;
@@ -138,6 +138,17 @@ bool sqe_io_read_all(sqe_store *s, const char *path, size_t max_bytes, char **da
     *data = buf;
     *len = used;
     return true;
+}
+
+bool sqe_io_read_all(sqe_store *s, const char *path, size_t max_bytes, char **data, size_t *len,
+                     sqe_error *err) {
+    for (int attempt = 1;; attempt++) {
+        if (io_read_all_once(s, path, max_bytes, data, len, err)) return true;
+        if (attempt == 3 || !err || err->cls != SQE_ERR_STORAGE ||
+            !strstr(err->msg, SQE_IO_CHANGED_MARK))
+            return false;
+        sqe_error_clear(err);
+    }
 }
 
 /* ------------------------------------------------ conditional replace */

@@ -207,9 +207,15 @@ char *sqe_io_join(const char *base, const char *name);
 /* Converts file:///abs/path to /abs/path (malloc'd); plain paths copied. */
 char *sqe_io_local_path(const char *url);
 
+/* The words a store's error contains when an object was replaced between
+ * two requests of one read (S3: a ranged GET with If-Match got 412). */
+#define SQE_IO_CHANGED_MARK "changed while it was being read"
+
 /* Reads a whole (small) object into a malloc'd buffer (NUL-terminated for
  * convenience). Fails with RESOURCE_EXHAUSTED naming the path when the object
- * is larger than max_bytes. */
+ * is larger than max_bytes. An object replaced while it is read (a manifest
+ * rewritten by a concurrent ALTER) is read again from the start, up to
+ * three times in all: each read is one consistent version. */
 bool sqe_io_read_all(sqe_store *s, const char *path, size_t max_bytes, char **data, size_t *len,
                      sqe_error *err);
 

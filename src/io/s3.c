@@ -738,7 +738,7 @@ static bool s3_head(sqe_store *st, const char *path, sqe_io_entry *out, sqe_erro
 static bool changed_error(s3_store *s, const char *key, const char *what, sqe_error *err) {
     char *url = s3_url(s, key);
     sqe_error_set(err, SQE_ERR_STORAGE,
-                  "object '%s' changed while it was being read (%s); it was replaced by another "
+                  "object '%s' " SQE_IO_CHANGED_MARK " (%s); it was replaced by another "
                   "writer: re-run the statement",
                   url, what);
     sqe_free(url);
