@@ -818,8 +818,14 @@ static bool exec_drop_table(sqe_hive_catalog *cat, const sqe_ast_stmt *st, sqe_s
     if (store) {
         sqe_error derr;
         sqe_error_clear(&derr);
+        /* the manifest's text, read before it goes: its index object goes too */
+        char *text = NULL;
+        size_t len = 0;
+        if (!sqe_io_read_all(store, path, cat->limits.manifest_max_bytes, &text, &len, &derr))
+            sqe_error_clear(&derr);
         if (store->vt->del(store, path, &derr)) {
             ok = true;
+            hive_partidx_drop_object(store, path, nm.table, text, len);
         } else if (derr.cls == SQE_ERR_NOT_FOUND) {
             if (st->u.drop_table.if_exists) {
                 notice(notices, "table '%s.%s.%s' does not exist; nothing done", nm.root->name,
@@ -833,6 +839,7 @@ static bool exec_drop_table(sqe_hive_catalog *cat, const sqe_ast_stmt *st, sqe_s
         } else if (err) {
             *err = derr;
         }
+        sqe_free(text);
     }
     sqe_free(path);
     hive_name_free(&nm);

@@ -257,6 +257,11 @@ bool hive_partidx_check(const hive_manifest *m, const char *mpath, sqe_error *er
  * hive_partidx_check. */
 hive_partidx *hive_partidx_from_manifest(const hive_manifest *m, const char *manifest_path);
 void hive_partidx_free(hive_partidx *ix);
+/* DROP TABLE: deletes the separate index object the dropped manifest's
+ * text references (SPEC §6.6), if any; failures only warn (the manifest
+ * is gone, the object is unreachable garbage). */
+void hive_partidx_drop_object(sqe_store *s, const char *manifest_path, const char *table,
+                              const char *manifest_text, size_t len);
 /* The partitions of an indexed table admitted by prune (unsorted). */
 bool hive_partidx_partitions(const sqe_hive_table *t, const sqe_hive_prune *prune, sqe_arena *arena,
                              sqe_hive_partition **out, size_t *n_out, sqe_hive_part_stats *stats,

@@ -333,6 +333,23 @@ static char *pidx_object_url(const char *manifest_path, const char *name) {
     return sqe_asprintf("%.*s%s", (int)n, manifest_path, name);
 }
 
+void hive_partidx_drop_object(sqe_store *s, const char *manifest_path, const char *table,
+                              const char *manifest_text, size_t len) {
+    json_t *root = manifest_text ? json_loadb(manifest_text, len, 0, NULL) : NULL;
+    json_t *slot = json_is_object(root) ? json_object_get(root, SLOT) : NULL;
+    json_t *obj = json_is_object(slot) ? json_object_get(slot, "object") : NULL;
+    if (json_is_string(obj) && pidx_object_name_ok(table, json_string_value(obj))) {
+        char *url = pidx_object_url(manifest_path, json_string_value(obj));
+        sqe_error err;
+        sqe_error_clear(&err);
+        if (!s->vt->del(s, url, &err) && err.cls != SQE_ERR_NOT_FOUND)
+            sqe_log(SQE_LOG_WARN, "hive", "DROP TABLE left the partition index object '%s': %s",
+                    url, err.msg);
+        sqe_free(url);
+    }
+    json_decref(root);
+}
+
 hive_partidx *hive_partidx_from_manifest(const hive_manifest *m, const char *manifest_path) {
     json_t *slot = m->extra ? json_object_get(m->extra, SLOT) : NULL;
     if (!json_is_object(slot)) return NULL;

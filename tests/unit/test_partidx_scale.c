@@ -10,7 +10,7 @@
  *   - the same table in a session whose manifest_max_bytes is 64 KiB: the
  *     index no longer fits the manifest and goes to a separate object next
  *     to it (SPEC §6.6), which later statements read and replace (the old
- *     object is deleted).
+ *     object is deleted), and DROP TABLE deletes with the manifest.
  *
  * The tree is made on tmpfs (/dev/shm) when there is one: creating and
  * deleting 20,000 files on a loaded disk can take a minute, on tmpfs a
@@ -158,6 +158,11 @@ static void test_10k_external(void) {
     char *v = run_text(s, "SELECT CAST(count(*) AS varchar) FROM lake.default.ext WHERE n < 10");
     CHECK_STR(v, "9\n");
     free(v);
+    /* DROP TABLE takes the index object with the manifest */
+    sqe_result *r = sqe_session_execute(s, "DROP TABLE lake.default.ext");
+    CHECK(sqe_result_ok(r));
+    sqe_result_free(r);
+    CHECK(count_objects() == 0);
     sqe_session_close(s);
 }
 
