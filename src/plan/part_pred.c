@@ -68,17 +68,23 @@ static sqe_fpred_op pp_negate(sqe_fpred_op op) {
     return k_neg[op];
 }
 
-static sqe_hive_ppred *pp_and2(const pp_ctx *c, sqe_hive_ppred *a, sqe_hive_ppred *b) {
-    if (!a || !b) return a ? a : b;
-    const sqe_hive_ppred **kids = sqe_arena_alloc(c->a, sizeof *kids * 2);
-    kids[0] = a;
-    kids[1] = b;
-    sqe_hive_ppred *p = sqe_arena_alloc(c->a, sizeof *p);
+/* An AND / OR node over kids[0..n) (the array is kept); n == 1: that kid. */
+static sqe_hive_ppred *pp_node(sqe_arena *a, sqe_hive_ppred_kind kind, const sqe_hive_ppred **kids,
+                               int n) {
+    if (n == 1) return (sqe_hive_ppred *)kids[0];
+    sqe_hive_ppred *p = sqe_arena_alloc(a, sizeof *p);
     memset(p, 0, sizeof *p);
-    p->kind = SQE_HIVE_PP_AND;
-    p->n_kids = 2;
+    p->kind = kind;
+    p->n_kids = n;
     p->kids = kids;
     return p;
+}
+
+static sqe_hive_ppred *pp_and2(sqe_arena *a, const sqe_hive_ppred *x, const sqe_hive_ppred *y) {
+    const sqe_hive_ppred **kids = sqe_arena_alloc(a, sizeof *kids * 2);
+    kids[0] = x;
+    kids[1] = y;
+    return pp_node(a, SQE_HIVE_PP_AND, kids, 2);
 }
 
 /* Plain (unbounded VARCHAR) string key read directly, or -1. */
@@ -96,12 +102,13 @@ static sqe_hive_ppred *pp_prefix(const pp_ctx *c, int key, const char *p, uint32
     sqe_hive_ppred *ge = pp_term(c, key, SQE_FPRED_GE, 1, &lo);
     uint32_t m = n;
     while (m > 0 && (unsigned char)p[m - 1] == 0xFF) m--;
-    if (m == 0) return ge;
+    if (m == 0 || !ge) return ge;
     char *succ = sqe_arena_alloc(c->a, m);
     memcpy(succ, p, m);
     succ[m - 1] = (char)((unsigned char)succ[m - 1] + 1);
     sqe_value hi = sqe_value_string(succ, m);
-    return pp_and2(c, ge, pp_term(c, key, SQE_FPRED_LT, 1, &hi));
+    sqe_hive_ppred *lt = pp_term(c, key, SQE_FPRED_LT, 1, &hi);
+    return lt ? pp_and2(c->a, ge, lt) : ge;
 }
 
 static uint32_t pp_utf8_chars(const char *p, uint32_t n) {
@@ -171,13 +178,7 @@ static sqe_hive_ppred *pp_in(const pp_ctx *c, const sqe_expr *e, bool neg) {
     const sqe_hive_ppred **kids = sqe_arena_alloc(c->a, sizeof *kids * (size_t)e->n_in);
     for (int i = 0; i < e->n_in; i++)
         if (!(kids[i] = pp_term(c, key, SQE_FPRED_NE, 1, &e->in_values[i]))) return NULL;
-    if (e->n_in == 1) return (sqe_hive_ppred *)kids[0];
-    sqe_hive_ppred *p = sqe_arena_alloc(c->a, sizeof *p);
-    memset(p, 0, sizeof *p);
-    p->kind = SQE_HIVE_PP_AND;
-    p->n_kids = e->n_in;
-    p->kids = kids;
-    return p;
+    return pp_node(c->a, SQE_HIVE_PP_AND, kids, e->n_in);
 }
 
 /* AND (or, negated, OR by De Morgan) of e's kids; is_and says which one the
@@ -192,14 +193,7 @@ static sqe_hive_ppred *pp_junction(const pp_ctx *c, const sqe_expr *e, bool is_a
         else if (!is_and)
             return NULL; /* an OR kid that may be true: the OR may be true */
     }
-    if (n == 0) return NULL;
-    if (n == 1) return (sqe_hive_ppred *)kids[0];
-    sqe_hive_ppred *p = sqe_arena_alloc(c->a, sizeof *p);
-    memset(p, 0, sizeof *p);
-    p->kind = is_and ? SQE_HIVE_PP_AND : SQE_HIVE_PP_OR;
-    p->n_kids = n;
-    p->kids = kids;
-    return p;
+    return n ? pp_node(c->a, is_and ? SQE_HIVE_PP_AND : SQE_HIVE_PP_OR, kids, n) : NULL;
 }
 
 /* e (negated when neg) as a partition predicate, or NULL when not derivable. */
@@ -239,24 +233,12 @@ void sqe_plan_add_part_pred(sqe_arena *a, sqe_plan *scan, const sqe_expr *conj) 
         return;
     }
     const sqe_hive_ppred *old = pr->pred;
-    if (old->kind == SQE_HIVE_PP_AND) {
-        const sqe_hive_ppred **kids = sqe_arena_alloc(a, sizeof *kids * (size_t)(old->n_kids + 1));
-        memcpy(kids, old->kids, sizeof *kids * (size_t)old->n_kids);
-        kids[old->n_kids] = p;
-        sqe_hive_ppred *n = sqe_arena_alloc(a, sizeof *n);
-        *n = *old;
-        n->kids = kids;
-        n->n_kids = old->n_kids + 1;
-        pr->pred = n;
+    if (old->kind != SQE_HIVE_PP_AND) {
+        pr->pred = pp_and2(a, old, p);
         return;
     }
-    const sqe_hive_ppred **kids = sqe_arena_alloc(a, sizeof *kids * 2);
-    kids[0] = old;
-    kids[1] = p;
-    sqe_hive_ppred *n = sqe_arena_alloc(a, sizeof *n);
-    memset(n, 0, sizeof *n);
-    n->kind = SQE_HIVE_PP_AND;
-    n->n_kids = 2;
-    n->kids = kids;
-    pr->pred = n;
+    const sqe_hive_ppred **kids = sqe_arena_alloc(a, sizeof *kids * (size_t)(old->n_kids + 1));
+    memcpy(kids, old->kids, sizeof *kids * (size_t)old->n_kids);
+    kids[old->n_kids] = p;
+    pr->pred = pp_node(a, SQE_HIVE_PP_AND, kids, old->n_kids + 1);
 }
