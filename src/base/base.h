@@ -207,6 +207,8 @@ bool sqe_str_starts_with(const char *s, const char *prefix);
 bool sqe_str_ends_with(const char *s, const char *suffix);
 /* In-place ASCII lower-casing; returns s. */
 char *sqe_str_lower(char *s);
+/* UTF-8 code points in p[0, n): bytes that are not continuation bytes. */
+size_t sqe_utf8_count(const char *p, size_t n);
 /* SQL LIKE with % and _ and an optional escape char (0 = none). Byte-wise;
  * case_insensitive folds ASCII. */
 bool sqe_like_match(const char *s, size_t s_len, const char *p, size_t p_len, char escape,

@@ -94,6 +94,12 @@ bool sqe_str_ends_with(const char *s, const char *suffix) {
     return n >= m && memcmp(s + n - m, suffix, m) == 0;
 }
 
+size_t sqe_utf8_count(const char *p, size_t n) {
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++) count += ((unsigned char)p[i] & 0xC0) != 0x80;
+    return count;
+}
+
 char *sqe_str_lower(char *s) {
     for (char *p = s; *p; p++) *p = (char)tolower((unsigned char)*p);
     return s;

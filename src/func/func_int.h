@@ -143,8 +143,6 @@ static inline int sqe_utf8_len(unsigned char c) {
     if (c < 0xF0) return 3;
     return 4;
 }
-/* Number of code points in p[0..n). */
-size_t sqe_utf8_count(const char *p, size_t n);
 /* Byte offset of code point `k` (0-based) in p[0..n), or n when past it. */
 size_t sqe_utf8_offset(const char *p, size_t n, size_t k);
 /* Decodes one code point at p (n > 0 bytes left); *len gets its byte size.

@@ -118,12 +118,6 @@ void sqe_func_set_all_valid(sqe_vector *out, const uint16_t *sel, uint32_t n) {
     }
 }
 
-size_t sqe_utf8_count(const char *p, size_t n) {
-    size_t count = 0;
-    for (size_t i = 0; i < n; i++) count += ((unsigned char)p[i] & 0xC0) != 0x80;
-    return count;
-}
-
 size_t sqe_utf8_offset(const char *p, size_t n, size_t k) {
     size_t i = 0;
     while (k > 0 && i < n) {

@@ -225,13 +225,6 @@ char *hive_unescape_raw(const char *raw, size_t *n) {
     return sqe_strbuf_detach(&sb);
 }
 
-static size_t utf8_chars(const char *s, size_t n) {
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (((unsigned char)s[i] & 0xC0) != 0x80) k++;
-    return k;
-}
-
 bool hive_delim_byte_n(const char *v, size_t n, bool numeric_rule, unsigned char *out, char *why,
                        size_t why_len) {
     if (n == 0) {
@@ -268,17 +261,17 @@ bool hive_delim_byte_n(const char *v, size_t n, bool numeric_rule, unsigned char
     if (c >= 0x80) {
         if (n == 1 || !hive_utf8_valid(v, n))
             snprintf(why, why_len, "is byte %u; only ASCII delimiters (0-127) are supported", c);
-        else if (utf8_chars(v, n) == 1)
+        else if (sqe_utf8_count(v, n) == 1)
             snprintf(why, why_len,
                      "is not an ASCII character; only ASCII delimiters (0-127) are supported");
         else
             snprintf(why, why_len, "is %zu characters; a delimiter must be exactly one character",
-                     utf8_chars(v, n));
+                     sqe_utf8_count(v, n));
         return false;
     }
     if (n > 1) {
         snprintf(why, why_len, "is %zu characters; a delimiter must be exactly one character",
-                 utf8_chars(v, n));
+                 sqe_utf8_count(v, n));
         return false;
     }
     if (c == 0) {

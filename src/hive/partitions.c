@@ -89,14 +89,6 @@ const char *hive_type_word(sqe_type t, char *buf, size_t n) {
     }
 }
 
-/* UTF-8 characters in p[0, n) (continuation bytes not counted). */
-static size_t utf8_chars(const char *p, size_t n) {
-    size_t chars = 0;
-    for (size_t i = 0; i < n; i++)
-        if (((unsigned char)p[i] & 0xC0) != 0x80) chars++;
-    return chars;
-}
-
 bool hive_part_value(const sqe_hive_column *key, const char *v, size_t n, sqe_value *out) {
     if (n == strlen(HIVE_DEFAULT_PARTITION) && memcmp(v, HIVE_DEFAULT_PARTITION, n) == 0) {
         *out = sqe_value_null(key->type);
@@ -110,7 +102,7 @@ bool hive_part_value(const sqe_hive_column *key, const char *v, size_t n, sqe_va
         out->v.s.len = (uint32_t)n;
         /* VARCHAR(n): a longer value does not fit the key type (Trino fails
          * the same way; truncating would merge distinct partitions). */
-        return key->type.str_kind == SQE_STRKIND_STRING || utf8_chars(v, n) <= key->type.length;
+        return key->type.str_kind == SQE_STRKIND_STRING || sqe_utf8_count(v, n) <= key->type.length;
     case SQE_T_INTEGER:
     case SQE_T_BIGINT: {
         int64_t i;

@@ -111,12 +111,6 @@ static sqe_hive_ppred *pp_prefix(const pp_ctx *c, int key, const char *p, uint32
     return lt ? pp_and2(c->a, ge, lt) : ge;
 }
 
-static uint32_t pp_utf8_chars(const char *p, uint32_t n) {
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < n; i++) k += ((unsigned char)p[i] & 0xC0) != 0x80;
-    return k;
-}
-
 /* substr(k, 1, n) = 'p' (also substring). */
 static sqe_hive_ppred *pp_substr_eq(const pp_ctx *c, const sqe_expr *f, const sqe_value *v) {
     if (f->kind != SQE_EXPR_CALL || f->n_args != 3 || v->type.id != SQE_T_VARCHAR ||
@@ -128,7 +122,7 @@ static sqe_hive_ppred *pp_substr_eq(const pp_ctx *c, const sqe_expr *f, const sq
         return NULL;
     int key = pp_string_key(c, f->args[0]);
     if (key < 0) return NULL;
-    uint32_t chars = pp_utf8_chars(v->v.s.ptr, v->v.s.len);
+    size_t chars = sqe_utf8_count(v->v.s.ptr, v->v.s.len);
     if ((int64_t)chars > len->value.v.i) return NULL; /* never equal: leave it to the filter */
     if ((int64_t)chars < len->value.v.i) return pp_term(c, key, SQE_FPRED_EQ, 1, v);
     return pp_prefix(c, key, v->v.s.ptr, v->v.s.len);
